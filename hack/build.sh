@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Configures and builds the project (warnings are errors) into $CTRL_BUILD_DIR (default: build).
+# Extra arguments go to cmake's configure step, e.g. -DCTRL_BUILD_BENCH=ON.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${CTRL_BUILD_DIR:-${ROOT}/build}"
+JOBS="${CTRL_JOBS:-$(nproc)}"
+
+generator=()
+command -v ninja >/dev/null && [[ ! -f "${BUILD_DIR}/Makefile" ]] && generator=(-G Ninja)
+cmake -S "${ROOT}" -B "${BUILD_DIR}" "${generator[@]}" -DCTRL_WERROR=ON "$@" >/dev/null
+cmake --build "${BUILD_DIR}" -j "${JOBS}"

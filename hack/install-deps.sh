@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs every Debian package the project needs to build, test, benchmark and run its
+# demo. Idempotent and quiet: when everything is present it returns in about a second.
+set -euo pipefail
+
+PACKAGES=(
+    build-essential cmake ninja-build pkg-config git ca-certificates curl openssl
+    libboost1.74-all-dev            # Asio, Beast, system, ... (decision 2)
+    libcpprest-dev                  # the alternative transport (decision 8)
+    libyaml-cpp-dev                 # kubeconfig
+    prometheus-cpp-dev              # metrics
+    rapidjson-dev libsimdjson-dev   # the object model (decision 3)
+    libgtest-dev libgmock-dev googletest
+    libbenchmark-dev
+    libssl-dev zlib1g-dev
+    clang-format clang-tidy
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "${pkg}" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("${pkg}")
+    fi
+done
+
+if ((${#missing[@]} > 0)); then
+    echo "install-deps: installing ${missing[*]}" >&2
+    SUDO=""
+    [[ "$(id -u)" -ne 0 ]] && SUDO="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    ${SUDO} apt-get update -qq >/dev/null
+    ${SUDO} apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v kubectl >/dev/null 2>&1; then
+    echo "install-deps: note: kubectl is not installed; the integration tests that drive kubectl need it" >&2
+fi
+echo "install-deps: all packages present" >&2

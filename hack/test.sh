@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The project's one test command. On a fresh machine it installs the packages, builds the
+# control plane (kube-apiserver + etcd, cached under ~/.cache/ctrl), checks formatting, builds
+# with warnings as errors and runs every test: unit, integration (against the real control
+# plane) and e2e. Extra arguments go to ctest, e.g. `hack/test.sh -L unit` or `-R Object`.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${CTRL_BUILD_DIR:-${ROOT}/build}"
+step() { echo "== test.sh: $*" >&2; }
+
+step "installing packages"
+"${ROOT}/hack/install-deps.sh"
+
+step "building the control plane (cached after the first run)"
+CTRL_ENVTEST_BIN_DIR="$("${ROOT}/hack/setup-envtest.sh" | tail -1)"
+export CTRL_ENVTEST_BIN_DIR
+step "control plane binaries: ${CTRL_ENVTEST_BIN_DIR}"
+
+step "checking formatting"
+"${ROOT}/hack/format.sh" --check
+
+step "building (warnings are errors)"
+CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/build.sh"
+
+step "running tests"
+cd "${BUILD_DIR}"
+ctest --output-on-failure --no-tests=error "$@"
