@@ -34,13 +34,13 @@ CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/build.sh" -DCTRL_BUILD_TESTS=ON
 
 if [[ -z "${kubeconfig}" ]]; then
     step "starting the local control plane"
-    CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/control-plane.sh" up
-    kubeconfig="$(CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/control-plane.sh" kubeconfig)"
+    export_line="$(CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/control-plane.sh" up | tail -1)"
+    kubeconfig="${export_line#export KUBECONFIG=}"
 fi
 
 [[ -r "${kubeconfig}" ]] || { echo "run-local.sh: kubeconfig '${kubeconfig}' is not readable" >&2; exit 1; }
 step "cluster in ${kubeconfig}:"
-kubectl --kubeconfig "${kubeconfig}" version -o yaml | sed -n 's/^ *gitVersion: /  server /p' | tail -1
+echo "  server $(kubectl --kubeconfig "${kubeconfig}" get --raw /version | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p')"
 kubectl --kubeconfig "${kubeconfig}" get namespaces
 
 cat <<MSG

@@ -24,4 +24,8 @@ CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/build.sh"
 
 step "running tests"
 cd "${BUILD_DIR}"
-ctest --output-on-failure --no-tests=error "$@"
+status=0
+ctest --output-on-failure --no-tests=error "$@" || status=$?
+# The control planes the integration tests started: version and start-to-ready time.
+grep -h "^control plane: " Testing/Temporary/LastTest.log 2>/dev/null | sort -u >&2 || true
+exit "${status}"

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/core/internal/json.hpp"
+#include "test/unit/core/testdata.hpp"
 
 namespace ctrl {
 namespace {
@@ -18,21 +19,12 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-std::string ReadTestdata(const std::string& name) {
-    std::ifstream in(std::string(CTRL_TESTDATA_DIR) + "/" + name, std::ios::binary);
-    std::stringstream content;
-    content << in.rdbuf();
-    return content.str();
-}
-
 ObjectList MustParse(std::string_view json) {
-    StatusOr<ObjectList> list = ObjectList::Parse(json);
-    EXPECT_TRUE(list.Ok()) << list.GetStatus();
-    return list.Ok() ? std::move(list).Value() : ObjectList();
+    return test::MustParse<ObjectList>(json);
 }
 
 ObjectList PodList() {
-    const std::string json = ReadTestdata("podlist.json");
+    const std::string json = test::ReadTestdata("podlist.json");
     EXPECT_FALSE(json.empty()) << "testdata podlist.json is missing";
     return MustParse(json);
 }

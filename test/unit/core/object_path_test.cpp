@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/core/object.hpp"
+#include "test/unit/core/testdata.hpp"
 
 namespace ctrl {
 namespace {
@@ -19,21 +20,12 @@ using ::testing::ElementsAre;
 using ::testing::Pair;
 using ::testing::StartsWith;
 
-std::string ReadTestdata(const std::string& name) {
-    std::ifstream in(std::string(CTRL_TESTDATA_DIR) + "/" + name, std::ios::binary);
-    std::stringstream content;
-    content << in.rdbuf();
-    return content.str();
-}
-
 Object MustParse(std::string_view json) {
-    StatusOr<Object> obj = Object::Parse(json);
-    EXPECT_TRUE(obj.Ok()) << obj.GetStatus();
-    return obj.Ok() ? std::move(obj).Value() : Object();
+    return test::MustParse<Object>(json);
 }
 
 Object Pod() {
-    return MustParse(ReadTestdata("pod.json"));
+    return MustParse(test::ReadTestdata("pod.json"));
 }
 
 constexpr std::string_view kFuture = "x-example.com/futureField";

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "runtime/core/internal/json.hpp"
+#include "test/unit/core/testdata.hpp"
 
 namespace ctrl {
 namespace {
@@ -19,21 +20,12 @@ using ::testing::HasSubstr;
 using ::testing::Pair;
 using ::testing::StartsWith;
 
-std::string ReadTestdata(const std::string& name) {
-    std::ifstream in(std::string(CTRL_TESTDATA_DIR) + "/" + name, std::ios::binary);
-    std::stringstream content;
-    content << in.rdbuf();
-    return content.str();
-}
-
 Object MustParse(std::string_view json) {
-    StatusOr<Object> obj = Object::Parse(json);
-    EXPECT_TRUE(obj.Ok()) << obj.GetStatus();
-    return obj.Ok() ? std::move(obj).Value() : Object();
+    return test::MustParse<Object>(json);
 }
 
 Object Pod() {
-    const std::string json = ReadTestdata("pod.json");
+    const std::string json = test::ReadTestdata("pod.json");
     EXPECT_FALSE(json.empty()) << "testdata pod.json is missing";
     return MustParse(json);
 }
@@ -47,7 +39,7 @@ rapidjson::Document Dom(const std::string& json) {
 }
 
 TEST(ObjectTest, RoundTripKeepsEveryField) {
-    const std::string original = ReadTestdata("pod.json");
+    const std::string original = test::ReadTestdata("pod.json");
     const Object pod = MustParse(original);
     const std::string written = pod.ToJson();
     EXPECT_TRUE(Dom(original) == Dom(written));
@@ -264,7 +256,7 @@ TEST(ObjectTest, ParseErrorsNameOffsetAndReason) {
         EXPECT_TRUE(IsBadRequest(obj.GetStatus())) << obj.GetStatus();
         EXPECT_EQ(obj.GetStatus().Message(), c.message);
     }
-    const std::string pod = ReadTestdata("pod.json");
+    const std::string pod = test::ReadTestdata("pod.json");
     const StatusOr<Object> truncated = Object::Parse(std::string_view(pod).substr(0, 1000));
     EXPECT_THAT(truncated.GetStatus().Message(), HasSubstr("at byte offset 1000: "));
     // The deepest accepted nesting parses and writes back.
