@@ -17,6 +17,9 @@ class [[nodiscard]] StatusOr {
     static_assert(!std::is_same_v<std::decay_t<T>, Status>, "StatusOr<Status> is meaningless");
 
   public:
+    // No value yet: an Unknown error (as absl::StatusOr). Lets coroutine machinery that
+    // default-constructs results hold a StatusOr.
+    StatusOr() : status_(UnknownError("StatusOr holds no value")) {}
     // An OK status without a value is a bug in the caller; it becomes an Internal error.
     StatusOr(Status status)  // NOLINT(google-explicit-constructor)
         : status_(status.Ok() ? InternalError("StatusOr constructed from an OK Status without a value")

@@ -16,8 +16,8 @@ namespace ctrl::rest {
 
 // One HTTP header.
 struct Header {
-    std::string name;
-    std::string value;
+    std::string name{};
+    std::string value{};
 };
 
 // An HTTP request to the API server. The transport adds Host, User-Agent, Content-Length and
@@ -25,9 +25,9 @@ struct Header {
 struct HttpRequest {
     std::string method = "GET";
     // Path and query, already escaped: "/api/v1/namespaces/default/pods?limit=500".
-    std::string target;
-    std::vector<Header> headers;
-    std::string body;
+    std::string target{};
+    std::vector<Header> headers{};
+    std::string body{};
     // The whole exchange (for Open: until the response headers); zero means none. The
     // Context's deadline applies as well; the earlier one wins.
     std::chrono::milliseconds timeout{0};
@@ -40,8 +40,8 @@ struct HttpRequest {
 // A complete HTTP response, any status code.
 struct HttpResponse {
     int status = 0;
-    std::vector<Header> headers;
-    std::string body;
+    std::vector<Header> headers{};
+    std::string body{};
 
     std::optional<std::string_view> FindHeader(std::string_view name) const;
 };
@@ -62,18 +62,18 @@ class BodyStream {
 
 // TLS settings for the connection to the API server.
 struct TlsOptions {
-    std::string ca_pem;           // trust these CAs (PEM); empty: the system's trust store
-    std::string client_cert_pem;  // client certificate chain (PEM); empty: none
-    std::string client_key_pem;   // its private key (PEM)
+    std::string ca_pem{};           // trust these CAs (PEM); empty: the system's trust store
+    std::string client_cert_pem{};  // client certificate chain (PEM); empty: none
+    std::string client_key_pem{};   // its private key (PEM)
     bool insecure_skip_verify = false;
-    std::string server_name;  // SNI and the name verified; empty: the server URL's host
+    std::string server_name{};  // SNI and the name verified; empty: the server URL's host
 };
 
 // How a transport reaches one API server.
 struct TransportOptions {
-    std::string server;  // "https://127.0.0.1:6443" or "http://..." (default port from scheme)
-    TlsOptions tls;
-    std::string user_agent;                                               // default "ctrl/<version>"
+    std::string server{};  // "https://127.0.0.1:6443" or "http://..." (default port from scheme)
+    TlsOptions tls{};
+    std::string user_agent{};                                             // default "ctrl/<version>"
     std::chrono::milliseconds connect_timeout{std::chrono::seconds(30)};  // TCP + TLS handshake
     std::chrono::milliseconds idle_timeout{std::chrono::minutes(5)};      // streams: max gap between bytes
     std::size_t max_idle_connections = 16;                                // kept for reuse

@@ -1,0 +1,12 @@
+#pragma once
+
+#include "runtime/core/status.hpp"
+#include "runtime/scheme/scheme.hpp"
+
+// The apiextensions.k8s.io API group, version v1: CustomResourceDefinition.
+namespace ctrl::api::apiextensionsv1 {
+
+// Registers CustomResourceDefinition and CustomResourceDefinitionList.
+Status AddToScheme(scheme::Scheme& scheme);
+
+}  // namespace ctrl::api::apiextensionsv1

@@ -1,0 +1,11 @@
+#include "runtime/api/coordination_v1.hpp"
+
+#include "runtime/api/lease.hpp"
+
+namespace ctrl::api::coordinationv1 {
+
+Status AddToScheme(scheme::Scheme& scheme) {
+    return scheme.AddKnownType<Lease>();
+}
+
+}  // namespace ctrl::api::coordinationv1

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <chrono>
+
+#include "runtime/core/context.hpp"
+#include "runtime/core/status.hpp"
+#include "runtime/core/task.hpp"
+
+namespace ctrl {
+
+// Waits on a timer of the current executor until `until`: OK when it passed; the context's
+// error (Cancelled, or Timeout when its deadline comes first) otherwise. Never blocks a thread.
+Task<Status> SleepUntil(std::chrono::steady_clock::time_point until, Context ctx);
+Task<Status> SleepFor(std::chrono::steady_clock::duration duration, Context ctx);
+
+}  // namespace ctrl

@@ -1,0 +1,123 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/discovery/discovery_client.hpp"
+#include "runtime/discovery/internal/mapping_snapshot.hpp"
+#include "runtime/discovery/internal/single_flight.hpp"
+#include "runtime/discovery/rest_mapper.hpp"
+#include "runtime/metrics/registry.hpp"
+#include "runtime/rest/rate_limiter.hpp"
+
+namespace ctrl::discovery {
+
+// Tuning of the lazy mapper's re-discovery.
+struct LazyRESTMapperOptions {
+    // Rounds of re-discovery a miss may start, per refresh key (one group on the legacy path;
+    // the whole server with aggregated discovery): a burst, then this many per second. A miss
+    // past the limit is answered from the last round, which is then at most ~1/rate old.
+    int rediscovery_burst = 5;
+    double rediscovery_per_second = 1.0;
+};
+
+// A RESTMapper that discovers only what lookups ask for, and never caches a miss for good
+// (notes/restmapper.md, points 1-9):
+//  - Nothing is requested before the first lookup; a lookup of a known kind makes no request
+//    and never waits for a reload (readers use an immutable snapshot; a reload publishes the
+//    next one).
+//  - With aggregated discovery a round is GET /api + GET /apis and refreshes everything.
+//    Without it a round fetches what the lookup needs: one request per group version, plus
+//    the group list when the lookup names no version.
+//  - A miss starts a round (a CRD created after start, a new version of a cached group, a new
+//    kind in a cached group version are all found); a round that finds a group version gone
+//    (404) or a group no longer listed drops it, so its kinds become NoMatch.
+//  - A 404 from discovery is NoMatch; 5xx, timeouts and connection failures are Unavailable
+//    (or Timeout) and leave the cached data untouched.
+//  - Concurrent misses of the same group share one round (SingleFlight); rounds per key are
+//    rate limited (LazyRESTMapperOptions), so misses of a kind that does not exist cost at
+//    most burst + rate x seconds rounds.
+//  - Lookups are counted in ctrl_restmapper_lookups_total{result="hit"|"miss_resolved"|
+//    "no_match"|"error"}; discovery requests by the DiscoveryClient.
+// Thread-safe; lookups may run on any executor.
+class LazyRESTMapper final : public RESTMapper {
+  public:
+    LazyRESTMapper(std::shared_ptr<DiscoveryClient> discovery, LazyRESTMapperOptions options = {},
+                   metrics::Registry& registry = metrics::DefaultRegistry());
+
+    Task<StatusOr<GroupVersionKind>> KindFor(GroupVersionResource resource, Context ctx) override;
+    Task<StatusOr<std::vector<GroupVersionKind>>> KindsFor(GroupVersionResource resource, Context ctx) override;
+    Task<StatusOr<GroupVersionResource>> ResourceFor(GroupVersionResource input, Context ctx) override;
+    Task<StatusOr<std::vector<GroupVersionResource>>> ResourcesFor(GroupVersionResource input, Context ctx) override;
+    Task<StatusOr<discovery::RESTMapping>> RESTMapping(GroupKind kind, std::vector<std::string> versions,
+                                                       Context ctx) override;
+    Task<StatusOr<std::vector<discovery::RESTMapping>>> RESTMappings(GroupKind kind, std::vector<std::string> versions,
+                                                                     Context ctx) override;
+    Task<StatusOr<std::string>> ResourceSingularizer(std::string resource, Context ctx) override;
+
+    // A known kind's mapping from the cache, without discovery; nullopt on a miss.
+    std::optional<discovery::RESTMapping> CachedMapping(const GroupVersionKind& gvk) const;
+
+    // Forget a group version (the client calls this when the server answers 404 for one of its
+    // resource paths): its next lookup rediscovers it.
+    void Invalidate(const GroupVersion& gv);
+    // Forget a whole group, or everything.
+    void InvalidateGroup(const std::string& group);
+    void Reset();
+
+  private:
+    using Snapshot = internal::MappingSnapshot;
+    using Finder = std::function<std::vector<discovery::RESTMapping>(const Snapshot&)>;
+    enum class ServerMode { kUnknown, kAggregated, kLegacy };
+
+    // The snapshot to read now; valid until this thread calls Current() again.
+    const Snapshot& Current() const;
+    // Applies change to a copy of the current snapshot and publishes it, under the writer lock.
+    void Update(const std::function<void(Snapshot&)>& change);
+
+    // Looks up with find; on a miss refreshes group (versions as asked) and looks again.
+    // want_all: the lookup wants every version (RESTMappings), not just the first found.
+    Task<StatusOr<std::vector<discovery::RESTMapping>>> Lookup(const std::string& group,
+                                                               const std::vector<std::string>& versions,
+                                                               const Finder& lookup, bool want_all, Context ctx);
+    // One (shared, rate-limited) round of discovery for what a lookup of group needs.
+    Task<Status> Refresh(const std::string& group, const std::vector<std::string>& versions, const Finder& find,
+                         bool want_all, Context ctx);
+    Task<Status> AggregatedRound(const std::string& group, const std::vector<std::string>& versions, const Finder& find,
+                                 bool want_all, Context ctx);
+    Task<Status> LegacyRound(const std::string& group, const std::vector<std::string>& versions, const Finder& find,
+                             bool want_all, bool have_group_list, Context ctx);
+    // Replaces the groups of one side (core, or named) with a legacy group list and drops the
+    // versions it no longer names.
+    void ApplyGroupList(const std::vector<APIGroup>& list, bool core);
+    // Fetches gvs and applies the results; a 404 drops the group version.
+    Task<Status> FetchVersions(const std::vector<GroupVersion>& gvs, Context ctx);
+    bool TakeRoundToken(const std::string& key);
+
+    std::shared_ptr<DiscoveryClient> discovery_;
+    const LazyRESTMapperOptions options_;
+    const uint64_t id_;
+
+    std::atomic<std::shared_ptr<const Snapshot>> snapshot_;
+    std::atomic<uint64_t> generation_{1};
+    std::mutex write_mu_;
+
+    std::atomic<ServerMode> mode_;
+    internal::SingleFlight<Status> rounds_;
+    std::mutex limiters_mu_;
+    std::map<std::string, std::unique_ptr<rest::RateLimiter>> limiters_;
+
+    metrics::CounterFamily lookups_;
+    metrics::Counter hit_;
+    metrics::Counter miss_resolved_;
+    metrics::Counter no_match_;
+    metrics::Counter error_;
+};
+
+}  // namespace ctrl::discovery

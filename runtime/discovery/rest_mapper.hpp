@@ -1,0 +1,58 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/core/context.hpp"
+#include "runtime/core/gvk.hpp"
+#include "runtime/core/status_or.hpp"
+#include "runtime/core/task.hpp"
+
+namespace ctrl::discovery {
+
+// Whether objects of a resource live in a namespace.
+enum class Scope { kNamespace, kRoot };
+
+// How to reach a kind on the server (meta.RESTMapping): its resource and scope.
+struct RESTMapping {
+    GroupVersionResource resource{};
+    GroupVersionKind gvk{};
+    Scope scope = Scope::kNamespace;
+
+    bool Namespaced() const { return scope == Scope::kNamespace; }
+    bool operator==(const RESTMapping&) const = default;
+};
+
+// Maps kinds to resources and back (meta.RESTMapper). Lookups are Tasks because a miss may
+// need discovery; a kind the server does not serve is NoMatch (IsNoMatch), never a generic
+// error, and a failure to reach the server is Unavailable (or Timeout), never NoMatch.
+// Resource names match plural or singular, case-insensitively. An empty version means "any,
+// preferred first".
+class RESTMapper {
+  public:
+    virtual ~RESTMapper() = default;
+
+    // The preferred kind of a resource; resource.version may be empty.
+    virtual Task<StatusOr<GroupVersionKind>> KindFor(GroupVersionResource resource, Context ctx) = 0;
+    // Every kind of a resource, preferred first.
+    virtual Task<StatusOr<std::vector<GroupVersionKind>>> KindsFor(GroupVersionResource resource, Context ctx) = 0;
+    // The fully qualified preferred resource of a partial one.
+    virtual Task<StatusOr<GroupVersionResource>> ResourceFor(GroupVersionResource input, Context ctx) = 0;
+    virtual Task<StatusOr<std::vector<GroupVersionResource>>> ResourcesFor(GroupVersionResource input, Context ctx) = 0;
+    // The mapping of kind in the first of versions that serves it (all versions, preferred
+    // first, when versions is empty).
+    virtual Task<StatusOr<discovery::RESTMapping>> RESTMapping(GroupKind kind, std::vector<std::string> versions,
+                                                               Context ctx) = 0;
+    virtual Task<StatusOr<std::vector<discovery::RESTMapping>>> RESTMappings(GroupKind kind,
+                                                                             std::vector<std::string> versions,
+                                                                             Context ctx) = 0;
+    // "pods" -> "pod".
+    virtual Task<StatusOr<std::string>> ResourceSingularizer(std::string resource, Context ctx) = 0;
+};
+
+// Go's NoKindMatchError text: `no matches for kind "X" in version "g/v"` (or `in group "g"`).
+Status NoKindMatch(const GroupKind& kind, const std::vector<std::string>& versions);
+// Go's NoResourceMatchError text: `no matches for g/v, Resource=r`.
+Status NoResourceMatch(const GroupVersionResource& resource);
+
+}  // namespace ctrl::discovery

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <string_view>
+
+#include "runtime/core/object.hpp"
+#include "runtime/core/status.hpp"
+#include "runtime/rest/transport.hpp"
+
+namespace ctrl::rest {
+
+// The Status code for a Kubernetes StatusReason ("NotFound", "Expired", ...) with its HTTP
+// code; an unknown or empty reason is classified by the HTTP code alone.
+StatusCode CodeForReason(std::string_view reason, int http_code);
+
+// A metav1.Status object (from an error response or a watch ERROR event) as a ctrl::Status:
+// code from reason and code, the server's message, reason, HTTP code, field causes and
+// details.retryAfterSeconds. http_code is used when the object carries none.
+Status StatusFromApiStatus(const Object& api_status, int http_code);
+
+// The outcome of a response: OK for 2xx; otherwise the server's metav1.Status when the body is
+// one, else the HTTP code with a short, printable snippet of the body (an HTML page from a
+// proxy, say). A Retry-After header is kept. what names the request for the message
+// ("GET https://host/api/v1/pods").
+Status StatusFromResponse(const HttpResponse& response, std::string_view what);
+
+}  // namespace ctrl::rest

@@ -1,0 +1,108 @@
+#include "runtime/rest/internal/beast_body_stream.hpp"
+
+#include <exception>
+#include <utility>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/http/error.hpp>
+
+#include "runtime/rest/internal/beast_exchange.hpp"
+#include "runtime/rest/internal/beast_watchdog.hpp"
+
+namespace ctrl::rest::internal {
+namespace {
+
+namespace net = boost::asio;
+namespace http = boost::beast::http;
+
+}  // namespace
+
+BeastBodyStream::BeastBodyStream(std::shared_ptr<BeastConnection> connection,
+                                 std::unique_ptr<StreamResponseParser> parser, std::string description,
+                                 std::chrono::milliseconds idle_timeout)
+    : connection_(std::move(connection)),
+      parser_(std::move(parser)),
+      description_(std::move(description)),
+      idle_timeout_(idle_timeout),
+      status_code_(static_cast<int>(parser_->get().result_int())),
+      headers_(CopyHeaders(parser_->get().base())) {}
+
+BeastBodyStream::~BeastBodyStream() {
+    Close();
+}
+
+void BeastBodyStream::Close() {
+    if (closed_.exchange(true))
+        return;
+    net::post(connection_->GetStrand(), [connection = connection_] { connection->Abort(); });
+}
+
+Task<StatusOr<std::size_t>> BeastBodyStream::ReadSome(char* data, std::size_t size, Context ctx) {
+    if (size == 0)
+        co_return BadRequestError(description_ + ": ReadSome needs room for at least one byte");
+    try {
+        co_return co_await net::co_spawn(connection_->GetStrand(), ReadOnStrand(data, size, std::move(ctx)),
+                                         net::use_awaitable);
+    } catch (const std::exception& e) {
+        co_return InternalError(description_ + ": " + e.what());
+    }
+}
+
+Task<StatusOr<std::size_t>> BeastBodyStream::ReadOnStrand(char* data, std::size_t size, Context ctx) {
+    if (closed_)
+        co_return CancelledError(description_ + ": the stream was closed");
+    if (!failed_.Ok())
+        co_return failed_;
+    if (parser_->is_done())
+        co_return std::size_t{0};
+    if (Status err = ctx.Err(); !err.Ok())
+        co_return err.Annotate(description_);
+
+    BeastWatchdog watchdog(connection_->GetStrand(), ctx, [raw = connection_.get()] { raw->Abort(); });
+    Deadline ctx_deadline;
+    if (const auto at = ctx.Deadline())
+        ctx_deadline = {*at, "context deadline"};
+    for (;;) {
+        if (idle_timeout_.count() > 0) {
+            watchdog.ExpireAt(Earliest(
+                ctx_deadline, {Clock::now() + idle_timeout_, "idle timeout of " + FormatDuration(idle_timeout_)}));
+        } else {
+            watchdog.ExpireAt(ctx_deadline);
+        }
+        auto& body = parser_->get().body();
+        body.data = data;
+        body.size = size;
+        body.more = true;
+        error_code ec = co_await connection_->ReadSome(*parser_);
+        const std::size_t n = size - parser_->get().body().size;
+        if (ec == http::error::need_buffer)
+            ec = {};
+        if (ec) {
+            watchdog.Disarm();
+            if (!watchdog.Fired().Ok()) {
+                failed_ = watchdog.Fired().Annotate(description_);
+            } else if (closed_) {
+                failed_ = CancelledError(description_ + ": the stream was closed");
+            } else {
+                const std::string reason = ec == http::error::partial_message || ec == net::error::eof
+                                               ? "the server closed the connection"
+                                               : ec.message();
+                failed_ = UnavailableError(description_ + " ended mid-body: " + reason);
+            }
+            connection_->Abort();
+            if (n > 0)
+                co_return n;  // the error comes with the next call
+            co_return failed_;
+        }
+        if (parser_->is_done()) {
+            watchdog.Disarm();
+            connection_->Abort();  // never reused
+        }
+        if (n > 0 || parser_->is_done())
+            co_return n;
+    }
+}
+
+}  // namespace ctrl::rest::internal

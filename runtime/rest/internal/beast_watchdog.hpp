@@ -1,0 +1,57 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/strand.hpp>
+
+#include "runtime/core/context.hpp"
+#include "runtime/core/status.hpp"
+
+namespace ctrl::rest::internal {
+
+using Strand = boost::asio::strand<boost::asio::any_io_executor>;
+using Clock = std::chrono::steady_clock;
+
+// A point in time after which an operation is abandoned, and how to say so in a message.
+struct Deadline {
+    std::optional<Clock::time_point> at;  // none: no deadline
+    std::string what;                     // "request timeout of 5s", "context deadline"
+};
+
+// The earlier of two deadlines.
+Deadline Earliest(Deadline a, Deadline b);
+// "5s", "250ms", "1.5s": for messages.
+std::string FormatDuration(std::chrono::milliseconds duration);
+
+// Stops an operation on a connection when its deadline passes or its Context is cancelled: it
+// runs `abort` (which closes the connection, so the pending I/O fails) on the connection's
+// strand, at most once. Boost 1.74 has no per-operation cancellation, hence this. The caller
+// must create, re-arm and destroy it on that strand, and keep whatever `abort` touches alive
+// until the watchdog is destroyed or disarmed.
+class BeastWatchdog final {
+  public:
+    BeastWatchdog(Strand strand, const Context& ctx, std::function<void()> abort);
+    BeastWatchdog(const BeastWatchdog&) = delete;
+    BeastWatchdog& operator=(const BeastWatchdog&) = delete;
+    ~BeastWatchdog();
+
+    // Replaces the deadline (none: no timer).
+    void ExpireAt(const Deadline& deadline);
+    // From now on, never aborts.
+    void Disarm();
+    // OK while it has not fired; else Timeout("<what> exceeded") or the Context's cancel reason.
+    const Status& Fired() const;
+
+  private:
+    struct State;
+    std::shared_ptr<State> state_;
+    Context ctx_;
+    Context::CallbackId callback_id_ = 0;
+};
+
+}  // namespace ctrl::rest::internal

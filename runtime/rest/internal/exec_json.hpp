@@ -1,0 +1,26 @@
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+#include "runtime/core/status_or.hpp"
+#include "runtime/rest/config.hpp"
+#include "runtime/rest/exec_credential.hpp"
+
+namespace ctrl::rest::internal {
+
+// The KUBERNETES_EXEC_INFO value for a run: an ExecCredential of config.exec's apiVersion with
+// spec.interactive and, when provide_cluster_info, spec.cluster (server, tls-server-name,
+// insecure-skip-tls-verify, certificate-authority-data, config).
+std::string BuildExecInfo(const Config& config, bool interactive);
+
+// Parses a plugin's stdout: an ExecCredential of api_version with a status holding a token and/or
+// a certificate pair and an optional RFC 3339 expirationTimestamp. BadRequest saying what is wrong
+// (the caller turns it into the run's error).
+StatusOr<ExecCredential> ParseExecCredential(std::string_view output, std::string_view api_version);
+
+// "2024-05-01T10:00:00Z", "2024-05-01T12:00:00.5+02:00".
+StatusOr<std::chrono::system_clock::time_point> ParseRfc3339(std::string_view text);
+
+}  // namespace ctrl::rest::internal

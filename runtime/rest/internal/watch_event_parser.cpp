@@ -1,0 +1,216 @@
+#include "runtime/rest/internal/watch_event_parser.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "runtime/core/internal/json.hpp"
+
+namespace ctrl::rest::internal {
+
+namespace {
+
+using ctrl::internal::FindJsonMember;
+using ctrl::internal::JsonDocument;
+using ctrl::internal::JsonValue;
+using ctrl::internal::JsonView;
+using Document = JsonDocument::Document;
+
+static_assert(kWatchEventParserPadding >= simdjson::SIMDJSON_PADDING);
+
+// Bytes of the line shown on each side of an error.
+constexpr std::size_t kSnippetRadius = 24;
+// The fast path's first allocation per thread; it grows with the largest event parsed.
+constexpr std::size_t kFastParserInitialBytes = std::size_t{64} << 10;
+
+// Up to kSnippetRadius bytes on each side of pos, quotes and backslashes escaped, other bytes that are not
+// printable ASCII as \xNN.
+std::string Snippet(std::string_view line, std::size_t pos) {
+    pos = std::min(pos, line.size());
+    const std::size_t from = pos > kSnippetRadius ? pos - kSnippetRadius : 0;
+    const std::string_view part = line.substr(from, std::min(line.size(), pos + kSnippetRadius) - from);
+    std::string out;
+    for (const char c : part) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (byte >= 0x20 && byte < 0x7f) {
+            out += c;
+        } else {
+            char hex[8];
+            std::snprintf(hex, sizeof(hex), "\\x%02x", byte);
+            out += hex;
+        }
+    }
+    return out;
+}
+
+Status BadEvent(std::uint64_t offset, std::string_view problem, std::string_view line, std::size_t pos = 0) {
+    return BadRequestError("malformed watch event at byte offset " + std::to_string(offset + pos) + ": " +
+                           std::string(problem) + " near \"" + Snippet(line, pos) + "\"");
+}
+
+// ParseJson's error ("invalid JSON at byte offset K: reason") told at the line's offset in the stream.
+Status MalformedJson(const Status& parse_error, std::string_view line, std::uint64_t offset) {
+    constexpr std::string_view kPrefix = "invalid JSON at byte offset ";
+    const std::string_view message = parse_error.Message();
+    std::size_t pos = 0;
+    std::string_view reason = message;
+    if (message.starts_with(kPrefix)) {
+        const char* first = message.data() + kPrefix.size();
+        const auto [last, ec] = std::from_chars(first, message.data() + message.size(), pos);
+        if (ec == std::errc() && std::string_view(last, 2) == ": ")
+            reason = std::string_view(last + 2, static_cast<std::size_t>(message.data() + message.size() - last - 2));
+    }
+    return BadEvent(offset, "invalid JSON: " + std::string(reason), line, pos);
+}
+
+// The type named by the wrapper's "type" (nullptr when missing or not a string); BadRequest when unknown.
+StatusOr<WatchEvent::Type> EventType(const std::string_view* name, std::string_view line, std::uint64_t offset) {
+    if (name == nullptr)
+        return BadEvent(offset, "no \"type\" string", line);
+    static constexpr WatchEvent::Type kTypes[] = {WatchEvent::Type::kAdded, WatchEvent::Type::kModified,
+                                                  WatchEvent::Type::kDeleted, WatchEvent::Type::kBookmark,
+                                                  WatchEvent::Type::kError};
+    for (const WatchEvent::Type type : kTypes) {
+        if (WatchEventTypeName(type) == *name)
+            return type;
+    }
+    std::string shown(name->substr(0, 64));
+    return BadEvent(offset, "unknown event type \"" + shown + "\"", line);
+}
+
+Status NoObject(std::string_view line, std::uint64_t offset) {
+    return BadEvent(offset, "no \"object\" JSON object", line);
+}
+
+// Feeds a simdjson value to a RapidJSON document's SAX interface, which builds each object and array at its
+// exact size in the document's pool, as its own parser would.
+bool Emit(simdjson::dom::element value, Document& doc) {
+    using Kind = simdjson::dom::element_type;
+    switch (value.type()) {
+        case Kind::OBJECT: {
+            doc.StartObject();
+            rapidjson::SizeType members = 0;
+            const simdjson::dom::object object = value.get_object().value_unsafe();
+            for (const simdjson::dom::key_value_pair field : object) {
+                doc.Key(field.key.data(), static_cast<rapidjson::SizeType>(field.key.size()), true);
+                if (!Emit(field.value, doc))
+                    return false;
+                ++members;
+            }
+            return doc.EndObject(members);
+        }
+        case Kind::ARRAY: {
+            doc.StartArray();
+            rapidjson::SizeType elements = 0;
+            const simdjson::dom::array array = value.get_array().value_unsafe();
+            for (const simdjson::dom::element element : array) {
+                if (!Emit(element, doc))
+                    return false;
+                ++elements;
+            }
+            return doc.EndArray(elements);
+        }
+        case Kind::STRING: {
+            const std::string_view text = value.get_string().value_unsafe();
+            return doc.String(text.data(), static_cast<rapidjson::SizeType>(text.size()), true);
+        }
+        case Kind::INT64:
+            return doc.Int64(value.get_int64().value_unsafe());
+        case Kind::UINT64:
+            return doc.Uint64(value.get_uint64().value_unsafe());
+        case Kind::DOUBLE:
+            return doc.Double(value.get_double().value_unsafe());
+        case Kind::BOOL:
+            return doc.Bool(value.get_bool().value_unsafe());
+        case Kind::NULL_VALUE:
+            return doc.Null();
+    }
+    return false;
+}
+
+// simdjson's DOM parser, one per thread: a line is parsed and built into its Object before the thread does
+// anything else, so sharing it is safe, and memory does not grow with the number of watches.
+struct FastParser {
+    FastParser()
+        : usable(parser.allocate(kFastParserInitialBytes, ctrl::internal::kMaxJsonDepth) == simdjson::SUCCESS) {}
+
+    simdjson::dom::parser parser;
+    bool usable;
+};
+
+// nullopt when simdjson cannot decode the line (malformed JSON, an integer beyond 64 bits, too deep): the
+// RapidJSON path then decides.
+std::optional<StatusOr<WatchEvent>> ParseFast(std::string_view line, std::uint64_t offset) {
+    thread_local FastParser fast;
+    if (!fast.usable)
+        return std::nullopt;
+    simdjson::dom::element root;
+    if (fast.parser.parse(line.data(), line.size(), /*realloc_if_needed=*/false).get(root) != simdjson::SUCCESS)
+        return std::nullopt;
+    simdjson::dom::object wrapper;
+    if (root.get_object().get(wrapper) != simdjson::SUCCESS)
+        return StatusOr<WatchEvent>(BadEvent(offset, "not a JSON object", line));
+    // The first "type" and "object" count, as in the RapidJSON path.
+    std::optional<simdjson::dom::element> type_value;
+    std::optional<simdjson::dom::element> object;
+    for (const simdjson::dom::key_value_pair field : wrapper) {
+        if (field.key == "type" && !type_value)
+            type_value = field.value;
+        else if (field.key == "object" && !object)
+            object = field.value;
+    }
+    std::string_view type_name;
+    const bool has_type = type_value && type_value->get_string().get(type_name) == simdjson::SUCCESS;
+    auto type = EventType(has_type ? &type_name : nullptr, line, offset);
+    if (!type.Ok())
+        return StatusOr<WatchEvent>(type.GetStatus());
+    if (!object || !object->is_object())
+        return StatusOr<WatchEvent>(NoObject(line, offset));
+    WatchEvent event{*type, Object()};
+    auto generate = [value = *object](Document& doc) { return Emit(value, doc); };
+    event.object.Document().doc.Populate(generate);
+    return StatusOr<WatchEvent>(std::move(event));
+}
+
+// Parses the whole line into the event's document, then moves "object" to its root: nothing is copied, and
+// the wrapper leaves a few dozen bytes in the pool.
+StatusOr<WatchEvent> ParseSlow(std::string_view line, std::uint64_t offset) {
+    WatchEvent event;
+    JsonDocument& doc = event.object.Document();
+    if (Status parsed = ctrl::internal::ParseJson(line, doc); !parsed.Ok())
+        return MalformedJson(parsed, line, offset);
+    JsonValue& root = doc.Root();
+    if (!root.IsObject())
+        return BadEvent(offset, "not a JSON object", line);
+    const JsonValue* type = FindJsonMember(root, "type");
+    const std::string_view type_name = type != nullptr && type->IsString() ? JsonView(*type) : std::string_view();
+    CTRL_ASSIGN_OR_RETURN(event.type,
+                          EventType(type != nullptr && type->IsString() ? &type_name : nullptr, line, offset));
+    JsonValue* object = FindJsonMember(root, "object");
+    if (object == nullptr || !object->IsObject())
+        return NoObject(line, offset);
+    JsonValue moved;
+    moved.Swap(*object);
+    root.Swap(moved);
+    return event;
+}
+
+}  // namespace
+
+StatusOr<WatchEvent> ParseWatchEvent(std::string_view line, std::uint64_t offset, std::size_t fast_path_max_bytes) {
+    if (line.size() <= fast_path_max_bytes) {
+        if (auto event = ParseFast(line, offset))
+            return std::move(*event);
+    }
+    return ParseSlow(line, offset);
+}
+
+}  // namespace ctrl::rest::internal

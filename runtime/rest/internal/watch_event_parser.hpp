@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "runtime/core/status_or.hpp"
+#include "runtime/rest/watch_event.hpp"
+
+namespace ctrl::rest::internal {
+
+// Bytes the fast path may read past the end of a line. The caller's buffer must have them readable.
+inline constexpr std::size_t kWatchEventParserPadding = 64;
+
+// Parses one watch event line {"type":"ADDED","object":{...}} whose first byte is at `offset` in the stream
+// (for messages). The object is built straight into the event's Object. Lines up to fast_path_max_bytes go
+// through simdjson, which indexes the line several times faster than RapidJSON parses it, and are then
+// built through the document's SAX interface; RapidJSON parses the others, and any line simdjson refuses,
+// so errors and edge cases (integers beyond 64 bits, depth) read exactly as Object::Parse reads them.
+// BadRequest for malformed JSON (stream byte offset, reason, snippet), a wrapper that is no JSON object, a
+// missing or unknown type, or an object that is no JSON object.
+StatusOr<WatchEvent> ParseWatchEvent(std::string_view line, std::uint64_t offset, std::size_t fast_path_max_bytes);
+
+}  // namespace ctrl::rest::internal

@@ -1,0 +1,64 @@
+#include "runtime/rest/rate_limiter.hpp"
+
+#include <algorithm>
+
+#include "runtime/core/sleep.hpp"
+
+namespace ctrl::rest {
+
+RateLimiter::RateLimiter(double qps, int burst)
+    : qps_(qps), burst_(std::max(1, burst)), tokens_(std::max(1, burst)), last_(Clock::now()) {}
+
+void RateLimiter::RefillLocked(Clock::time_point now) {
+    const double elapsed = std::chrono::duration<double>(now - last_).count();
+    tokens_ = std::min(burst_, tokens_ + elapsed * qps_);
+    last_ = now;
+}
+
+bool RateLimiter::TryAccept() {
+    if (!Enabled())
+        return true;
+    std::lock_guard lock(mu_);
+    RefillLocked(Clock::now());
+    if (tokens_ < 1)
+        return false;
+    tokens_ -= 1;
+    return true;
+}
+
+RateLimiter::Clock::time_point RateLimiter::Reserve() {
+    return ReserveAt(Clock::now());
+}
+
+RateLimiter::Clock::time_point RateLimiter::ReserveAt(Clock::time_point now) {
+    if (!Enabled())
+        return now;
+    std::lock_guard lock(mu_);
+    RefillLocked(now);
+    tokens_ -= 1;  // may go negative: later callers queue behind this reservation
+    if (tokens_ >= 0)
+        return now;
+    return now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(-tokens_ / qps_));
+}
+
+void RateLimiter::CancelReservation() {
+    if (!Enabled())
+        return;
+    std::lock_guard lock(mu_);
+    tokens_ = std::min(burst_, tokens_ + 1);
+}
+
+Task<StatusOr<RateLimiter::Clock::duration>> RateLimiter::Wait(Context ctx) {
+    const Clock::time_point start = Clock::now();
+    const Clock::time_point at = ReserveAt(start);
+    if (at <= start)
+        co_return Clock::duration::zero();
+    Status waited = co_await SleepUntil(at, ctx);
+    if (!waited.Ok()) {
+        CancelReservation();
+        co_return waited;
+    }
+    co_return Clock::now() - start;
+}
+
+}  // namespace ctrl::rest

@@ -1,0 +1,204 @@
+#include "runtime/rest/rest_client.hpp"
+
+#include <charconv>
+#include <chrono>
+
+#include "runtime/core/sleep.hpp"
+#include "runtime/rest/api_status.hpp"
+#include "runtime/rest/beast_transport.hpp"
+#include "runtime/rest/cpprest_transport.hpp"
+
+#ifndef CTRL_VERSION
+#define CTRL_VERSION "0.0.0"
+#endif
+
+namespace ctrl::rest {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kMaxErrorBody = 1 << 20;
+
+// "host:port" of a server URL, the `host` label client-go uses.
+std::string HostLabel(std::string_view server) {
+    if (auto scheme = server.find("://"); scheme != std::string_view::npos)
+        server.remove_prefix(scheme + 3);
+    if (auto slash = server.find('/'); slash != std::string_view::npos)
+        server = server.substr(0, slash);
+    return std::string(server);
+}
+
+std::optional<std::chrono::seconds> ParseSeconds(std::optional<std::string_view> value) {
+    if (!value)
+        return std::nullopt;
+    int64_t seconds = 0;
+    auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), seconds);
+    if (ec != std::errc() || end != value->data() + value->size() || seconds < 0)
+        return std::nullopt;
+    return std::chrono::seconds(seconds);
+}
+
+// Reads what is left of an error answer's body, bounded.
+Task<std::string> ReadErrorBody(BodyStream& stream, Context ctx) {
+    std::string body;
+    char buffer[16 * 1024];
+    while (body.size() < kMaxErrorBody) {
+        StatusOr<std::size_t> n = co_await stream.ReadSome(buffer, sizeof buffer, ctx);
+        if (!n.Ok() || *n == 0)
+            break;
+        body.append(buffer, *n);
+    }
+    co_return body;
+}
+
+}  // namespace
+
+std::string DefaultUserAgent() {
+    return std::string("ctrl/") + CTRL_VERSION + " (linux/amd64)";
+}
+
+StatusOr<std::unique_ptr<Transport>> NewTransport(const Config& config, boost::asio::any_io_executor executor) {
+    if (config.host.empty())
+        return BadRequestError("the config has no server (host) to talk to");
+    TransportOptions options;
+    options.server = config.host;
+    options.tls = config.tls;
+    options.user_agent = config.user_agent.empty() ? DefaultUserAgent() : config.user_agent;
+    switch (config.transport) {
+        case TransportKind::kBeast:
+            return NewBeastTransport(std::move(executor), std::move(options));
+        case TransportKind::kCppRest:
+            return NewCppRestTransport(std::move(executor), std::move(options));
+    }
+    return InternalError("unknown transport kind");
+}
+
+StatusOr<std::unique_ptr<RestClient>> RestClient::New(const Config& config, boost::asio::any_io_executor executor,
+                                                      metrics::Registry& registry) {
+    CTRL_ASSIGN_OR_RETURN(std::unique_ptr<Transport> transport, NewTransport(config, std::move(executor)));
+    CTRL_ASSIGN_OR_RETURN(std::shared_ptr<Authenticator> authenticator, NewAuthenticator(config));
+    return std::make_unique<RestClient>(config, std::move(transport), std::move(authenticator), registry);
+}
+
+RestClient::RestClient(Config config, std::unique_ptr<Transport> transport,
+                       std::shared_ptr<Authenticator> authenticator, metrics::Registry& registry)
+    : config_(std::move(config)),
+      host_label_(HostLabel(config_.host)),
+      transport_(std::move(transport)),
+      authenticator_(std::move(authenticator)),
+      rate_limiter_(config_.qps, config_.burst),
+      metrics_(registry) {}
+
+void RestClient::Observe(const std::string& method, const std::string& code, Clock::duration took) {
+    metrics_.requests_total.WithLabelValues({code, method, host_label_}).Inc();
+    metrics_.request_duration_seconds.WithLabelValues({method, host_label_})
+        .Observe(std::chrono::duration<double>(took).count());
+}
+
+Task<StatusOr<HttpRequest>> RestClient::Prepare(const HttpRequest& request, Context& ctx) {
+    if (rate_limiter_.Enabled()) {
+        StatusOr<Clock::duration> waited = co_await rate_limiter_.Wait(ctx);
+        if (!waited.Ok())
+            co_return waited.GetStatus().Annotate("waiting for the client-side rate limiter");
+        metrics_.rate_limiter_duration_seconds.WithLabelValues({request.method, host_label_})
+            .Observe(std::chrono::duration<double>(*waited).count());
+    }
+    HttpRequest prepared = request;
+    if (prepared.timeout.count() == 0)
+        prepared.timeout = config_.timeout;
+    if (!prepared.FindHeader("Accept"))
+        prepared.SetHeader("Accept", "application/json");
+    if (authenticator_) {
+        Status authorized = co_await authenticator_->Authorize(prepared, ctx);
+        if (!authorized.Ok())
+            co_return authorized.Annotate("authenticating to " + config_.host);
+    }
+    co_return prepared;
+}
+
+Task<bool> RestClient::ShouldRetry(int http_status, std::optional<std::string_view> retry_after, int attempt,
+                                   bool& reauthenticated, const std::string& method, Context& ctx, Status& stop) {
+    if (http_status == 401 && !reauthenticated && authenticator_) {
+        // Exec plugins and token files may have a fresh credential; a static one fails again.
+        reauthenticated = true;
+        authenticator_->OnUnauthorized();
+        co_return true;
+    }
+    if (http_status != 429 && http_status < 500)
+        co_return false;
+    const std::optional<std::chrono::seconds> delay = ParseSeconds(retry_after);
+    if (!delay || attempt >= max_retries_)
+        co_return false;
+    metrics_.request_retries_total.WithLabelValues({std::to_string(http_status), method, host_label_}).Inc();
+    if (Status slept = co_await SleepFor(*delay, ctx); !slept.Ok()) {
+        stop = slept.Annotate("waiting " + std::to_string(delay->count()) + "s to retry after HTTP " +
+                              std::to_string(http_status));
+        co_return false;
+    }
+    co_return true;
+}
+
+Task<StatusOr<HttpResponse>> RestClient::Do(HttpRequest request, Context ctx) {
+    const std::string what = request.method + " " + config_.host + request.target;
+    bool reauthenticated = false;
+    for (int attempt = 0;; ++attempt) {
+        CTRL_CO_ASSIGN_OR_RETURN(HttpRequest prepared, co_await Prepare(request, ctx));
+        const Clock::time_point start = Clock::now();
+        StatusOr<HttpResponse> response = co_await transport_->Send(std::move(prepared), ctx);
+        Observe(request.method, response.Ok() ? std::to_string(response->status) : kErrorCodeLabel,
+                Clock::now() - start);
+        if (!response.Ok())
+            co_return response.GetStatus();
+        Status stop;
+        if (co_await ShouldRetry(response->status, response->FindHeader("Retry-After"), attempt, reauthenticated,
+                                 request.method, ctx, stop)) {
+            continue;
+        }
+        if (!stop.Ok())
+            co_return stop;
+        if (Status status = StatusFromResponse(*response, what); !status.Ok())
+            co_return status;
+        co_return std::move(response);
+    }
+}
+
+Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest request, Context ctx) {
+    const std::string what = request.method + " " + config_.host + request.target;
+    bool reauthenticated = false;
+    for (int attempt = 0;; ++attempt) {
+        CTRL_CO_ASSIGN_OR_RETURN(HttpRequest prepared, co_await Prepare(request, ctx));
+        prepared.timeout = request.timeout;  // a stream lives past the per-request timeout
+        const Clock::time_point start = Clock::now();
+        StatusOr<std::unique_ptr<BodyStream>> stream = co_await transport_->Open(std::move(prepared), ctx);
+        Observe(request.method, stream.Ok() ? std::to_string((*stream)->StatusCode()) : kErrorCodeLabel,
+                Clock::now() - start);
+        if (!stream.Ok())
+            co_return stream.GetStatus();
+        BodyStream& body = **stream;
+        if (body.StatusCode() >= 200 && body.StatusCode() < 300)
+            co_return std::move(stream);
+
+        // Named first: GCC 12 destroys an aggregate built inside a co_await expression twice.
+        std::string error_body = co_await ReadErrorBody(body, ctx);
+        HttpResponse response;
+        response.status = body.StatusCode();
+        response.headers = body.Headers();
+        response.body = std::move(error_body);
+        body.Close();
+        Status stop;
+        if (co_await ShouldRetry(response.status, response.FindHeader("Retry-After"), attempt, reauthenticated,
+                                 request.method, ctx, stop)) {
+            continue;
+        }
+        if (!stop.Ok())
+            co_return stop;
+        co_return StatusFromResponse(response, what);
+    }
+}
+
+Task<StatusOr<std::unique_ptr<WatchStream>>> RestClient::Watch(HttpRequest request, Context ctx) {
+    CTRL_CO_ASSIGN_OR_RETURN(std::unique_ptr<BodyStream> body, co_await Stream(std::move(request), ctx));
+    co_return std::make_unique<WatchStream>(std::move(body));
+}
+
+}  // namespace ctrl::rest

@@ -1,0 +1,62 @@
+#include "runtime/rest/watch_stream.hpp"
+
+#include <span>
+#include <utility>
+
+namespace ctrl::rest {
+
+WatchStream::WatchStream(std::unique_ptr<BodyStream> body, WatchStreamOptions options)
+    : body_(std::move(body)), options_(options), decoder_(options.decoder) {
+    if (options_.read_block_bytes == 0)
+        options_.read_block_bytes = WatchStreamOptions().read_block_bytes;
+}
+
+WatchStream::~WatchStream() {
+    Close();
+}
+
+WatchStream::WatchStream(WatchStream&&) noexcept = default;
+WatchStream& WatchStream::operator=(WatchStream&&) noexcept = default;
+
+void WatchStream::Close() {
+    if (body_ != nullptr && !closed_)
+        body_->Close();
+    closed_ = true;
+}
+
+Status WatchStream::Fail(Status status) {
+    error_ = std::move(status);
+    Close();
+    return error_;
+}
+
+Task<StatusOr<std::optional<WatchEvent>>> WatchStream::Next(Context ctx) {
+    if (!error_.Ok())
+        co_return error_;
+    while (true) {
+        // A decoded event is handed out even after the body ended; a closed stream hands out nothing.
+        if (closed_ && !ended_)
+            co_return Fail(CancelledError("watch stream closed"));
+        if (Status err = ctx.Err(); !err.Ok())
+            co_return Fail(err);
+        auto event = decoder_.Next();
+        if (!event.Ok())
+            co_return Fail(event.GetStatus());
+        if (event->has_value() || ended_)
+            co_return std::move(event).Value();
+        std::span<char> room = decoder_.Prepare(options_.read_block_bytes);
+        auto read = co_await body_->ReadSome(room.data(), room.size(), ctx);
+        if (!read.Ok())
+            co_return Fail(read.GetStatus());
+        if (*read == 0) {
+            ended_ = true;
+            decoder_.Finish();
+            Close();
+            continue;
+        }
+        if (Status committed = decoder_.Commit(*read); !committed.Ok())
+            co_return Fail(committed);
+    }
+}
+
+}  // namespace ctrl::rest

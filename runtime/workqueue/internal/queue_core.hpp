@@ -1,0 +1,407 @@
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "runtime/core/task.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include "runtime/workqueue/internal/completion.hpp"
+#include "runtime/workqueue/internal/delay_heap.hpp"
+#include "runtime/workqueue/internal/instruments.hpp"
+#include "runtime/workqueue/internal/key_set.hpp"
+#include "runtime/workqueue/queue_metrics.hpp"
+
+namespace ctrl::workqueue::internal {
+
+// A work queue's keys (KeySet) and delayed keys (DelayHeap) behind one lock, with the waiting
+// around them: blocked threads on a condition variable, suspended coroutines as completions
+// that are handed a key directly, ShutDownWithDrain callers. Timers (AddAfter deadlines, the
+// metrics refresh) run on a strand of the executor and only strand handlers touch them; the
+// handlers hold weak references, so dropping the last owner frees the queue.
+template <typename T, typename Hash, typename Eq>
+class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, Eq>> {
+  public:
+    using Clock = std::chrono::steady_clock;
+
+    QueueCore(const boost::asio::any_io_executor& executor, std::optional<QueueMetrics> metrics,
+              Clock::duration metrics_period)
+        : strand_(boost::asio::make_strand(executor)),
+          delay_timer_(strand_),
+          metrics_timer_(strand_),
+          instruments_(std::move(metrics)),
+          metrics_period_(metrics_period) {}
+
+    void Add(const T& item) {
+        std::unique_lock lock(mu_);
+        if (AddLocked(item))
+            WakeOne(lock);
+    }
+
+    std::optional<T> Get() {
+        std::unique_lock lock(mu_);
+        while (!keys_.HasQueued() && !shutting_down_) {
+            ++blocked_getters_;
+            get_cv_.wait(lock);
+            --blocked_getters_;
+        }
+        if (!keys_.HasQueued())
+            return std::nullopt;
+        Taken taken = TakeLocked();
+        lock.unlock();
+        return Observe(std::move(taken));
+    }
+
+    Task<std::optional<T>> AsyncGet() {
+        std::optional<Taken> taken;
+        {
+            std::lock_guard lock(mu_);
+            if (keys_.HasQueued()) {
+                taken.emplace(TakeLocked());
+            } else if (shutting_down_) {
+                co_return std::nullopt;
+            }
+        }
+        if (taken)
+            co_return Observe(std::move(*taken));
+        // The initiation captures only `this` (the owning Queue outlives the call): GCC 12 destroys
+        // a non-trivial temporary of a co_await expression twice, so a captured shared_ptr would
+        // be released twice.
+        co_return co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void(std::optional<T>)>(
+            [this](auto handler) { WaitForItem(Completion<std::optional<T>>(std::move(handler))); },
+            boost::asio::use_awaitable);
+    }
+
+    void Done(const T& item) {
+        std::unique_lock lock(mu_);
+        Clock::time_point started;
+        const auto finished = keys_.Done(item, &started);
+        if (finished == KeySet<T, Hash, Eq>::Finished::kNotProcessing)
+            return;
+        Drainers drainers = keys_.Processing() == 0 ? TakeDrainersLocked() : Drainers{};
+        if (finished == KeySet<T, Hash, Eq>::Finished::kRequeued) {
+            WakeOne(lock);
+        } else {
+            lock.unlock();
+        }
+        instruments_.Worked(started);
+        Release(std::move(drainers));
+    }
+
+    void AddAfter(const T& item, std::chrono::nanoseconds delay) {
+        std::unique_lock lock(mu_);
+        if (shutting_down_)
+            return;
+        instruments_.Retried();
+        if (delay <= std::chrono::nanoseconds::zero()) {
+            if (AddLocked(item))
+                WakeOne(lock);
+            return;
+        }
+        const Clock::time_point deadline = DeadlineAfter(delay);
+        delays_.Push(item, deadline);
+        if (deadline >= armed_deadline_)
+            return;
+        armed_deadline_ = deadline;
+        lock.unlock();
+        boost::asio::post(strand_, [weak = this->weak_from_this()] {
+            if (auto self = weak.lock())
+                self->ArmDelayTimer();
+        });
+    }
+
+    std::size_t Len() const {
+        std::lock_guard lock(mu_);
+        return keys_.Queued();
+    }
+
+    bool ShuttingDown() const {
+        std::lock_guard lock(mu_);
+        return shutting_down_;
+    }
+
+    void ShutDown() { BeginShutDown(false); }
+
+    void ShutDownWithDrain() {
+        BeginShutDown(true);
+        std::unique_lock lock(mu_);
+        ++blocked_drainers_;
+        drain_cv_.wait(lock, [this] { return keys_.Processing() == 0 || !drain_; });
+        --blocked_drainers_;
+    }
+
+    Task<void> AsyncShutDownWithDrain() {
+        BeginShutDown(true);
+        {
+            std::lock_guard lock(mu_);
+            if (keys_.Processing() == 0 || !drain_)
+                co_return;
+        }
+        co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void()>(
+            [this](auto handler) { WaitForDrain(Completion<>(std::move(handler))); }, boost::asio::use_awaitable);
+    }
+
+  private:
+    // The ShutDownWithDrain callers to wake (nothing is in progress, or the drain was called off).
+    struct Drainers {
+        std::vector<Completion<>> waiters;
+        bool notify = false;
+    };
+
+    static Clock::time_point DeadlineAfter(std::chrono::nanoseconds delay) {
+        const Clock::time_point now = Clock::now();
+        if (delay >= Clock::time_point::max() - now)
+            return Clock::time_point::max();
+        return now + std::chrono::duration_cast<Clock::duration>(delay);
+    }
+
+    // Marks item dirty. True when it entered the FIFO, so a consumer can take it now.
+    template <typename U>
+    bool AddLocked(U&& item) {
+        if (shutting_down_)
+            return false;
+        const auto added = keys_.Add(std::forward<U>(item), [this] { return instruments_.Now(); });
+        if (added == KeySet<T, Hash, Eq>::Added::kDuplicate)
+            return false;
+        instruments_.Added();
+        return added == KeySet<T, Hash, Eq>::Added::kQueued;
+    }
+
+    // A key handed out, and how long it waited (observed once the lock is released: the
+    // histogram takes a lock of its own).
+    struct Taken {
+        T item;
+        Clock::duration waited{};
+    };
+
+    // Hands out the head of the FIFO, which must not be empty.
+    Taken TakeLocked() {
+        const Clock::time_point now = instruments_.Now();
+        Clock::time_point added;
+        Taken taken{keys_.Take(now, &added), now - added};
+        instruments_.Taken();
+        if (instruments_.Enabled() && !metrics_loop_running_)
+            StartMetricsLoopLocked();
+        return taken;
+    }
+
+    // Call without the lock.
+    T Observe(Taken taken) {
+        instruments_.Queued(taken.waited);
+        return std::move(taken.item);
+    }
+
+    // Gives one newly queued key to a waiting consumer, if any; releases the lock. A suspended
+    // coroutine is handed the key; a blocked thread is woken to take it.
+    void WakeOne(std::unique_lock<std::mutex>& lock) {
+        if (!get_waiters_.empty()) {
+            Completion<std::optional<T>> waiter = std::move(get_waiters_.front());
+            get_waiters_.pop_front();
+            Taken taken = TakeLocked();
+            lock.unlock();
+            std::move(waiter).Post(Observe(std::move(taken)));
+            return;
+        }
+        const bool notify = blocked_getters_ > 0;
+        lock.unlock();
+        if (notify)
+            get_cv_.notify_one();
+    }
+
+    // WakeOne for `ready` keys at once (a batch of expired deadlines); releases the lock.
+    void WakeMany(std::size_t ready, std::unique_lock<std::mutex>& lock) {
+        std::vector<std::pair<Completion<std::optional<T>>, Taken>> handoffs;
+        while (ready > 0 && !get_waiters_.empty()) {
+            handoffs.emplace_back(std::move(get_waiters_.front()), TakeLocked());
+            get_waiters_.pop_front();
+            --ready;
+        }
+        const std::size_t notify = std::min(ready, blocked_getters_);
+        lock.unlock();
+        for (auto& [waiter, taken] : handoffs)
+            std::move(waiter).Post(Observe(std::move(taken)));
+        for (std::size_t i = 0; i < notify; ++i)
+            get_cv_.notify_one();
+    }
+
+    void WaitForItem(Completion<std::optional<T>> waiter) {
+        std::unique_lock lock(mu_);
+        if (!keys_.HasQueued() && !shutting_down_) {
+            get_waiters_.push_back(std::move(waiter));
+            return;
+        }
+        if (!keys_.HasQueued()) {
+            lock.unlock();
+            std::move(waiter).Post(std::nullopt);
+            return;
+        }
+        Taken taken = TakeLocked();
+        lock.unlock();
+        std::move(waiter).Post(Observe(std::move(taken)));
+    }
+
+    void WaitForDrain(Completion<> waiter) {
+        std::unique_lock lock(mu_);
+        if (keys_.Processing() != 0 && drain_) {
+            drain_waiters_.push_back(std::move(waiter));
+            return;
+        }
+        lock.unlock();
+        std::move(waiter).Post();
+    }
+
+    Drainers TakeDrainersLocked() { return Drainers{std::exchange(drain_waiters_, {}), blocked_drainers_ > 0}; }
+
+    // Call without the lock.
+    void Release(Drainers drainers) {
+        if (drainers.notify)
+            drain_cv_.notify_all();
+        for (auto& waiter : drainers.waiters)
+            std::move(waiter).Post();
+    }
+
+    void BeginShutDown(bool drain) {
+        std::deque<Completion<std::optional<T>>> getters;
+        Drainers drainers;
+        bool first = false;
+        {
+            std::lock_guard lock(mu_);
+            drain_ = drain;
+            first = !shutting_down_;
+            shutting_down_ = true;
+            if (first) {
+                // Consumers wait only while the FIFO is empty: every waiter is told "shut down".
+                getters = std::exchange(get_waiters_, {});
+                delays_.Clear();
+            }
+            if (!drain || keys_.Processing() == 0)
+                drainers = TakeDrainersLocked();
+        }
+        get_cv_.notify_all();
+        Release(std::move(drainers));
+        for (auto& getter : getters)
+            std::move(getter).Post(std::nullopt);
+        if (!first)
+            return;
+        boost::asio::post(strand_, [weak = this->weak_from_this()] {
+            if (auto self = weak.lock()) {
+                self->delay_timer_.cancel();
+                self->metrics_timer_.cancel();
+            }
+        });
+    }
+
+    // On the strand: points the delay timer at the earliest deadline.
+    void ArmDelayTimer() {
+        Clock::time_point next;
+        {
+            std::lock_guard lock(mu_);
+            if (shutting_down_ || delays_.Empty()) {
+                armed_deadline_ = Clock::time_point::max();
+                return;
+            }
+            next = delays_.NextDeadline();
+            armed_deadline_ = next;
+        }
+        WaitForDeadline(next);
+    }
+
+    void WaitForDeadline(Clock::time_point deadline) {
+        delay_timer_.expires_at(deadline);
+        delay_timer_.async_wait([weak = this->weak_from_this()](const boost::system::error_code& error) {
+            if (error == boost::asio::error::operation_aborted)
+                return;
+            if (auto self = weak.lock())
+                self->OnDelayTimer();
+        });
+    }
+
+    // On the strand: queues every key whose deadline has passed, then waits for the next one.
+    void OnDelayTimer() {
+        std::unique_lock lock(mu_);
+        if (shutting_down_)
+            return;
+        std::size_t ready = 0;
+        delays_.PopDue(Clock::now(), [&](T&& item) { ready += AddLocked(std::move(item)) ? 1 : 0; });
+        const bool more = !delays_.Empty();
+        const Clock::time_point next = more ? delays_.NextDeadline() : Clock::time_point::max();
+        armed_deadline_ = next;
+        WakeMany(ready, lock);
+        if (more)
+            WaitForDeadline(next);
+    }
+
+    void StartMetricsLoopLocked() {
+        if (shutting_down_)
+            return;
+        metrics_loop_running_ = true;
+        boost::asio::post(strand_, [weak = this->weak_from_this()] {
+            if (auto self = weak.lock())
+                self->WaitForMetricsTick();
+        });
+    }
+
+    void WaitForMetricsTick() {
+        metrics_timer_.expires_after(metrics_period_);
+        metrics_timer_.async_wait([weak = this->weak_from_this()](const boost::system::error_code& error) {
+            if (error == boost::asio::error::operation_aborted)
+                return;
+            if (auto self = weak.lock())
+                self->OnMetricsTick();
+        });
+    }
+
+    // On the strand, every metrics period while keys are being processed, and once more after
+    // to report zero: what client-go's 500 ms update loop computes, without waking an idle queue.
+    void OnMetricsTick() {
+        {
+            std::lock_guard lock(mu_);
+            if (shutting_down_) {
+                metrics_loop_running_ = false;
+                return;
+            }
+            instruments_.InProgress(Clock::now(), [this](auto fn) { keys_.ForEachStart(fn); });
+            if (keys_.Processing() == 0) {
+                metrics_loop_running_ = false;
+                return;
+            }
+        }
+        WaitForMetricsTick();
+    }
+
+    boost::asio::strand<boost::asio::any_io_executor> strand_;
+    boost::asio::steady_timer delay_timer_;    // strand only
+    boost::asio::steady_timer metrics_timer_;  // strand only
+    const Instruments instruments_;
+    const Clock::duration metrics_period_;
+
+    mutable std::mutex mu_;
+    std::condition_variable get_cv_;
+    std::condition_variable drain_cv_;
+    KeySet<T, Hash, Eq> keys_;
+    DelayHeap<T, Hash, Eq> delays_;
+    std::deque<Completion<std::optional<T>>> get_waiters_;
+    std::vector<Completion<>> drain_waiters_;
+    std::size_t blocked_getters_ = 0;
+    std::size_t blocked_drainers_ = 0;
+    Clock::time_point armed_deadline_ = Clock::time_point::max();  // where the delay timer fires
+    bool shutting_down_ = false;
+    bool drain_ = false;
+    bool metrics_loop_running_ = false;
+};
+
+}  // namespace ctrl::workqueue::internal

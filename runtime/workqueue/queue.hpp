@@ -1,0 +1,89 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "runtime/core/gvk.hpp"
+#include "runtime/core/task.hpp"
+#include "runtime/metrics/registry.hpp"
+#include "runtime/workqueue/default_rate_limiter.hpp"
+#include "runtime/workqueue/internal/queue_core.hpp"
+#include "runtime/workqueue/queue_metrics.hpp"
+#include "runtime/workqueue/rate_limiter.hpp"
+#include "runtime/workqueue/rate_limiting_interface.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+
+namespace ctrl::workqueue {
+
+// How a Queue is set up. Every field has the default a controller gets.
+template <typename T, typename Hash = std::hash<T>, typename Eq = std::equal_to<T>>
+struct QueueOptions {
+    // The queue's name: the `name` and `controller` labels of its metrics (a controller's
+    // queue is named after the controller). Empty: no metrics, as client-go's unnamed queues.
+    std::string name{};
+    // Where the metrics are registered; must outlive the queue.
+    metrics::Registry* registry = &metrics::DefaultRegistry();
+    // Decides AddRateLimited's delays. Null means DefaultControllerRateLimiter (5 ms doubling
+    // to 1000 s per item, at most 10 retries per second after a burst of 100).
+    std::shared_ptr<RateLimiter<T>> rate_limiter = nullptr;
+    // How often workqueue_unfinished_work_seconds and workqueue_longest_running_processor_seconds
+    // are refreshed while keys are being processed (client-go: every 500 ms).
+    std::chrono::milliseconds metrics_update_period{500};
+};
+
+// A work queue with client-go's semantics, generic over the key type T (copyable, hashed by
+// Hash, compared by Eq; a controller uses its request type). Add de-duplicates, a key is never
+// handed out while it is being processed, delays and rate-limited retries run on one timer of
+// the executor (no thread per item), and the metrics have controller-runtime's names.
+//
+// The caller guarantees: the executor's execution context outlives the queue and keeps
+// running while consumers wait in AsyncGet or keys wait in AddAfter; no call is in progress
+// when the queue is destroyed. Destroying the queue shuts it down. All methods are thread-safe.
+template <typename T, typename Hash = std::hash<T>, typename Eq = std::equal_to<T>>
+class Queue final : public RateLimitingInterface<T> {
+  public:
+    using Options = QueueOptions<T, Hash, Eq>;
+
+    explicit Queue(const boost::asio::any_io_executor& executor, Options options = {})
+        : rate_limiter_(options.rate_limiter ? std::move(options.rate_limiter)
+                                             : DefaultControllerRateLimiter<T, Hash, Eq>()),
+          core_(std::make_shared<internal::QueueCore<T, Hash, Eq>>(
+              executor,
+              options.name.empty() ? std::nullopt
+                                   : std::optional<QueueMetrics>(NewQueueMetrics(*options.registry, options.name)),
+              options.metrics_update_period)) {}
+
+    ~Queue() override { core_->ShutDown(); }
+    Queue(const Queue&) = delete;
+    Queue& operator=(const Queue&) = delete;
+
+    void Add(const T& item) override { core_->Add(item); }
+    std::optional<T> Get() override { return core_->Get(); }
+    Task<std::optional<T>> AsyncGet() override { return core_->AsyncGet(); }
+    void Done(const T& item) override { core_->Done(item); }
+    void AddAfter(const T& item, std::chrono::nanoseconds delay) override { core_->AddAfter(item, delay); }
+    void AddRateLimited(const T& item) override { core_->AddAfter(item, rate_limiter_->When(item)); }
+    void Forget(const T& item) override { rate_limiter_->Forget(item); }
+    int NumRequeues(const T& item) const override { return rate_limiter_->NumRequeues(item); }
+    std::size_t Len() const override { return core_->Len(); }
+    void ShutDown() override { core_->ShutDown(); }
+    void ShutDownWithDrain() override { core_->ShutDownWithDrain(); }
+    Task<void> AsyncShutDownWithDrain() override { return core_->AsyncShutDownWithDrain(); }
+    bool ShuttingDown() const override { return core_->ShuttingDown(); }
+
+  private:
+    const std::shared_ptr<RateLimiter<T>> rate_limiter_;
+    const std::shared_ptr<internal::QueueCore<T, Hash, Eq>> core_;
+};
+
+// Instantiated once in queue.cpp for the common key types.
+extern template class Queue<ObjectKey>;
+extern template class Queue<std::string>;
+
+}  // namespace ctrl::workqueue

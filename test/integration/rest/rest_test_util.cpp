@@ -1,0 +1,42 @@
+#include "test/integration/rest/rest_test_util.hpp"
+
+#include "runtime/rest/kubeconfig.hpp"
+
+namespace ctrl::rest::test {
+
+Config ConfigFromKubeconfig(const std::string& path, TransportKind kind) {
+    KubeconfigOptions options;
+    options.explicit_path = path;
+    StatusOr<Config> config = LoadKubeconfig(options);
+    EXPECT_TRUE(config.Ok()) << config.GetStatus();
+    if (!config.Ok())
+        return Config{};
+    config->transport = kind;
+    return *config;
+}
+
+Config AdminConfig(TransportKind kind) {
+    return ConfigFromKubeconfig(ctrl::testing::SharedControlPlane().KubeconfigPath(), kind);
+}
+
+ClientFixture::ClientFixture(const Config& config) {
+    StatusOr<std::unique_ptr<RestClient>> client = RestClient::New(config, io_.get_executor());
+    EXPECT_TRUE(client.Ok()) << client.GetStatus();
+    if (client.Ok())
+        client_ = std::move(client).Value();
+}
+
+StatusOr<HttpResponse> ClientFixture::Send(const RequestBuilder& builder, Context ctx) {
+    StatusOr<HttpRequest> request = builder.Build();
+    EXPECT_TRUE(request.Ok()) << request.GetStatus();
+    if (!request.Ok())
+        return request.GetStatus();
+    return Run(client_->Do(std::move(request).Value(), std::move(ctx)));
+}
+
+StatusOr<Object> ClientFixture::SendForObject(const RequestBuilder& builder, Context ctx) {
+    CTRL_ASSIGN_OR_RETURN(HttpResponse response, Send(builder, std::move(ctx)));
+    return Object::Parse(response.body);
+}
+
+}  // namespace ctrl::rest::test

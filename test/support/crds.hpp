@@ -1,0 +1,28 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "runtime/core/status_or.hpp"
+
+namespace ctrl::testing {
+
+// The manifests under manifests/ are the one source of truth for the CRDs tests install: these
+// helpers read them at run time from the repository (CTRL_REPO_ROOT) and hand them over as JSON,
+// ready for a client's Create or a raw POST.
+inline constexpr std::string_view kSecurityGroupPolicyCrdPath =
+    "manifests/crd/securitygrouppolicies.vpcresources.k8s.aws.yaml";
+inline constexpr std::string_view kCniNodeCrdPath = "manifests/crd/cninodes.vpcresources.k8s.aws.yaml";
+
+// The SecurityGroupPolicy CRD (vpcresources.k8s.aws/v1beta1, namespaced) as compact JSON.
+StatusOr<std::string> SecurityGroupPolicyCrdJson();
+// The CNINode CRD (vpcresources.k8s.aws/v1alpha1, cluster-scoped) as compact JSON.
+StatusOr<std::string> CniNodeCrdJson();
+// A one-document YAML manifest, by its path from the repository root, as compact JSON. NotFound
+// when the file cannot be read; BadRequest for malformed YAML or more than one document.
+StatusOr<std::string> ManifestJson(std::string_view repo_path);
+// One YAML document as compact JSON. Plain scalars read as YAML 1.2's core schema says (null,
+// true/false, integers, floats); quoted and block scalars are strings; mapping keys are strings.
+StatusOr<std::string> YamlToJson(std::string_view yaml);
+
+}  // namespace ctrl::testing

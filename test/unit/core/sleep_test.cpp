@@ -1,0 +1,53 @@
+#include "runtime/core/sleep.hpp"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include <boost/asio/io_context.hpp>
+
+#include "runtime/core/run_sync.hpp"
+
+namespace ctrl {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+TEST(SleepTest, SleepsAtLeastTheDuration) {
+    boost::asio::io_context io;
+    const auto start = Clock::now();
+    EXPECT_TRUE(RunSync(io, SleepFor(20ms, Context::Background())).Ok());
+    EXPECT_GE(Clock::now() - start, 20ms);
+}
+
+TEST(SleepTest, TheContextDeadlineEndsItWithTimeout) {
+    boost::asio::io_context io;
+    Status status = RunSync(io, SleepFor(10s, Context::WithTimeout(Context::Background(), 20ms)));
+    EXPECT_TRUE(IsTimeout(status));
+}
+
+TEST(SleepTest, CancelFromAnotherThreadWakesItWithTheReason) {
+    boost::asio::io_context io;
+    Context ctx = Context::WithCancel(Context::Background());
+    std::thread canceller([ctx] {
+        std::this_thread::sleep_for(20ms);
+        ctx.Cancel(CancelledError("manager stopping"));
+    });
+    const auto start = Clock::now();
+    Status status = RunSync(io, SleepFor(10s, ctx));
+    canceller.join();
+    EXPECT_TRUE(IsCancelled(status));
+    EXPECT_EQ(status.Message(), "manager stopping");
+    EXPECT_LT(Clock::now() - start, 5s);
+}
+
+TEST(SleepTest, AlreadyCancelledReturnsAtOnce) {
+    boost::asio::io_context io;
+    Context ctx = Context::WithCancel(Context::Background());
+    ctx.Cancel();
+    EXPECT_TRUE(IsCancelled(RunSync(io, SleepFor(10s, ctx))));
+}
+
+}  // namespace
+}  // namespace ctrl

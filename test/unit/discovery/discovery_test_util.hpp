@@ -1,0 +1,33 @@
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/discovery/api_resource.hpp"
+#include "test/unit/core/testdata.hpp"
+
+namespace ctrl::discovery::test {
+
+using ctrl::test::ReadTestdata;
+
+// The resource named name ("pods", "pods/status"), or nullptr.
+inline const APIResource* FindResource(const GroupVersionResources& gvr, std::string_view name) {
+    for (const APIResource& resource : gvr.resources) {
+        if (resource.name == name)
+            return &resource;
+    }
+    return nullptr;
+}
+
+// The names of the resources, in order.
+inline std::vector<std::string> ResourceNames(const GroupVersionResources& gvr) {
+    std::vector<std::string> names;
+    for (const APIResource& resource : gvr.resources)
+        names.push_back(resource.name);
+    return names;
+}
+
+}  // namespace ctrl::discovery::test

@@ -1,0 +1,351 @@
+// The lazy RESTMapper against an in-memory discovery server that counts requests: each
+// numbered behaviour of notes/restmapper.md, with aggregated discovery served and with it
+// refused (the legacy path). The same behaviours are proven against the real API server in
+// test/integration/discovery.
+
+#include "runtime/discovery/lazy_rest_mapper.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <barrier>
+#include <thread>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "runtime/core/run_sync.hpp"
+#include "test/unit/discovery/fake_discovery_server.hpp"
+
+namespace ctrl::discovery {
+namespace {
+
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+
+const GroupVersion kCoreV1{"", "v1"};
+const GroupVersion kAppsV1{"apps", "v1"};
+const GroupVersion kSgpV1beta1{"vpcresources.k8s.aws", "v1beta1"};
+const GroupVersion kSgpV1alpha1{"vpcresources.k8s.aws", "v1alpha1"};
+const GroupKind kPod{"", "Pod"};
+const GroupKind kDeployment{"apps", "Deployment"};
+const GroupKind kSgp{"vpcresources.k8s.aws", "SecurityGroupPolicy"};
+const GroupKind kCniNode{"vpcresources.k8s.aws", "CNINode"};
+
+// How the mapper talks to the fake server.
+enum class Mode { kAggregated, kLegacyForced, kLegacyServer };
+
+std::string ModeName(const ::testing::TestParamInfo<Mode>& info) {
+    switch (info.param) {
+        case Mode::kAggregated:
+            return "Aggregated";
+        case Mode::kLegacyForced:
+            return "LegacyForcedByClient";
+        case Mode::kLegacyServer:
+            return "LegacyServer";
+    }
+    return "?";
+}
+
+class LazyRESTMapperTest : public ::testing::TestWithParam<Mode> {
+  protected:
+    LazyRESTMapperTest() {
+        server_.AddResource(kCoreV1, "Pod", "pods", true);
+        server_.AddResource(kCoreV1, "Namespace", "namespaces", false);
+        server_.AddResource(kAppsV1, "Deployment", "deployments", true);
+        server_.SetAggregatedSupported(GetParam() != Mode::kLegacyServer);
+        rest::Config config;
+        config.host = "https://fake.invalid";
+        rest_ = std::make_unique<rest::RestClient>(config, server_.MakeTransport(), nullptr, registry_);
+        discovery_ = std::make_shared<DiscoveryClient>(
+            *rest_, DiscoveryOptions{.aggregated = GetParam() != Mode::kLegacyForced}, registry_);
+        mapper_ = std::make_unique<LazyRESTMapper>(discovery_, LazyRESTMapperOptions{}, registry_);
+    }
+
+    bool Aggregated() const { return GetParam() == Mode::kAggregated; }
+    // Requests a full aggregated round costs: GET /api and GET /apis.
+    static constexpr int kAggregatedRound = 2;
+
+    StatusOr<RESTMapping> Map(const GroupKind& kind, std::vector<std::string> versions = {}) {
+        return RunSync(io_, mapper_->RESTMapping(kind, std::move(versions), Context::Background()));
+    }
+
+    void AddSgpCrd() { server_.AddResource(kSgpV1beta1, "SecurityGroupPolicy", "securitygrouppolicies", true); }
+
+    boost::asio::io_context io_;
+    metrics::Registry registry_;
+    test::FakeDiscoveryServer server_;
+    std::unique_ptr<rest::RestClient> rest_;
+    std::shared_ptr<DiscoveryClient> discovery_;
+    std::unique_ptr<LazyRESTMapper> mapper_;
+};
+
+// 1. Nothing is requested until the first lookup; known kinds cost nothing later.
+TEST_P(LazyRESTMapperTest, NothingIsRequestedUntilTheFirstLookupAndHitsAreFree) {
+    EXPECT_EQ(server_.Total(), 0);
+    StatusOr<RESTMapping> pod = Map(kPod, {"v1"});
+    ASSERT_TRUE(pod.Ok()) << pod.GetStatus();
+    EXPECT_EQ(pod->resource, (GroupVersionResource{"", "v1", "pods"}));
+    EXPECT_TRUE(pod->Namespaced());
+    const int first = server_.Total();
+    switch (GetParam()) {
+        case Mode::kAggregated:
+            EXPECT_EQ(first, kAggregatedRound);
+            break;
+        case Mode::kLegacyForced:
+            EXPECT_EQ(first, 1) << "GET /api/v1 only";
+            break;
+        case Mode::kLegacyServer:
+            EXPECT_EQ(first, 3) << "/api and /apis (answered legacy), then /api/v1";
+            break;
+    }
+    for (int i = 0; i < 100; ++i)
+        ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    ASSERT_TRUE(Map(kPod).Ok());
+    // A versionless lookup needs the group's version list once; the root round of a legacy server
+    // already brought it.
+    EXPECT_EQ(server_.Total(), first + (GetParam() == Mode::kLegacyForced ? 1 : 0));
+    EXPECT_EQ(server_.Count("/api/v1"), Aggregated() ? 0 : 1);
+}
+
+// 2. Aggregated: any number of kinds cost one round. Legacy: one request per group version.
+TEST_P(LazyRESTMapperTest, RequestsPerKindsResolved) {
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    ASSERT_TRUE(Map(kDeployment, {"v1"}).Ok());
+    ASSERT_TRUE(Map({"", "Namespace"}, {"v1"}).Ok());
+    if (Aggregated()) {
+        EXPECT_EQ(server_.Total(), kAggregatedRound);
+    } else {
+        EXPECT_EQ(server_.Count("/api/v1"), 1);
+        EXPECT_EQ(server_.Count("/apis/apps/v1"), 1);
+    }
+}
+
+// 3. A kind that does not exist is NoMatch; discovery failures are Unavailable, never NoMatch.
+TEST_P(LazyRESTMapperTest, MissingKindIsNoMatch) {
+    StatusOr<RESTMapping> missing = Map(kSgp, {"v1beta1"});
+    ASSERT_FALSE(missing.Ok());
+    EXPECT_TRUE(IsNoMatch(missing.GetStatus())) << missing.GetStatus();
+    EXPECT_EQ(missing.GetStatus().Message(),
+              "no matches for kind \"SecurityGroupPolicy\" in version \"vpcresources.k8s.aws/v1beta1\"");
+    StatusOr<RESTMapping> versionless = Map(kSgp);
+    EXPECT_TRUE(IsNoMatch(versionless.GetStatus())) << versionless.GetStatus();
+}
+
+TEST_P(LazyRESTMapperTest, ServerErrorsAreUnavailableNeverNoMatch) {
+    AddSgpCrd();
+    const std::string path = Aggregated() ? "/apis" : "/apis/vpcresources.k8s.aws/v1beta1";
+    server_.FailNext(path, 503);
+    StatusOr<RESTMapping> failed = Map(kSgp, {"v1beta1"});
+    ASSERT_FALSE(failed.Ok());
+    EXPECT_TRUE(IsUnavailable(failed.GetStatus())) << failed.GetStatus();
+    EXPECT_FALSE(IsNoMatch(failed.GetStatus()));
+
+    server_.DropNext(path);
+    StatusOr<RESTMapping> dropped = Map(kSgp, {"v1beta1"});
+    ASSERT_FALSE(dropped.Ok());
+    EXPECT_TRUE(IsUnavailable(dropped.GetStatus())) << dropped.GetStatus();
+
+    server_.FailNext(path, 500);
+    StatusOr<RESTMapping> internal = Map(kSgp, {"v1beta1"});
+    EXPECT_TRUE(IsInternal(internal.GetStatus())) << internal.GetStatus();
+
+    StatusOr<RESTMapping> recovered = Map(kSgp, {"v1beta1"});
+    EXPECT_TRUE(recovered.Ok()) << recovered.GetStatus();
+}
+
+// 4. A kind that appears after start is found on the first lookup after it appears.
+TEST_P(LazyRESTMapperTest, CrdCreatedAfterStartIsFoundOnTheNextLookup) {
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    EXPECT_TRUE(IsNoMatch(Map(kSgp, {"v1beta1"}).GetStatus()));
+    EXPECT_TRUE(IsNoMatch(Map(kSgp).GetStatus()));
+    AddSgpCrd();
+    StatusOr<RESTMapping> found = Map(kSgp);
+    ASSERT_TRUE(found.Ok()) << found.GetStatus();
+    EXPECT_EQ(found->resource, (GroupVersionResource{"vpcresources.k8s.aws", "v1beta1", "securitygrouppolicies"}));
+    EXPECT_TRUE(found->Namespaced());
+}
+
+TEST_P(LazyRESTMapperTest, NewVersionOfACachedGroupIsFoundWithAndWithoutAVersion) {
+    AddSgpCrd();
+    ASSERT_TRUE(Map(kSgp).Ok());
+    server_.AddResource(kSgpV1alpha1, "CNINode", "cninodes", false);
+    server_.ResetCounts();
+    StatusOr<RESTMapping> versionless = Map(kCniNode);
+    ASSERT_TRUE(versionless.Ok()) << versionless.GetStatus();
+    EXPECT_EQ(versionless->resource.version, "v1alpha1");
+    EXPECT_FALSE(versionless->Namespaced());
+    if (Aggregated()) {
+        EXPECT_EQ(server_.Total(), kAggregatedRound);
+    } else {
+        EXPECT_EQ(server_.Total(), 2) << "GET /apis, then GET /apis/vpcresources.k8s.aws/v1alpha1";
+    }
+    StatusOr<RESTMapping> versioned = Map(kCniNode, {"v1alpha1"});
+    EXPECT_TRUE(versioned.Ok()) << versioned.GetStatus();
+}
+
+TEST_P(LazyRESTMapperTest, NewKindInACachedGroupVersionIsFound) {
+    AddSgpCrd();
+    ASSERT_TRUE(Map(kSgp, {"v1beta1"}).Ok());
+    server_.AddResource(kSgpV1beta1, "SecurityGroupPolicyReport", "securitygrouppolicyreports", true);
+    EXPECT_TRUE(Map({kSgp.group, "SecurityGroupPolicyReport"}, {"v1beta1"}).Ok());
+    server_.AddResource(kSgpV1beta1, "Another", "anothers", true);
+    EXPECT_TRUE(Map({kSgp.group, "Another"}).Ok());
+}
+
+// 5. A version no longer served, or a deleted CRD, is dropped; re-creating it restores it.
+TEST_P(LazyRESTMapperTest, RemovedVersionIsDroppedAndRestored) {
+    AddSgpCrd();
+    server_.AddResource(kSgpV1alpha1, "CNINode", "cninodes", false);
+    ASSERT_TRUE(Map(kCniNode, {"v1alpha1"}).Ok());
+    ASSERT_TRUE(Map(kSgp, {"v1beta1"}).Ok());
+
+    server_.RemoveVersion(kSgpV1alpha1);
+    // The client saw a 404 for a cninodes path and tells the mapper (as runtime/client does).
+    mapper_->Invalidate(kSgpV1alpha1);
+    StatusOr<RESTMapping> gone = Map(kCniNode, {"v1alpha1"});
+    EXPECT_TRUE(IsNoMatch(gone.GetStatus())) << gone.GetStatus();
+    EXPECT_TRUE(IsNoMatch(Map(kCniNode).GetStatus()));
+    EXPECT_TRUE(Map(kSgp, {"v1beta1"}).Ok()) << "the other version of the group stays";
+
+    server_.AddResource(kSgpV1alpha1, "CNINode", "cninodes", false);
+    EXPECT_TRUE(Map(kCniNode).Ok());
+}
+
+TEST_P(LazyRESTMapperTest, AnyRoundThatSeesAVersionGoneDropsIt) {
+    AddSgpCrd();
+    server_.AddResource(kSgpV1alpha1, "CNINode", "cninodes", false);
+    ASSERT_TRUE(Map(kCniNode).Ok());
+    server_.RemoveVersion(kSgpV1alpha1);
+    // A miss in the same group makes a round; it finds v1alpha1 gone and drops it.
+    EXPECT_TRUE(IsNoMatch(Map({kSgp.group, "Unknown"}).GetStatus()));
+    EXPECT_EQ(mapper_->CachedMapping({kSgp.group, "v1alpha1", "CNINode"}), std::nullopt);
+    EXPECT_TRUE(IsNoMatch(Map(kCniNode).GetStatus()));
+}
+
+// 6. A lookup without a version returns the server's preferred version.
+TEST_P(LazyRESTMapperTest, VersionlessLookupReturnsThePreferredVersion) {
+    server_.AddResource(kSgpV1alpha1, "SecurityGroupPolicy", "securitygrouppolicies", true);
+    AddSgpCrd();
+    server_.SetPreferred(kSgp.group, "v1beta1");
+    StatusOr<RESTMapping> preferred = Map(kSgp);
+    ASSERT_TRUE(preferred.Ok()) << preferred.GetStatus();
+    EXPECT_EQ(preferred->resource.version, "v1beta1");
+    StatusOr<std::vector<RESTMapping>> all = RunSync(io_, mapper_->RESTMappings(kSgp, {}, Context::Background()));
+    ASSERT_TRUE(all.Ok()) << all.GetStatus();
+    ASSERT_EQ(all->size(), 2u);
+    EXPECT_EQ((*all)[0].resource.version, "v1beta1");
+    EXPECT_EQ((*all)[1].resource.version, "v1alpha1");
+}
+
+// 7. Concurrent first lookups share one round.
+TEST_P(LazyRESTMapperTest, SixteenConcurrentFirstLookupsCostOneRound) {
+    AddSgpCrd();
+    server_.SetLatency(50ms);
+    auto guard = boost::asio::make_work_guard(io_);
+    std::vector<std::thread> loop;
+    for (int i = 0; i < 2; ++i)
+        loop.emplace_back([this] { io_.run(); });
+
+    std::barrier start(16);
+    std::atomic<int> ok = 0;
+    std::vector<std::thread> lookups;
+    for (int i = 0; i < 16; ++i) {
+        lookups.emplace_back([&] {
+            start.arrive_and_wait();
+            StatusOr<RESTMapping> m =
+                RunOn(io_.get_executor(), mapper_->RESTMapping(kSgp, {"v1beta1"}, Context::Background()));
+            if (m.Ok())
+                ++ok;
+        });
+    }
+    for (auto& t : lookups)
+        t.join();
+    guard.reset();
+    for (auto& t : loop)
+        t.join();
+    EXPECT_EQ(ok, 16);
+    switch (GetParam()) {
+        case Mode::kAggregated:
+            EXPECT_EQ(server_.Total(), kAggregatedRound);
+            break;
+        case Mode::kLegacyForced:
+            EXPECT_EQ(server_.Total(), 1);
+            break;
+        case Mode::kLegacyServer:
+            EXPECT_EQ(server_.Total(), 3);
+            break;
+    }
+}
+
+// 8. Misses of a kind that does not exist are bounded.
+TEST_P(LazyRESTMapperTest, RepeatedMissesAreRateLimited) {
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    server_.ResetCounts();
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < 200; ++i)
+        ASSERT_TRUE(IsNoMatch(Map({"nope.example.com", "Nope"}, {"v1"}).GetStatus()));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const int per_round = Aggregated() ? kAggregatedRound : 1;
+    const int bound = (LazyRESTMapperOptions{}.rediscovery_burst + 1 + static_cast<int>(seconds)) * per_round;
+    EXPECT_LE(server_.Total(), bound) << "200 misses in " << seconds << " s";
+    EXPECT_GE(server_.Total(), per_round) << "a miss after a hit must look once";
+}
+
+// 9. Every discovery request and lookup is counted.
+TEST_P(LazyRESTMapperTest, RequestsAndLookupsAreCounted) {
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    ASSERT_TRUE(IsNoMatch(Map(kSgp, {"v1beta1"}).GetStatus()));
+    const std::string text = registry_.SerializeText();
+    EXPECT_THAT(text, HasSubstr("ctrl_restmapper_lookups_total{result=\"hit\"} 1"));
+    EXPECT_THAT(text, HasSubstr("ctrl_restmapper_lookups_total{result=\"miss_resolved\"} 1"));
+    EXPECT_THAT(text, HasSubstr("ctrl_restmapper_lookups_total{result=\"no_match\"} 1"));
+    if (GetParam() == Mode::kLegacyForced) {
+        EXPECT_THAT(text, HasSubstr("ctrl_discovery_requests_total{path_kind=\"group_version\",result=\"success\"} 1"));
+        EXPECT_THAT(text,
+                    HasSubstr("ctrl_discovery_requests_total{path_kind=\"group_version\",result=\"not_found\"} 1"));
+    }
+    if (Aggregated()) {
+        EXPECT_THAT(text, HasSubstr("ctrl_discovery_requests_total{path_kind=\"aggregated\",result=\"success\"} 4"));
+    }
+}
+
+TEST_P(LazyRESTMapperTest, ResourcesMapToKindsByPluralOrSingular) {
+    StatusOr<GroupVersionKind> kind =
+        RunSync(io_, mapper_->KindFor({"apps", "", "deployments"}, Context::Background()));
+    ASSERT_TRUE(kind.Ok()) << kind.GetStatus();
+    EXPECT_EQ(*kind, (GroupVersionKind{"apps", "v1", "Deployment"}));
+    StatusOr<GroupVersionResource> resource =
+        RunSync(io_, mapper_->ResourceFor({"", "v1", "Pod"}, Context::Background()));
+    ASSERT_TRUE(resource.Ok()) << resource.GetStatus();
+    EXPECT_EQ(*resource, (GroupVersionResource{"", "v1", "pods"}));
+    StatusOr<std::string> singular = RunSync(io_, mapper_->ResourceSingularizer("pods", Context::Background()));
+    ASSERT_TRUE(singular.Ok()) << singular.GetStatus();
+    EXPECT_EQ(*singular, "pod");
+    StatusOr<GroupVersionKind> none = RunSync(io_, mapper_->KindFor({"apps", "v1", "nopes"}, Context::Background()));
+    EXPECT_TRUE(IsNoMatch(none.GetStatus()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, LazyRESTMapperTest,
+                         ::testing::Values(Mode::kAggregated, Mode::kLegacyForced, Mode::kLegacyServer), ModeName);
+
+// A stale version in the aggregated document is not trusted: it is fetched directly.
+TEST(LazyRESTMapperStaleTest, StaleAggregatedVersionIsFetchedDirectly) {
+    boost::asio::io_context io;
+    metrics::Registry registry;
+    test::FakeDiscoveryServer server;
+    server.AddResource(kSgpV1beta1, "SecurityGroupPolicy", "securitygrouppolicies", true);
+    server.MarkStale(kSgpV1beta1, true);
+    rest::Config config;
+    config.host = "https://fake.invalid";
+    rest::RestClient rest(config, server.MakeTransport(), nullptr, registry);
+    auto discovery = std::make_shared<DiscoveryClient>(rest, DiscoveryOptions{}, registry);
+    LazyRESTMapper mapper(discovery, {}, registry);
+    StatusOr<RESTMapping> sgp = RunSync(io, mapper.RESTMapping(kSgp, {}, Context::Background()));
+    ASSERT_TRUE(sgp.Ok()) << sgp.GetStatus();
+    EXPECT_EQ(server.Count("/apis/vpcresources.k8s.aws/v1beta1"), 1);
+}
+
+}  // namespace
+}  // namespace ctrl::discovery

@@ -1,0 +1,109 @@
+#include "runtime/rest/api_status.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace ctrl::rest {
+namespace {
+
+using ::testing::HasSubstr;
+
+HttpResponse Response(int status, std::string body, std::vector<Header> headers = {}) {
+    return HttpResponse{status, std::move(headers), std::move(body)};
+}
+
+TEST(ApiStatusTest, SuccessIsOk) {
+    EXPECT_TRUE(StatusFromResponse(Response(200, "{}"), "GET x").Ok());
+    EXPECT_TRUE(StatusFromResponse(Response(201, "{}"), "POST x").Ok());
+}
+
+TEST(ApiStatusTest, NotFoundKeepsTheServerMessageAndCode) {
+    Status status =
+        StatusFromResponse(Response(404, R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+            "message":"configmaps \"missing\" not found","reason":"NotFound",
+            "details":{"name":"missing","kind":"configmaps"},"code":404})"),
+                           "GET x");
+    EXPECT_TRUE(IsNotFound(status));
+    EXPECT_EQ(status.Message(), "configmaps \"missing\" not found");
+    EXPECT_EQ(status.HttpCode(), 404);
+    EXPECT_EQ(status.Reason(), "NotFound");
+}
+
+TEST(ApiStatusTest, EachReasonMapsToItsCode) {
+    struct Case {
+        const char* reason;
+        int code;
+        StatusCode want;
+    };
+    for (const Case& c : std::vector<Case>{{"AlreadyExists", 409, StatusCode::kAlreadyExists},
+                                           {"Conflict", 409, StatusCode::kConflict},
+                                           {"Expired", 410, StatusCode::kGone},
+                                           {"Gone", 410, StatusCode::kGone},
+                                           {"Forbidden", 403, StatusCode::kForbidden},
+                                           {"Unauthorized", 401, StatusCode::kUnauthorized},
+                                           {"TooManyRequests", 429, StatusCode::kTooManyRequests},
+                                           {"Timeout", 504, StatusCode::kTimeout},
+                                           {"ServerTimeout", 500, StatusCode::kTimeout},
+                                           {"ServiceUnavailable", 503, StatusCode::kUnavailable},
+                                           {"InternalError", 500, StatusCode::kInternal},
+                                           {"BadRequest", 400, StatusCode::kBadRequest},
+                                           {"MethodNotAllowed", 405, StatusCode::kMethodNotAllowed},
+                                           {"", 404, StatusCode::kNotFound},
+                                           {"SomethingNew", 503, StatusCode::kUnavailable}}) {
+        EXPECT_EQ(CodeForReason(c.reason, c.code), c.want) << c.reason << " " << c.code;
+    }
+}
+
+TEST(ApiStatusTest, InvalidCarriesFieldCauses) {
+    Status status =
+        StatusFromResponse(Response(422, R"({"kind":"Status","status":"Failure","reason":"Invalid","code":422,
+            "message":"ConfigMap \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\"",
+            "details":{"causes":[{"reason":"FieldValueInvalid","message":"Invalid value: \"Bad_Name\"",
+            "field":"metadata.name"}]}})"),
+                           "POST x");
+    ASSERT_TRUE(IsInvalid(status));
+    ASSERT_EQ(status.Causes().size(), 1u);
+    EXPECT_EQ(status.Causes()[0].type, "FieldValueInvalid");
+    EXPECT_EQ(status.Causes()[0].field, "metadata.name");
+}
+
+TEST(ApiStatusTest, RetryAfterFromDetailsOrHeader) {
+    Status from_details = StatusFromResponse(
+        Response(429, R"({"kind":"Status","reason":"TooManyRequests","code":429,"message":"slow down",
+            "details":{"retryAfterSeconds":7}})"),
+        "GET x");
+    EXPECT_EQ(from_details.RetryAfter(), std::chrono::seconds(7));
+    Status from_header = StatusFromResponse(Response(503, "", {{"Retry-After", "2"}}), "GET x");
+    EXPECT_TRUE(IsUnavailable(from_header));
+    EXPECT_EQ(from_header.RetryAfter(), std::chrono::seconds(2));
+    Status bad_header = StatusFromResponse(Response(503, "", {{"Retry-After", "Wed, 21 Oct 2026"}}), "GET x");
+    EXPECT_FALSE(bad_header.RetryAfter().has_value());
+}
+
+TEST(ApiStatusTest, NonStatusBodyGivesTheHttpCodeAndASnippet) {
+    std::string html =
+        "<html>\r\n<head><title>502 Bad Gateway</title></head>\n<body>" + std::string(1000, 'x') + "</body></html>";
+    Status status = StatusFromResponse(Response(502, html), "GET https://proxy/api");
+    EXPECT_TRUE(IsInternal(status));
+    EXPECT_EQ(status.HttpCode(), 502);
+    EXPECT_THAT(status.Message(), HasSubstr("GET https://proxy/api: the server answered HTTP 502: <html> <head>"));
+    EXPECT_LT(status.Message().size(), 400u);
+    EXPECT_THAT(status.Message(), HasSubstr("..."));
+
+    Status unauthorized = StatusFromResponse(Response(401, "Unauthorized"), "GET x");
+    EXPECT_TRUE(IsUnauthorized(unauthorized));
+}
+
+TEST(ApiStatusTest, WatchErrorObjectBecomesGone) {
+    StatusOr<Object> object = Object::Parse(
+        R"json({"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version: 1 (5)",
+            "reason":"Expired","code":410})json");
+    ASSERT_TRUE(object.Ok());
+    Status status = StatusFromApiStatus(*object, 200);
+    EXPECT_TRUE(IsGone(status));
+    EXPECT_EQ(status.HttpCode(), 410);
+    EXPECT_EQ(status.Reason(), "Expired");
+}
+
+}  // namespace
+}  // namespace ctrl::rest

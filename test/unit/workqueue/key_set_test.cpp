@@ -1,0 +1,78 @@
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "runtime/workqueue/internal/key_set.hpp"
+
+namespace ctrl::workqueue::internal {
+namespace {
+
+using namespace std::chrono_literals;
+using Keys = KeySet<std::string, std::hash<std::string>, std::equal_to<std::string>>;
+using Clock = Keys::Clock;
+
+auto At(Clock::time_point t) {
+    return [t] { return t; };
+}
+
+TEST(KeySet, FollowsClientGosDirtyAndProcessingRules) {
+    Keys keys;
+    const auto t0 = Clock::now();
+    EXPECT_EQ(keys.Add("a", At(t0)), Keys::Added::kQueued);
+    EXPECT_EQ(keys.Add("a", At(t0 + 1s)), Keys::Added::kDuplicate);
+    EXPECT_EQ(keys.Add("b", At(t0 + 2s)), Keys::Added::kQueued);
+    EXPECT_EQ(keys.Queued(), 2u);
+
+    Clock::time_point added;
+    EXPECT_EQ(keys.Take(t0 + 3s, &added), "a");
+    EXPECT_EQ(added, t0);  // the first add counts
+    EXPECT_EQ(keys.Processing(), 1u);
+    EXPECT_EQ(keys.Add("a", At(t0 + 4s)), Keys::Added::kDeferred);
+    EXPECT_EQ(keys.Add("a",
+                       []() -> Clock::time_point {
+                           ADD_FAILURE() << "no time for a duplicate";
+                           return {};
+                       }),
+              Keys::Added::kDuplicate);
+    EXPECT_EQ(keys.Queued(), 1u);
+
+    Clock::time_point started;
+    EXPECT_EQ(keys.Done("a", &started), Keys::Finished::kRequeued);
+    EXPECT_EQ(started, t0 + 3s);
+    EXPECT_EQ(keys.Done("a", &started), Keys::Finished::kNotProcessing);
+    EXPECT_EQ(keys.Queued(), 2u);
+    EXPECT_EQ(keys.Take(t0 + 6s, &added), "b");
+    EXPECT_EQ(keys.Take(t0 + 7s, &added), "a");
+    EXPECT_EQ(added, t0 + 4s);
+    EXPECT_EQ(keys.Done("b", &started), Keys::Finished::kIdle);
+    EXPECT_EQ(keys.Done("a", &started), Keys::Finished::kIdle);
+    EXPECT_EQ(keys.Processing(), 0u);
+    EXPECT_FALSE(keys.HasQueued());
+}
+
+TEST(KeySet, ListsProcessingKeysLongestRunningFirst) {
+    Keys keys;
+    const auto t0 = Clock::now();
+    for (const char* key : {"a", "b", "c", "d"})
+        keys.Add(key, At(t0));
+    Clock::time_point ignored;
+    for (int i = 0; i < 4; ++i)
+        (void)keys.Take(t0 + std::chrono::seconds(i), &ignored);
+    (void)keys.Done("a", &ignored);  // the head
+    (void)keys.Done("c", &ignored);  // the middle
+    std::vector<Clock::time_point> starts;
+    keys.ForEachStart([&](Clock::time_point start) { starts.push_back(start); });
+    EXPECT_EQ(starts, (std::vector<Clock::time_point>{t0 + 1s, t0 + 3s}));
+    (void)keys.Done("d", &ignored);  // the tail
+    keys.Add("e", At(t0));
+    (void)keys.Take(t0 + 9s, &ignored);
+    starts.clear();
+    keys.ForEachStart([&](Clock::time_point start) { starts.push_back(start); });
+    EXPECT_EQ(starts, (std::vector<Clock::time_point>{t0 + 1s, t0 + 9s}));
+}
+
+}  // namespace
+}  // namespace ctrl::workqueue::internal

@@ -1,0 +1,117 @@
+#pragma once
+
+#include <chrono>
+#include <exception>
+#include <future>
+#include <memory>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "runtime/core/task.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+namespace ctrl::workqueue::testing {
+
+using namespace std::chrono_literals;
+
+// Every wait in these tests ends by this deadline.
+inline constexpr auto kWait = 5s;
+// How long a test watches for something that must not happen.
+inline constexpr auto kQuiet = 100ms;
+
+// An io_context run by its own threads while the object lives.
+class IoThreads final {
+  public:
+    explicit IoThreads(int count = 1) : guard_(boost::asio::make_work_guard(io_)) {
+        for (int i = 0; i < count; ++i)
+            threads_.emplace_back([this] { io_.run(); });
+    }
+    ~IoThreads() {
+        guard_.reset();
+        io_.stop();
+        for (auto& thread : threads_)
+            thread.join();
+    }
+    IoThreads(const IoThreads&) = delete;
+    IoThreads& operator=(const IoThreads&) = delete;
+
+    boost::asio::any_io_executor Executor() { return io_.get_executor(); }
+    bool RunsOn(std::thread::id id) const {
+        for (const auto& thread : threads_) {
+            if (thread.get_id() == id)
+                return true;
+        }
+        return false;
+    }
+
+  private:
+    boost::asio::io_context io_;
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard_;
+    std::vector<std::thread> threads_;
+};
+
+// Starts task on executor; the future holds its result.
+template <typename T>
+std::future<T> Spawn(const boost::asio::any_io_executor& executor, Task<T> task) {
+    auto promise = std::make_shared<std::promise<T>>();
+    std::future<T> future = promise->get_future();
+    boost::asio::co_spawn(executor, std::move(task), [promise](std::exception_ptr error, T value) {
+        if (error) {
+            promise->set_exception(error);
+        } else {
+            promise->set_value(std::move(value));
+        }
+    });
+    return future;
+}
+
+inline std::future<void> Spawn(const boost::asio::any_io_executor& executor, Task<void> task) {
+    auto promise = std::make_shared<std::promise<void>>();
+    std::future<void> future = promise->get_future();
+    boost::asio::co_spawn(executor, std::move(task), [promise](std::exception_ptr error) {
+        if (error) {
+            promise->set_exception(error);
+        } else {
+            promise->set_value();
+        }
+    });
+    return future;
+}
+
+template <typename Future>
+bool ReadyWithin(Future& future, std::chrono::steady_clock::duration timeout) {
+    return future.wait_for(timeout) == std::future_status::ready;
+}
+
+// Shuts the queue down when the scope ends, before the futures declared earlier are destroyed,
+// so a failed test never leaves a consumer blocked forever.
+template <typename Queue>
+class ShutDownAtExit final {
+  public:
+    explicit ShutDownAtExit(Queue& queue) : queue_(queue) {}
+    ~ShutDownAtExit() { queue_.ShutDown(); }
+    ShutDownAtExit(const ShutDownAtExit&) = delete;
+    ShutDownAtExit& operator=(const ShutDownAtExit&) = delete;
+
+  private:
+    Queue& queue_;
+};
+
+// Polls cond every millisecond until it holds or timeout passes.
+template <typename Cond>
+bool Eventually(Cond cond, std::chrono::steady_clock::duration timeout = kWait) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!cond()) {
+        if (std::chrono::steady_clock::now() > deadline)
+            return false;
+        std::this_thread::sleep_for(1ms);
+    }
+    return true;
+}
+
+}  // namespace ctrl::workqueue::testing
