@@ -1,0 +1,211 @@
+// The lazy RESTMapper against the real API server, counting every HTTP request that reaches the
+// transport, with aggregated discovery and with it refused (notes/restmapper.md; issue 4,
+// acceptance 1-4). Faults the real server cannot be driven into (503, dropped connections) are in
+// test/unit/discovery/lazy_rest_mapper_test.cpp.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <barrier>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "runtime/core/run_sync.hpp"
+#include "runtime/discovery/lazy_rest_mapper.hpp"
+#include "runtime/rest/kubeconfig.hpp"
+#include "test/support/control_plane_environment.hpp"
+#include "test/support/kubectl.hpp"
+
+namespace ctrl::discovery::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+const GroupKind kPod{"", "Pod"};
+const GroupKind kSgp{"vpcresources.k8s.aws", "SecurityGroupPolicy"};
+const GroupKind kCniNode{"vpcresources.k8s.aws", "CNINode"};
+
+// Forwards to a real transport and counts the requests that pass.
+class CountingTransport final : public rest::Transport {
+  public:
+    explicit CountingTransport(std::unique_ptr<rest::Transport> inner) : inner_(std::move(inner)) {}
+    Task<StatusOr<rest::HttpResponse>> Send(rest::HttpRequest request, Context ctx) override {
+        ++count_;
+        co_return co_await inner_->Send(std::move(request), std::move(ctx));
+    }
+    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(rest::HttpRequest request, Context ctx) override {
+        ++count_;
+        co_return co_await inner_->Open(std::move(request), std::move(ctx));
+    }
+    int Count() const { return count_.load(); }
+
+  private:
+    std::unique_ptr<rest::Transport> inner_;
+    std::atomic<int> count_{0};
+};
+
+std::string Kubeconfig() {
+    return ctrl::testing::SharedControlPlane().KubeconfigPath();
+}
+
+void RunKubectl(const std::vector<std::string>& args) {
+    StatusOr<ctrl::testing::CommandResult> result = ctrl::testing::Kubectl(Kubeconfig(), args, 60s);
+    ASSERT_TRUE(result.Ok()) << result.GetStatus();
+    ASSERT_EQ(result->exit_code, 0) << result->err;
+}
+
+// Applies a CRD manifest and waits until it is Established and its group version is served.
+void InstallCrd(const std::string& manifest, const std::string& name, const std::string& gv_path) {
+    RunKubectl({"apply", "-f", std::string(CTRL_REPO_ROOT) + "/" + manifest});
+    RunKubectl({"wait", "--for=condition=Established", "--timeout=60s", "crd/" + name});
+    RunKubectl({"get", "--raw", gv_path});
+}
+
+// Deletes a CRD and waits until its group version is no longer served.
+void DeleteCrd(const std::string& name, const std::string& gv_path) {
+    RunKubectl({"delete", "crd", name, "--wait=true"});
+    for (int i = 0; i < 300; ++i) {
+        StatusOr<ctrl::testing::CommandResult> got =
+            ctrl::testing::Kubectl(Kubeconfig(), {"get", "--raw", gv_path}, 30s);
+        if (got.Ok() && got->exit_code != 0)
+            return;
+        std::this_thread::sleep_for(100ms);
+    }
+    FAIL() << gv_path << " is still served";
+}
+
+class RESTMapperIntegrationTest : public ::testing::TestWithParam<bool> {
+  protected:
+    void SetUp() override {
+        rest::KubeconfigOptions options;
+        options.explicit_path = Kubeconfig();
+        StatusOr<rest::Config> config = rest::LoadKubeconfig(options);
+        ASSERT_TRUE(config.Ok()) << config.GetStatus();
+        auto transport = rest::NewTransport(*config, io_.get_executor());
+        ASSERT_TRUE(transport.Ok()) << transport.GetStatus();
+        auto counting = std::make_unique<CountingTransport>(std::move(transport).Value());
+        counter_ = counting.get();
+        auto auth = rest::NewAuthenticator(*config);
+        ASSERT_TRUE(auth.Ok()) << auth.GetStatus();
+        rest_ = std::make_unique<rest::RestClient>(*config, std::move(counting), std::move(auth).Value(), registry_);
+        discovery_ = std::make_shared<DiscoveryClient>(*rest_, DiscoveryOptions{.aggregated = GetParam()}, registry_);
+        mapper_ = std::make_unique<LazyRESTMapper>(discovery_, LazyRESTMapperOptions{}, registry_);
+    }
+
+    StatusOr<RESTMapping> Map(const GroupKind& kind, std::vector<std::string> versions = {}) {
+        return RunSync(
+            io_, mapper_->RESTMapping(kind, std::move(versions), Context::WithTimeout(Context::Background(), 30s)));
+    }
+    bool Aggregated() const { return GetParam(); }
+
+    boost::asio::io_context io_;
+    metrics::Registry registry_;
+    CountingTransport* counter_ = nullptr;
+    std::unique_ptr<rest::RestClient> rest_;
+    std::shared_ptr<DiscoveryClient> discovery_;
+    std::unique_ptr<LazyRESTMapper> mapper_;
+};
+
+TEST_P(RESTMapperIntegrationTest, KnownKindsCostNothingAfterTheFirstRound) {
+    EXPECT_EQ(counter_->Count(), 0) << "nothing before the first lookup";
+    StatusOr<RESTMapping> pod = Map(kPod, {"v1"});
+    ASSERT_TRUE(pod.Ok()) << pod.GetStatus();
+    EXPECT_EQ(pod->resource, (GroupVersionResource{"", "v1", "pods"}));
+    EXPECT_EQ(counter_->Count(), Aggregated() ? 2 : 1);
+    StatusOr<RESTMapping> deployment = Map({"apps", "Deployment"}, {"v1"});
+    ASSERT_TRUE(deployment.Ok()) << deployment.GetStatus();
+    EXPECT_EQ(counter_->Count(), 2) << "aggregated: the first round had it; legacy: GET /apis/apps/v1";
+    for (int i = 0; i < 50; ++i)
+        ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    EXPECT_EQ(counter_->Count(), 2);
+    StatusOr<RESTMapping> missing = Map({"nope.example.com", "Nope"}, {"v1"});
+    EXPECT_TRUE(IsNoMatch(missing.GetStatus())) << missing.GetStatus();
+}
+
+TEST_P(RESTMapperIntegrationTest, CrdsAppearingAndDisappearingAreFollowedWithoutARestart) {
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    StatusOr<RESTMapping> before = Map(kSgp);
+    ASSERT_FALSE(before.Ok());
+    EXPECT_TRUE(IsNoMatch(before.GetStatus())) << before.GetStatus();
+
+    InstallCrd("manifests/crd/securitygrouppolicies.vpcresources.k8s.aws.yaml",
+               "securitygrouppolicies.vpcresources.k8s.aws", "/apis/vpcresources.k8s.aws/v1beta1");
+    const int before_lookup = counter_->Count();
+    StatusOr<RESTMapping> sgp = Map(kSgp);
+    ASSERT_TRUE(sgp.Ok()) << sgp.GetStatus();
+    EXPECT_EQ(sgp->resource, (GroupVersionResource{"vpcresources.k8s.aws", "v1beta1", "securitygrouppolicies"}));
+    EXPECT_TRUE(sgp->Namespaced());
+    EXPECT_EQ(counter_->Count() - before_lookup, 2) << "one round: aggregated, or the group list + v1beta1";
+
+    // A second version of the group, holding another kind.
+    InstallCrd("manifests/crd/cninodes.vpcresources.k8s.aws.yaml", "cninodes.vpcresources.k8s.aws",
+               "/apis/vpcresources.k8s.aws/v1alpha1");
+    StatusOr<RESTMapping> cni = Map(kCniNode);
+    ASSERT_TRUE(cni.Ok()) << cni.GetStatus();
+    EXPECT_EQ(cni->resource.version, "v1alpha1");
+    EXPECT_FALSE(cni->Namespaced());
+    EXPECT_TRUE(Map(kCniNode, {"v1alpha1"}).Ok());
+    EXPECT_TRUE(Map(kSgp, {"v1beta1"}).Ok());
+
+    // Deleted: the client drops the group version when its paths answer 404; then NoMatch.
+    DeleteCrd("cninodes.vpcresources.k8s.aws", "/apis/vpcresources.k8s.aws/v1alpha1");
+    mapper_->Invalidate({"vpcresources.k8s.aws", "v1alpha1"});
+    StatusOr<RESTMapping> gone = Map(kCniNode, {"v1alpha1"});
+    EXPECT_TRUE(IsNoMatch(gone.GetStatus())) << gone.GetStatus();
+    EXPECT_TRUE(Map(kSgp, {"v1beta1"}).Ok()) << "the group's other version stays";
+
+    // Re-created: found again.
+    InstallCrd("manifests/crd/cninodes.vpcresources.k8s.aws.yaml", "cninodes.vpcresources.k8s.aws",
+               "/apis/vpcresources.k8s.aws/v1alpha1");
+    StatusOr<RESTMapping> back = Map(kCniNode);
+    EXPECT_TRUE(back.Ok()) << back.GetStatus();
+
+    DeleteCrd("cninodes.vpcresources.k8s.aws", "/apis/vpcresources.k8s.aws/v1alpha1");
+    DeleteCrd("securitygrouppolicies.vpcresources.k8s.aws", "/apis/vpcresources.k8s.aws/v1beta1");
+}
+
+TEST_P(RESTMapperIntegrationTest, SixteenThreadsResolvingANewKindCostOneRound) {
+    auto guard = boost::asio::make_work_guard(io_);
+    std::vector<std::thread> loop;
+    for (int i = 0; i < 2; ++i)
+        loop.emplace_back([this] { io_.run(); });
+    std::barrier start(16);
+    std::atomic<int> ok = 0;
+    std::vector<std::thread> lookups;
+    for (int i = 0; i < 16; ++i) {
+        lookups.emplace_back([&] {
+            start.arrive_and_wait();
+            StatusOr<RESTMapping> m = RunOn(
+                io_.get_executor(),
+                mapper_->RESTMapping({"apps", "Deployment"}, {"v1"}, Context::WithTimeout(Context::Background(), 30s)));
+            if (m.Ok())
+                ++ok;
+        });
+    }
+    for (auto& t : lookups)
+        t.join();
+    guard.reset();
+    for (auto& t : loop)
+        t.join();
+    EXPECT_EQ(ok, 16);
+    EXPECT_EQ(counter_->Count(), Aggregated() ? 2 : 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Discovery, RESTMapperIntegrationTest, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                             return info.param ? "Aggregated" : "LegacyForced";
+                         });
+
+}  // namespace
+}  // namespace ctrl::discovery::test
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    ctrl::testing::InstallControlPlaneEnvironment();
+    return RUN_ALL_TESTS();
+}
