@@ -19,6 +19,7 @@
 #include "runtime/discovery/lazy_rest_mapper.hpp"
 #include "runtime/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/fake_api_server.hpp"
 #include "test/support/kubectl.hpp"
 
 namespace ctrl::discovery::test {
@@ -194,6 +195,44 @@ TEST_P(RESTMapperIntegrationTest, SixteenThreadsResolvingANewKindCostOneRound) {
         t.join();
     EXPECT_EQ(ok, 16);
     EXPECT_EQ(counter_->Count(), Aggregated() ? 2 : 1);
+}
+
+// Faults the real server cannot be driven into, from the scripted server: a 503 and a dropped
+// connection during discovery are Unavailable, never NoMatch; the next round recovers.
+TEST(RESTMapperFaultTest, ServerErrorsDuringDiscoveryAreUnavailableNeverNoMatch) {
+    using ctrl::testing::FakeResponse;
+    auto server = ctrl::testing::FakeApiServer::Start();
+    ASSERT_TRUE(server.Ok()) << server.GetStatus();
+    const std::string group_version_path = "/apis/vpcresources.k8s.aws/v1beta1";
+    (*server)->Handle(
+        {.method = "GET", .path = group_version_path},
+        {FakeResponse::ApiStatus(503, "ServiceUnavailable", "etcd is unavailable"),
+         // Twice: the transport replays a GET once when a reused connection drops.
+         FakeResponse::Close(), FakeResponse::Close(),
+         FakeResponse::Json(200, R"({"kind":"APIResourceList","apiVersion":"v1",)"
+                                 R"("groupVersion":"vpcresources.k8s.aws/v1beta1","resources":[)"
+                                 R"({"name":"securitygrouppolicies","singularName":"securitygrouppolicy",)"
+                                 R"("namespaced":true,"kind":"SecurityGroupPolicy","verbs":["get"]}]})")});
+    boost::asio::io_context io;
+    metrics::Registry registry;
+    rest::Config config;
+    config.host = (*server)->Url();
+    auto transport = rest::NewTransport(config, io.get_executor());
+    ASSERT_TRUE(transport.Ok()) << transport.GetStatus();
+    rest::RestClient rest(config, std::move(transport).Value(), nullptr, registry);
+    auto discovery = std::make_shared<DiscoveryClient>(rest, DiscoveryOptions{.aggregated = false}, registry);
+    LazyRESTMapper mapper(discovery, {}, registry);
+    auto lookup = [&] {
+        return RunSync(io, mapper.RESTMapping(kSgp, {"v1beta1"}, Context::WithTimeout(Context::Background(), 30s)));
+    };
+    StatusOr<RESTMapping> unavailable = lookup();
+    EXPECT_TRUE(IsUnavailable(unavailable.GetStatus())) << unavailable.GetStatus();
+    StatusOr<RESTMapping> dropped = lookup();
+    EXPECT_TRUE(IsUnavailable(dropped.GetStatus())) << dropped.GetStatus();
+    StatusOr<RESTMapping> recovered = lookup();
+    ASSERT_TRUE(recovered.Ok()) << recovered.GetStatus();
+    EXPECT_EQ(recovered->resource.resource, "securitygrouppolicies");
+    EXPECT_EQ((*server)->RequestCount(), 4u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Discovery, RESTMapperIntegrationTest, ::testing::Values(true, false),
