@@ -197,6 +197,102 @@ TEST_P(RESTMapperIntegrationTest, SixteenThreadsResolvingANewKindCostOneRound) {
     EXPECT_EQ(counter_->Count(), Aggregated() ? 2 : 1);
 }
 
+// A CRD with two served versions of one kind: the preferred one answers a versionless lookup, and
+// a version that stops being served is dropped, then found again when served again.
+constexpr char kWidgetCrd[] = R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.ctrl.io
+spec:
+  group: example.ctrl.io
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+  - name: v1beta1
+    served: true
+    storage: false
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+)";
+
+void SetWidgetV1beta1Served(bool served) {
+    RunKubectl({"patch", "crd", "widgets.example.ctrl.io", "--type=json", "-p",
+                std::string(R"([{"op":"replace","path":"/spec/versions/1/served","value":)") +
+                    (served ? "true" : "false") + "}]"});
+    for (int i = 0; i < 300; ++i) {
+        StatusOr<ctrl::testing::CommandResult> got =
+            ctrl::testing::Kubectl(Kubeconfig(), {"get", "--raw", "/apis/example.ctrl.io/v1beta1"}, 30s);
+        if (got.Ok() && (got->exit_code == 0) == served)
+            return;
+        std::this_thread::sleep_for(100ms);
+    }
+    FAIL() << "v1beta1 served=" << served << " never showed in discovery";
+}
+
+TEST_P(RESTMapperIntegrationTest, PreferredVersionAndVersionsNoLongerServed) {
+    StatusOr<ctrl::testing::CommandResult> applied =
+        ctrl::testing::Kubectl(Kubeconfig(), {"apply", "-f", "-"}, 60s, kWidgetCrd);
+    ASSERT_TRUE(applied.Ok()) << applied.GetStatus();
+    ASSERT_EQ(applied->exit_code, 0) << applied->err;
+    RunKubectl({"wait", "--for=condition=Established", "--timeout=60s", "crd/widgets.example.ctrl.io"});
+    RunKubectl({"get", "--raw", "/apis/example.ctrl.io/v1beta1"});
+    const GroupKind widget{"example.ctrl.io", "Widget"};
+
+    StatusOr<RESTMapping> preferred = Map(widget);
+    ASSERT_TRUE(preferred.Ok()) << preferred.GetStatus();
+    EXPECT_EQ(preferred->resource.version, "v1");
+    EXPECT_TRUE(Map(widget, {"v1beta1"}).Ok());
+
+    SetWidgetV1beta1Served(false);
+    mapper_->Invalidate({"example.ctrl.io", "v1beta1"});  // as the client does on a 404 for its path
+    StatusOr<RESTMapping> unserved = Map(widget, {"v1beta1"});
+    EXPECT_TRUE(IsNoMatch(unserved.GetStatus())) << unserved.GetStatus();
+    StatusOr<RESTMapping> still = Map(widget);
+    ASSERT_TRUE(still.Ok()) << still.GetStatus();
+    EXPECT_EQ(still->resource.version, "v1");
+
+    SetWidgetV1beta1Served(true);
+    StatusOr<RESTMapping> served_again = Map(widget, {"v1beta1"});
+    EXPECT_TRUE(served_again.Ok()) << served_again.GetStatus();
+    RunKubectl({"delete", "crd", "widgets.example.ctrl.io", "--wait=true"});
+}
+
+TEST_P(RESTMapperIntegrationTest, MissesOfAKindThatDoesNotExistAreBounded) {
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    const int before = counter_->Count();
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < 100; ++i)
+        ASSERT_TRUE(IsNoMatch(Map({"nope.example.com", "Nope"}, {"v1"}).GetStatus()));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const int per_round = Aggregated() ? 2 : 1;
+    const int bound = (LazyRESTMapperOptions{}.rediscovery_burst + 1 + static_cast<int>(seconds)) * per_round;
+    EXPECT_LE(counter_->Count() - before, bound) << "100 misses in " << seconds << " s";
+    EXPECT_GE(counter_->Count() - before, per_round);
+}
+
+TEST_P(RESTMapperIntegrationTest, EveryRequestAndLookupIsCounted) {
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    ASSERT_TRUE(IsNoMatch(Map({"nope.example.com", "Nope"}, {"v1"}).GetStatus()));
+    const std::string text = registry_.SerializeText();
+    EXPECT_THAT(text, ::testing::HasSubstr("ctrl_restmapper_lookups_total{result=\"hit\"} 1"));
+    EXPECT_THAT(text, ::testing::HasSubstr("ctrl_restmapper_lookups_total{result=\"miss_resolved\"} 1"));
+    EXPECT_THAT(text, ::testing::HasSubstr("ctrl_restmapper_lookups_total{result=\"no_match\"} 1"));
+    if (Aggregated()) {
+        EXPECT_THAT(
+            text, ::testing::HasSubstr("ctrl_discovery_requests_total{path_kind=\"aggregated\",result=\"success\"} 4"));
+    } else {
+        EXPECT_THAT(text, ::testing::HasSubstr(
+                              "ctrl_discovery_requests_total{path_kind=\"group_version\",result=\"success\"} 1"));
+        EXPECT_THAT(text, ::testing::HasSubstr(
+                              "ctrl_discovery_requests_total{path_kind=\"group_version\",result=\"not_found\"} 1"));
+    }
+    EXPECT_EQ(counter_->Count(), Aggregated() ? 4 : 2);
+}
+
 // Faults the real server cannot be driven into, from the scripted server: a 503 and a dropped
 // connection during discovery are Unavailable, never NoMatch; the next round recovers.
 TEST(RESTMapperFaultTest, ServerErrorsDuringDiscoveryAreUnavailableNeverNoMatch) {
