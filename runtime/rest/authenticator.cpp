@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "runtime/rest/internal/kubeconfig_base64.hpp"
+#include "runtime/core/base64.hpp"
 #include "runtime/rest/internal/kubeconfig_env.hpp"
 
 namespace ctrl::rest {
@@ -159,8 +159,8 @@ StatusOr<std::shared_ptr<Authenticator>> NewAuthenticator(const Config& config) 
     if (!config.bearer_token.empty())
         return std::shared_ptr<Authenticator>(std::make_shared<StaticAuthenticator>("Bearer " + config.bearer_token));
     if (!config.username.empty() || !config.password.empty())
-        return std::shared_ptr<Authenticator>(std::make_shared<StaticAuthenticator>(
-            "Basic " + internal::Base64Encode(config.username + ":" + config.password)));
+        return std::shared_ptr<Authenticator>(
+            std::make_shared<StaticAuthenticator>("Basic " + Base64Encode(config.username + ":" + config.password)));
     if (config.exec) {
         CTRL_ASSIGN_OR_RETURN(std::shared_ptr<ExecCredentialProvider> provider, ExecCredentialProvider::New(config));
         return NewExecAuthenticator(std::move(provider));

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "runtime/rest/internal/kubeconfig_base64.hpp"
+#include "runtime/core/base64.hpp"
 
 namespace ctrl::rest::internal {
 namespace {

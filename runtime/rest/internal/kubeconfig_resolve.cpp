@@ -2,8 +2,8 @@
 
 #include <utility>
 
+#include "runtime/core/base64.hpp"
 #include "runtime/rest/exec_credential.hpp"
-#include "runtime/rest/internal/kubeconfig_base64.hpp"
 #include "runtime/rest/internal/kubeconfig_env.hpp"
 
 namespace ctrl::rest::internal {

@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "runtime/rest/internal/kubeconfig_base64.hpp"
+#include "runtime/core/base64.hpp"
 #include "test/unit/rest/kubeconfig_test_util.hpp"
 
 namespace ctrl::rest {
@@ -28,28 +28,28 @@ KubeconfigOptions Explicit(const std::string& path) {
 }
 
 TEST(Base64Test, EncodesAndDecodesLikeGo) {
-    EXPECT_EQ(internal::Base64Encode("alice:s3cret"), "YWxpY2U6czNjcmV0");
-    EXPECT_EQ(internal::Base64Encode("ab"), "YWI=");
-    EXPECT_EQ(*internal::Base64Decode("YWxp\r\nY2U6czNjcmV0"), "alice:s3cret");
-    EXPECT_EQ(*internal::Base64Decode("YWI="), "ab");
-    EXPECT_EQ(internal::Base64Decode("YW*=").GetStatus().Message(), "illegal base64 data at input byte 2");
-    EXPECT_FALSE(internal::Base64Decode("YWI").Ok());
-    EXPECT_FALSE(internal::Base64Decode("YQ==YQ==").Ok());
+    EXPECT_EQ(Base64Encode("alice:s3cret"), "YWxpY2U6czNjcmV0");
+    EXPECT_EQ(Base64Encode("ab"), "YWI=");
+    EXPECT_EQ(*Base64Decode("YWxp\r\nY2U6czNjcmV0"), "alice:s3cret");
+    EXPECT_EQ(*Base64Decode("YWI="), "ab");
+    EXPECT_EQ(Base64Decode("YW*=").GetStatus().Message(),
+              "illegal base64 data at input byte 2: not a base64 character");
+    EXPECT_FALSE(Base64Decode("YWI").Ok());
+    EXPECT_FALSE(Base64Decode("YQ==YQ==").Ok());
 }
 
 TEST(KubeconfigTest, ReadsClusterUserAndContextFields) {
     TempDir dir;
-    const std::string path =
-        dir.Write("config", OneContext("    client-certificate-data: " + internal::Base64Encode("CERT") +
-                                           "\n"
-                                           "    client-key-data: " +
-                                           internal::Base64Encode("KEY") + "\n",
-                                       "    server: https://10.0.0.1:6443\n"
-                                       "    certificate-authority-data: " +
-                                           internal::Base64Encode("CA") +
-                                           "\n"
-                                           "    tls-server-name: api.internal\n") +
-                                "    namespace: team-a\n");
+    const std::string path = dir.Write("config", OneContext("    client-certificate-data: " + Base64Encode("CERT") +
+                                                                "\n"
+                                                                "    client-key-data: " +
+                                                                Base64Encode("KEY") + "\n",
+                                                            "    server: https://10.0.0.1:6443\n"
+                                                            "    certificate-authority-data: " +
+                                                                Base64Encode("CA") +
+                                                                "\n"
+                                                                "    tls-server-name: api.internal\n") +
+                                                     "    namespace: team-a\n");
     auto config = LoadKubeconfig(Explicit(path));
     ASSERT_TRUE(config.Ok()) << config.GetStatus();
     EXPECT_EQ(config->host, "https://10.0.0.1:6443");
@@ -270,10 +270,10 @@ INSTANTIATE_TEST_SUITE_P(
                       "kubeconfig {file}: user \"u\": client-certificate {dir}/certs/u.crt: No such file or directory"},
         MalformedCase{"MissingTokenFile", OneContext("    tokenFile: /nonexistent/token\n"),
                       "kubeconfig {file}: user \"u\": tokenFile /nonexistent/token: No such file or directory"},
-        MalformedCase{
-            "InvalidBase64",
-            OneContext("    token: t\n", "    server: https://x\n    certificate-authority-data: QUJD$$$$\n"),
-            "kubeconfig {file}: cluster \"c\": certificate-authority-data: illegal base64 data at input byte 4"},
+        MalformedCase{"InvalidBase64",
+                      OneContext("    token: t\n", "    server: https://x\n    certificate-authority-data: QUJD$$$$\n"),
+                      "kubeconfig {file}: cluster \"c\": certificate-authority-data: illegal base64 data at input byte "
+                      "4: not a base64 character"},
         MalformedCase{
             "CaFileAndData",
             OneContext("    token: t\n",

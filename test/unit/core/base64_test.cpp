@@ -1,10 +1,10 @@
-#include "runtime/api/base64.hpp"
+#include "runtime/core/base64.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace ctrl::api {
+namespace ctrl {
 namespace {
 
 TEST(Base64Test, Rfc4648Vectors) {
@@ -49,4 +49,4 @@ TEST(Base64Test, RefusesMalformedInput) {
 }
 
 }  // namespace
-}  // namespace ctrl::api
+}  // namespace ctrl

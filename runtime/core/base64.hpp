@@ -5,7 +5,7 @@
 
 #include "runtime/core/status_or.hpp"
 
-namespace ctrl::api {
+namespace ctrl {
 
 // Standard base64 with padding (RFC 4648 section 4): how JSON carries bytes, such as a Secret's
 // data or a ConfigMap's binaryData.
@@ -14,4 +14,4 @@ std::string Base64Encode(std::string_view bytes);
 // a character outside the alphabet, a missing or misplaced '=', or a truncated group.
 StatusOr<std::string> Base64Decode(std::string_view text);
 
-}  // namespace ctrl::api
+}  // namespace ctrl

@@ -1,9 +1,9 @@
-#include "runtime/api/base64.hpp"
+#include "runtime/core/base64.hpp"
 
 #include <array>
 #include <cstdint>
 
-namespace ctrl::api {
+namespace ctrl {
 
 namespace {
 
@@ -101,4 +101,4 @@ StatusOr<std::string> Base64Decode(std::string_view text) {
     return out;
 }
 
-}  // namespace ctrl::api
+}  // namespace ctrl
