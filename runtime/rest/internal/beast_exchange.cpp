@@ -38,6 +38,14 @@ bool IsReplayable(const WireRequest& request) {
     return method == "GET" || method == "HEAD" || method == "OPTIONS" || method == "TRACE";
 }
 
+// Whether a failed attempt may be sent again on a new connection: only when it went out on a
+// reused connection that died before answering (not our own timeout or cancel), and sending twice
+// is safe (a replayable method, or nothing was written).
+bool MayRetryOnNewConnection(bool reused, const BeastWatchdog& watchdog, bool got_response_bytes,
+                             const WireRequest& request, std::size_t written) {
+    return reused && watchdog.Fired().Ok() && !got_response_bytes && (IsReplayable(request) || written == 0);
+}
+
 // Connects a new connection, then writes the request, both under the watchdog. `written` says
 // how many bytes of the request left.
 Task<Status> ConnectAndWrite(const BeastServer& server, BeastConnection& connection, const WireRequest& request,
@@ -158,8 +166,7 @@ Task<AttemptResult> SendAttempt(std::shared_ptr<BeastServer> server, std::shared
     }
     watchdog.Disarm();
     if (!status.Ok()) {
-        const bool retriable =
-            reused && watchdog.Fired().Ok() && !parser.got_some() && (IsReplayable(request) || written == 0);
+        const bool retriable = MayRetryOnNewConnection(reused, watchdog, parser.got_some(), request, written);
         connection->Abort();
         co_return AttemptResult{status, retriable};
     }
@@ -193,8 +200,7 @@ Task<AttemptResult> OpenAttempt(std::shared_ptr<BeastServer> server, std::shared
     }
     watchdog.Disarm();
     if (!status.Ok()) {
-        const bool retriable =
-            reused && watchdog.Fired().Ok() && !parser.got_some() && (IsReplayable(request) || written == 0);
+        const bool retriable = MayRetryOnNewConnection(reused, watchdog, parser.got_some(), request, written);
         connection->Abort();
         co_return AttemptResult{status, retriable};
     }

@@ -27,6 +27,7 @@
 
 #include "runtime/core/run_sync.hpp"
 #include "runtime/rest/beast_transport.hpp"
+#include "test/integration/rest/rest_test_util.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/pki.hpp"
 
@@ -39,23 +40,7 @@ using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-std::string ReadFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    EXPECT_FALSE(out.str().empty()) << "cannot read " << path;
-    return out.str();
-}
-
-TransportOptions AdminOptions() {
-    testing::ControlPlane& cp = testing::SharedControlPlane();
-    TransportOptions options;
-    options.server = cp.Host();
-    options.tls.ca_pem = ReadFile(cp.CaFile());
-    options.tls.client_cert_pem = ReadFile(cp.AdminCertFile());
-    options.tls.client_key_pem = ReadFile(cp.AdminKeyFile());
-    return options;
-}
+using test::ReadFile;
 
 HttpRequest Get(std::string target) {
     HttpRequest request;
@@ -165,7 +150,7 @@ class BeastTransportIntegrationTest : public ::testing::Test {
 };
 
 TEST_F(BeastTransportIntegrationTest, GetsVersionAndAuthenticatesWithTheClientCertificate) {
-    auto transport = New(AdminOptions());
+    auto transport = New(test::AdminTransportOptions());
     ASSERT_NE(transport, nullptr);
     StatusOr<HttpResponse> version = Send(*transport, Get("/version"));
     ASSERT_TRUE(version.Ok()) << version.GetStatus();
@@ -176,7 +161,7 @@ TEST_F(BeastTransportIntegrationTest, GetsVersionAndAuthenticatesWithTheClientCe
     ASSERT_TRUE(ns.Ok()) << ns.GetStatus();
     EXPECT_EQ(ns->status, 200) << ns->body;
 
-    TransportOptions anonymous = AdminOptions();
+    TransportOptions anonymous = test::AdminTransportOptions();
     anonymous.tls.client_cert_pem.clear();
     anonymous.tls.client_key_pem.clear();
     auto without = New(anonymous);
@@ -187,7 +172,7 @@ TEST_F(BeastTransportIntegrationTest, GetsVersionAndAuthenticatesWithTheClientCe
 
 TEST_F(BeastTransportIntegrationTest, ReusesItsConnection) {
     CountingProxy proxy(ApiserverPort());
-    TransportOptions options = AdminOptions();
+    TransportOptions options = test::AdminTransportOptions();
     options.server = proxy.Url();
     auto transport = New(options);
     for (int i = 0; i < 50; ++i) {
@@ -199,7 +184,7 @@ TEST_F(BeastTransportIntegrationTest, ReusesItsConnection) {
 }
 
 TEST_F(BeastTransportIntegrationTest, RoundTripsPerSecond) {
-    auto transport = New(AdminOptions());
+    auto transport = New(test::AdminTransportOptions());
     ASSERT_TRUE(Send(*transport, Get("/version")).Ok());  // connected
     constexpr int kSequential = 2000;
     auto start = Clock::now();
@@ -209,7 +194,7 @@ TEST_F(BeastTransportIntegrationTest, RoundTripsPerSecond) {
 
     // 16 callers at once on a 2-thread executor.
     net::thread_pool pool(2);
-    auto shared = NewBeastTransport(pool.get_executor(), AdminOptions());
+    auto shared = NewBeastTransport(pool.get_executor(), test::AdminTransportOptions());
     ASSERT_TRUE(shared.Ok()) << shared.GetStatus();
     constexpr int kCallers = 16;
     constexpr int kEach = 250;
@@ -237,7 +222,7 @@ TEST_F(BeastTransportIntegrationTest, RoundTripsPerSecond) {
 }
 
 TEST_F(BeastTransportIntegrationTest, WatchBytesArriveAsTheServerSendsThem) {
-    auto transport = New(AdminOptions());
+    auto transport = New(test::AdminTransportOptions());
     StatusOr<std::unique_ptr<BodyStream>> opened =
         Run(transport->Open(Get("/api/v1/namespaces/default/configmaps?watch=1&allowWatchBookmarks=true"
                                 "&sendInitialEvents=true&resourceVersionMatch=NotOlderThan"),
@@ -270,7 +255,7 @@ TEST_F(BeastTransportIntegrationTest, WatchBytesArriveAsTheServerSendsThem) {
 }
 
 TEST_F(BeastTransportIntegrationTest, CancellingTheContextEndsAPendingWatchReadPromptly) {
-    auto transport = New(AdminOptions());
+    auto transport = New(test::AdminTransportOptions());
     StatusOr<std::unique_ptr<BodyStream>> opened =
         Run(transport->Open(Get("/api/v1/namespaces/beast-empty/configmaps?watch=1"), Within(20s)));
     ASSERT_TRUE(opened.Ok()) << opened.GetStatus();
@@ -294,7 +279,7 @@ TEST_F(BeastTransportIntegrationTest, AWrongCaIsAClearTlsError) {
     std::filesystem::create_directories(dir);
     StatusOr<testing::Pki> other = testing::Pki::Create(dir);
     ASSERT_TRUE(other.Ok()) << other.GetStatus();
-    TransportOptions options = AdminOptions();
+    TransportOptions options = test::AdminTransportOptions();
     options.tls.ca_pem = ReadFile(other->CaCert());
     auto transport = New(options);
     StatusOr<HttpResponse> response = Send(*transport, Get("/version"));
@@ -305,7 +290,7 @@ TEST_F(BeastTransportIntegrationTest, AWrongCaIsAClearTlsError) {
 }
 
 TEST_F(BeastTransportIntegrationTest, TheServerNameIsVerified) {
-    TransportOptions options = AdminOptions();
+    TransportOptions options = test::AdminTransportOptions();
     options.tls.server_name = "localhost";  // in the serving certificate
     auto transport = New(options);
     ASSERT_TRUE(Send(*transport, Get("/version")).Ok());
@@ -318,7 +303,7 @@ TEST_F(BeastTransportIntegrationTest, TheServerNameIsVerified) {
 }
 
 TEST_F(BeastTransportIntegrationTest, InsecureSkipVerifyTrustsAnyServer) {
-    TransportOptions options = AdminOptions();
+    TransportOptions options = test::AdminTransportOptions();
     options.tls.ca_pem.clear();
     options.tls.insecure_skip_verify = true;
     auto transport = New(options);

@@ -218,10 +218,7 @@ std::string OtherCaPem() {
         "/CN=not-the-cluster-ca -keyout " +
         dir + "/other-ca.key -out " + dir + "/other-ca.crt 2>/dev/null";
     EXPECT_EQ(std::system(cmd.c_str()), 0);
-    std::ifstream in(dir + "/other-ca.crt");
-    std::stringstream pem;
-    pem << in.rdbuf();
-    return pem.str();
+    return ReadFile(dir + "/other-ca.crt");
 }
 
 TEST_P(ConformanceTest, WrongCaIsAClearTlsError) {

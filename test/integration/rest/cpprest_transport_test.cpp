@@ -19,6 +19,7 @@
 
 #include "runtime/core/run_sync.hpp"
 #include "runtime/rest/cpprest_transport.hpp"
+#include "test/integration/rest/rest_test_util.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/free_port.hpp"
 #include "test/support/pki.hpp"
@@ -30,24 +31,7 @@ using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-std::string ReadFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    EXPECT_FALSE(out.str().empty()) << "cannot read " << path;
-    return out.str();
-}
-
-// Options for the admin of the shared control plane (client certificate).
-TransportOptions AdminOptions() {
-    testing::ControlPlane& cp = testing::SharedControlPlane();
-    TransportOptions options;
-    options.server = cp.Host();
-    options.tls.ca_pem = ReadFile(cp.CaFile());
-    options.tls.client_cert_pem = ReadFile(cp.AdminCertFile());
-    options.tls.client_key_pem = ReadFile(cp.AdminKeyFile());
-    return options;
-}
+using test::ReadFile;
 
 // A CA that did not sign the apiserver's certificate.
 std::string OtherCaPem() {
@@ -89,7 +73,7 @@ class CppRestTransportTest : public ::testing::Test {
 };
 
 TEST_F(CppRestTransportTest, GetsVersionAndContinuesOnTheCallersThread) {
-    std::unique_ptr<Transport> transport = New(AdminOptions());
+    std::unique_ptr<Transport> transport = New(test::AdminTransportOptions());
     ASSERT_NE(transport, nullptr);
     const std::thread::id caller = std::this_thread::get_id();
     auto scenario = [&]() -> Task<StatusOr<HttpResponse>> {
@@ -105,7 +89,7 @@ TEST_F(CppRestTransportTest, GetsVersionAndContinuesOnTheCallersThread) {
 }
 
 TEST_F(CppRestTransportTest, SendsBodiesAndReturnsErrorStatusesAsResponses) {
-    std::unique_ptr<Transport> transport = New(AdminOptions());
+    std::unique_ptr<Transport> transport = New(test::AdminTransportOptions());
     ASSERT_NE(transport, nullptr);
     const std::string name = "cpprest-" + std::to_string(Clock::now().time_since_epoch().count() % 1000000);
     HttpRequest create = Get("/api/v1/namespaces/default/configmaps");
@@ -129,7 +113,7 @@ TEST_F(CppRestTransportTest, SendsBodiesAndReturnsErrorStatusesAsResponses) {
 }
 
 TEST_F(CppRestTransportTest, WatchBytesArriveAsTheServerSendsThem) {
-    std::unique_ptr<Transport> transport = New(AdminOptions());
+    std::unique_ptr<Transport> transport = New(test::AdminTransportOptions());
     ASSERT_NE(transport, nullptr);
     const std::string name = "cpprest-watch-" + std::to_string(Clock::now().time_since_epoch().count() % 1000000);
     auto scenario = [&]() -> Task<Status> {
@@ -170,7 +154,7 @@ TEST_F(CppRestTransportTest, WatchBytesArriveAsTheServerSendsThem) {
 }
 
 TEST_F(CppRestTransportTest, CancellingEndsAReadPromptly) {
-    std::unique_ptr<Transport> transport = New(AdminOptions());
+    std::unique_ptr<Transport> transport = New(test::AdminTransportOptions());
     ASSERT_NE(transport, nullptr);
     StatusOr<std::unique_ptr<BodyStream>> stream = Run(transport->Open(
         Get("/api/v1/namespaces/default/configmaps?watch=true&fieldSelector=metadata.name%3Dnone"), Within(20s)));
@@ -196,7 +180,7 @@ TEST_F(CppRestTransportTest, CancellingEndsAReadPromptly) {
 }
 
 TEST_F(CppRestTransportTest, RequestTimeoutAndContextDeadlineEndASend) {
-    std::unique_ptr<Transport> transport = New(AdminOptions());
+    std::unique_ptr<Transport> transport = New(test::AdminTransportOptions());
     ASSERT_NE(transport, nullptr);
     // A watch never completes: Send waits for the whole body, so only the timeout ends it.
     HttpRequest watch = Get("/api/v1/namespaces/default/configmaps?watch=true");
@@ -219,7 +203,7 @@ TEST_F(CppRestTransportTest, RequestTimeoutAndContextDeadlineEndASend) {
 }
 
 TEST_F(CppRestTransportTest, WrongCaIsAClearTlsError) {
-    TransportOptions options = AdminOptions();
+    TransportOptions options = test::AdminTransportOptions();
     options.tls.ca_pem = OtherCaPem();
     std::unique_ptr<Transport> transport = New(options);
     ASSERT_NE(transport, nullptr);
@@ -234,7 +218,7 @@ TEST_F(CppRestTransportTest, WrongCaIsAClearTlsError) {
 }
 
 TEST_F(CppRestTransportTest, InsecureSkipVerifyTrustsAnyServer) {
-    TransportOptions options = AdminOptions();
+    TransportOptions options = test::AdminTransportOptions();
     options.tls.ca_pem = OtherCaPem();
     options.tls.insecure_skip_verify = true;
     std::unique_ptr<Transport> transport = New(options);
@@ -245,7 +229,7 @@ TEST_F(CppRestTransportTest, InsecureSkipVerifyTrustsAnyServer) {
 }
 
 TEST_F(CppRestTransportTest, ServerNameIsVerified) {
-    TransportOptions options = AdminOptions();
+    TransportOptions options = test::AdminTransportOptions();
     options.tls.server_name = "localhost";  // on the serving certificate, unlike the URL's 127.0.0.1
     std::unique_ptr<Transport> good = New(options);
     ASSERT_NE(good, nullptr);
@@ -265,7 +249,7 @@ TEST_F(CppRestTransportTest, ServerNameIsVerified) {
 TEST_F(CppRestTransportTest, ConnectionRefusedIsUnavailableNamingTheServer) {
     StatusOr<std::vector<int>> ports = testing::FreePorts(1);
     ASSERT_TRUE(ports.Ok()) << ports.GetStatus();
-    TransportOptions options = AdminOptions();
+    TransportOptions options = test::AdminTransportOptions();
     options.server = "https://127.0.0.1:" + std::to_string(ports->front());
     std::unique_ptr<Transport> transport = New(options);
     ASSERT_NE(transport, nullptr);
@@ -275,18 +259,18 @@ TEST_F(CppRestTransportTest, ConnectionRefusedIsUnavailableNamingTheServer) {
 }
 
 TEST_F(CppRestTransportTest, MalformedOptionsAreBadRequests) {
-    TransportOptions options = AdminOptions();
+    TransportOptions options = test::AdminTransportOptions();
     options.tls.ca_pem = "not PEM";
     auto transport = NewCppRestTransport(io_.get_executor(), options);
     EXPECT_TRUE(IsBadRequest(transport.GetStatus())) << transport.GetStatus();
     EXPECT_THAT(transport.GetStatus().Message(), HasSubstr("ca_pem"));
 
-    options = AdminOptions();
+    options = test::AdminTransportOptions();
     options.tls.client_key_pem = ReadFile(testing::SharedControlPlane().CaFile());
     transport = NewCppRestTransport(io_.get_executor(), options);
     EXPECT_TRUE(IsBadRequest(transport.GetStatus())) << transport.GetStatus();
 
-    options = AdminOptions();
+    options = test::AdminTransportOptions();
     options.server = "ftp://127.0.0.1";
     transport = NewCppRestTransport(io_.get_executor(), options);
     EXPECT_TRUE(IsBadRequest(transport.GetStatus())) << transport.GetStatus();
@@ -303,7 +287,7 @@ int ThreadCount() {
 }
 
 TEST_F(CppRestTransportTest, StartsAFewThreadsNotForty) {
-    std::unique_ptr<Transport> transport = New(AdminOptions());
+    std::unique_ptr<Transport> transport = New(test::AdminTransportOptions());
     ASSERT_NE(transport, nullptr);
     StatusOr<HttpResponse> response = Send(*transport, Get("/version"));
     ASSERT_TRUE(response.Ok()) << response.GetStatus();

@@ -1,8 +1,29 @@
 #include "test/integration/rest/rest_test_util.hpp"
 
+#include <fstream>
+#include <sstream>
+
 #include "runtime/rest/kubeconfig.hpp"
 
 namespace ctrl::rest::test {
+
+std::string ReadFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    EXPECT_FALSE(out.str().empty()) << "cannot read " << path;
+    return out.str();
+}
+
+TransportOptions AdminTransportOptions() {
+    ctrl::testing::ControlPlane& cp = ctrl::testing::SharedControlPlane();
+    TransportOptions options;
+    options.server = cp.Host();
+    options.tls.ca_pem = ReadFile(cp.CaFile());
+    options.tls.client_cert_pem = ReadFile(cp.AdminCertFile());
+    options.tls.client_key_pem = ReadFile(cp.AdminKeyFile());
+    return options;
+}
 
 Config ConfigFromKubeconfig(const std::string& path, TransportKind kind) {
     KubeconfigOptions options;

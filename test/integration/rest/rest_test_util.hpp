@@ -27,6 +27,11 @@ inline std::string TransportName(const ::testing::TestParamInfo<TransportKind>& 
     return info.param == TransportKind::kBeast ? "Beast" : "CppRest";
 }
 
+// The content of a file (the test fails when it is empty or unreadable).
+std::string ReadFile(const std::string& path);
+// Transport options for the admin of the shared control plane (its CA and client certificate).
+TransportOptions AdminTransportOptions();
+
 // The admin's Config for the shared control plane, loaded from its kubeconfig as a user would.
 Config AdminConfig(TransportKind kind);
 // The Config of a kubeconfig file written by the control plane fixture (AddUser, ...).
