@@ -1,0 +1,66 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <boost/asio/any_io_executor.hpp>
+
+#include "runtime/client/reader.hpp"
+#include "runtime/client/sub_resource_client.hpp"
+#include "runtime/client/writer.hpp"
+#include "runtime/core/gvk.hpp"
+#include "runtime/core/object.hpp"
+#include "runtime/core/status_or.hpp"
+#include "runtime/core/task.hpp"
+#include "runtime/discovery/rest_mapper.hpp"
+#include "runtime/metrics/registry.hpp"
+#include "runtime/rest/config.hpp"
+#include "runtime/rest/rest_client.hpp"
+#include "runtime/scheme/scheme.hpp"
+
+namespace ctrl::client {
+
+// Reads and writes objects of any kind (client.Client): typed, unstructured and metadata-only;
+// with the Scheme that maps typed kinds and the RESTMapper that finds their resources. The
+// direct client (New) talks to the API server on every call; the Manager's client reads from its
+// cache (runtime/cache). Safe to use from many coroutines and threads at once.
+class Client : public Reader, public Writer, public SubResourceOperations {
+  public:
+    // The status subresource: Update and Patch write status only (client.StatusClient).
+    SubResourceClient Status() { return SubResourceClient(*this, "status"); }
+    // Any other subresource: "scale", "eviction", "token", ... (client.SubResourceClientConstructor).
+    SubResourceClient SubResource(std::string name) { return SubResourceClient(*this, std::move(name)); }
+
+    virtual const scheme::Scheme& Scheme() const = 0;
+    virtual discovery::RESTMapper& RESTMapper() = 0;
+    // The object's kind: its apiVersion and kind. BadRequest when either is missing, as
+    // controller-runtime's "Object 'Kind' is missing".
+    virtual StatusOr<GroupVersionKind> GroupVersionKindFor(const Object& object) const = 0;
+    // Whether objects of object's kind live in a namespace. A Task because an unknown kind may
+    // need discovery; NoMatch when the server serves no such kind.
+    virtual Task<StatusOr<bool>> IsObjectNamespaced(const Object& object, Context ctx) = 0;
+};
+
+// The options of New (client.Options). Every field has a usable default.
+struct Options {
+    // Default: a scheme with every built-in kind of runtime/api (api::AddAllBuiltinsToScheme).
+    std::shared_ptr<const scheme::Scheme> scheme{};
+    // Default: a LazyRESTMapper over a discovery client of its own on the same RestClient.
+    std::shared_ptr<discovery::RESTMapper> mapper{};
+    // Every write is a dry run (client.WithDryRun / Options.DryRun).
+    bool dry_run = false;
+    // The field manager of writes that name none (client.WithFieldOwner). Default: none, so the
+    // server derives one from the user agent.
+    std::string field_owner{};
+    // Where rest_client_* and the mapper's metrics go. Default: metrics::DefaultRegistry().
+    metrics::Registry* registry = nullptr;
+};
+
+// A client that talks to the API server config names (client.New), doing its I/O on executor.
+// BadRequest for a config that cannot make a transport (naming what is wrong).
+StatusOr<std::unique_ptr<Client>> New(const rest::Config& config, boost::asio::any_io_executor executor,
+                                      Options options = {});
+// The same over an existing RestClient (the Manager shares one among client, cache and mapper).
+StatusOr<std::unique_ptr<Client>> NewForRestClient(std::shared_ptr<rest::RestClient> rest, Options options = {});
+
+}  // namespace ctrl::client

@@ -1,0 +1,73 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "runtime/core/object.hpp"
+#include "runtime/core/status_or.hpp"
+
+namespace ctrl::client {
+
+// The patch formats the API server accepts (types.PatchType).
+enum class PatchType {
+    kJsonPatch,            // RFC 6902: a list of operations
+    kMergePatch,           // RFC 7386: JSON merge patch; lists are replaced whole
+    kStrategicMergePatch,  // built-in kinds only: lists with a merge key are merged by it
+    kApply,                // server-side apply: the fields the caller's field manager wants to own
+};
+
+// "application/json-patch+json", "application/merge-patch+json",
+// "application/strategic-merge-patch+json", "application/apply-patch+yaml".
+std::string_view PatchContentType(PatchType type);
+
+// A patch for Client::Patch (controller-runtime's client.Patch): its type and how to compute its
+// body from the object passed to Patch, which is the object as the caller wants it to be. Cheap to
+// copy (the original object of a MergeFrom is shared, immutable).
+class Patch {
+  public:
+    using DataFunction = std::function<StatusOr<std::string>(const Object& object)>;
+
+    Patch(PatchType type, DataFunction data) : type_(type), data_(std::move(data)) {}
+
+    PatchType Type() const { return type_; }
+    // The body to send for object. BadRequest when it cannot be computed (a strategic merge
+    // patch for a kind without a known schema).
+    StatusOr<std::string> Data(const Object& object) const { return data_(object); }
+
+  private:
+    PatchType type_;
+    DataFunction data_;
+};
+
+// The options of MergeFrom and its relatives.
+struct MergeFromOptions {
+    // MergeFromWithOptimisticLock: the patch carries the original's resourceVersion (a JSON patch:
+    // a "test" of it), so the server answers Conflict when the object changed since it was read.
+    bool optimistic_lock = false;
+};
+
+// A patch whose body is exactly data (client.RawPatch).
+Patch RawPatch(PatchType type, std::string data);
+
+// A JSON merge patch from original to the object passed to Patch (client.MergeFrom): changed
+// fields, null for removed ones; a changed list is sent whole. original is copied.
+Patch MergeFrom(const Object& original, MergeFromOptions options = {});
+
+// A strategic merge patch from original to the object (client.StrategicMergeFrom): like MergeFrom,
+// but lists the kind's schema merges by key (a pod's containers by name, ...) carry only the
+// changed entries, and removed entries as {"<key>": ..., "$patch": "delete"}. Only for built-in
+// kinds the runtime knows the merge keys of; other kinds get BadRequest (the server rejects it for
+// custom resources too).
+Patch StrategicMergeFrom(const Object& original, MergeFromOptions options = {});
+
+// A JSON patch (RFC 6902) from original to the object: add, remove and replace operations.
+Patch JsonPatchFrom(const Object& original, MergeFromOptions options = {});
+
+// Server-side apply of the object itself (client.Apply): the body is the object without
+// metadata.managedFields (the server refuses them). Name the field manager with
+// PatchOptions::field_owner (required by the server) and take contested fields with force.
+Patch Apply();
+
+}  // namespace ctrl::client
