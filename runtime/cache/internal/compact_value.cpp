@@ -1,0 +1,385 @@
+#include "runtime/cache/internal/compact_value.hpp"
+
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "runtime/core/internal/json.hpp"
+
+namespace ctrl::cache::internal {
+
+namespace {
+
+using ctrl::internal::JsonDocument;
+using ctrl::internal::JsonValue;
+
+// Tag types (top 3 bits of a value's first byte).
+enum Type : uint8_t {
+    kLiteral = 0,  // immediate: 0 null, 1 false, 2 true
+    kUint = 1,     // a non-negative integer: immediate < 24 is the value, else 1-8 little-endian bytes follow
+    kNegInt = 2,   // a negative integer n, stored as the kUint of -1 - n
+    kDouble = 3,   // 8 bytes follow
+    kString = 4,   // immediate < 31 is the length, 31: a varint length follows; then the bytes
+    kObject = 5,   // the member count like a string's length; then (name, value) per member
+    kArray = 6,    // the element count like a string's length; then the values
+};
+constexpr uint8_t kImmediateMask = 0x1f;
+constexpr uint8_t kLongLength = 31;
+constexpr uint8_t kSmallUintLimit = 24;
+
+// Name references: < 0xC0 an interned id; 0xC0-0xDF an id of 192 + 13 bits (one more byte);
+// 0xE0-0xFE an inline name of 0-30 bytes; 0xFF a varint length, then the name.
+constexpr uint8_t kTwoByteId = 0xC0;
+constexpr uint8_t kInlineName = 0xE0;
+constexpr uint8_t kLongName = 0xFF;
+constexpr uint32_t kOneByteIds = kTwoByteId;
+constexpr uint32_t kTwoByteIds = kOneByteIds + (uint32_t{1} << 13);
+static_assert(KeyTable::kMaxKeys <= kTwoByteIds);
+
+uint8_t Tag(Type type, uint8_t immediate) {
+    return static_cast<uint8_t>((type << 5) | immediate);
+}
+
+class Encoder {
+  public:
+    explicit Encoder(KeyTable& keys) : keys_(keys) {}
+
+    void Value(const JsonValue& value) {
+        if (value.IsNull()) {
+            out_.push_back(static_cast<char>(Tag(kLiteral, 0)));
+        } else if (value.IsBool()) {
+            out_.push_back(static_cast<char>(Tag(kLiteral, value.GetBool() ? 2 : 1)));
+        } else if (value.IsUint64()) {
+            Integer(kUint, value.GetUint64());
+        } else if (value.IsInt64()) {
+            Integer(kNegInt, static_cast<uint64_t>(-1 - value.GetInt64()));
+        } else if (value.IsNumber()) {
+            const double d = value.GetDouble();
+            out_.push_back(static_cast<char>(Tag(kDouble, 0)));
+            char raw[sizeof d];
+            std::memcpy(raw, &d, sizeof d);
+            out_.append(raw, sizeof raw);
+        } else if (value.IsString()) {
+            Length(kString, value.GetStringLength());
+            out_.append(value.GetString(), value.GetStringLength());
+        } else if (value.IsObject()) {
+            Length(kObject, value.MemberCount());
+            for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
+                Name(ctrl::internal::JsonView(it->name));
+                Value(it->value);
+            }
+        } else {
+            Length(kArray, value.Size());
+            for (const JsonValue& element : value.GetArray())
+                Value(element);
+        }
+    }
+
+    std::string& Out() { return out_; }
+
+  private:
+    void Integer(Type type, uint64_t v) {
+        if (v < kSmallUintLimit) {
+            out_.push_back(static_cast<char>(Tag(type, static_cast<uint8_t>(v))));
+            return;
+        }
+        uint8_t bytes = 1;
+        while (bytes < 8 && (v >> (8 * bytes)) != 0)
+            ++bytes;
+        out_.push_back(static_cast<char>(Tag(type, static_cast<uint8_t>(kSmallUintLimit - 1 + bytes))));
+        for (uint8_t i = 0; i < bytes; ++i)
+            out_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+    }
+
+    void Varint(uint64_t v) {
+        while (v >= 0x80) {
+            out_.push_back(static_cast<char>((v & 0x7f) | 0x80));
+            v >>= 7;
+        }
+        out_.push_back(static_cast<char>(v));
+    }
+
+    void Length(Type type, uint64_t length) {
+        if (length < kLongLength) {
+            out_.push_back(static_cast<char>(Tag(type, static_cast<uint8_t>(length))));
+        } else {
+            out_.push_back(static_cast<char>(Tag(type, kLongLength)));
+            Varint(length);
+        }
+    }
+
+    void Name(std::string_view name) {
+        const std::optional<uint32_t> id = keys_.InternLocked(name);
+        if (id && *id < kOneByteIds) {
+            out_.push_back(static_cast<char>(*id));
+        } else if (id && *id < kTwoByteIds) {
+            const uint32_t rest = *id - kOneByteIds;
+            out_.push_back(static_cast<char>(kTwoByteId | (rest >> 8)));
+            out_.push_back(static_cast<char>(rest & 0xff));
+        } else if (name.size() < kLongName - kInlineName) {
+            out_.push_back(static_cast<char>(kInlineName + name.size()));
+            out_.append(name);
+        } else {
+            out_.push_back(static_cast<char>(kLongName));
+            Varint(name.size());
+            out_.append(name);
+        }
+    }
+
+    KeyTable& keys_;
+    std::string out_;
+};
+
+// Reads the encoded form. The bytes were written by Encoder, so reads are trusted, but never past
+// the end: a read past it yields zeros and Ok() turns false.
+class Reader {
+  public:
+    Reader(const uint8_t* at, const uint8_t* end) : at_(at), end_(end) {}
+
+    bool Ok() const { return ok_; }
+    const uint8_t* At() const { return at_; }
+
+    uint8_t Byte() {
+        if (at_ >= end_) {
+            ok_ = false;
+            return 0;
+        }
+        return *at_++;
+    }
+    uint8_t PeekType() const { return at_ < end_ ? static_cast<uint8_t>(*at_ >> 5) : 0xff; }
+
+    uint64_t Varint() {
+        uint64_t v = 0;
+        for (int shift = 0; shift < 64 && ok_; shift += 7) {
+            const uint8_t b = Byte();
+            v |= static_cast<uint64_t>(b & 0x7f) << shift;
+            if ((b & 0x80) == 0)
+                break;
+        }
+        return v;
+    }
+    uint64_t Length(uint8_t immediate) { return immediate < kLongLength ? immediate : Varint(); }
+    uint64_t Integer(uint8_t immediate) {
+        if (immediate < kSmallUintLimit)
+            return immediate;
+        const int bytes = immediate - (kSmallUintLimit - 1);
+        uint64_t v = 0;
+        for (int i = 0; i < bytes; ++i)
+            v |= static_cast<uint64_t>(Byte()) << (8 * i);
+        return v;
+    }
+    std::string_view Bytes(uint64_t n) {
+        if (static_cast<uint64_t>(end_ - at_) < n) {
+            ok_ = false;
+            at_ = end_;
+            return {};
+        }
+        std::string_view s(reinterpret_cast<const char*>(at_), n);
+        at_ += n;
+        return s;
+    }
+    std::string_view Name(const KeyTable& keys) {
+        const uint8_t b = Byte();
+        if (b < kTwoByteId)
+            return keys.Name(b);
+        if (b < kInlineName)
+            return keys.Name(kOneByteIds + ((static_cast<uint32_t>(b - kTwoByteId) << 8) | Byte()));
+        if (b < kLongName)
+            return Bytes(b - kInlineName);
+        return Bytes(Varint());
+    }
+    void SkipName() {
+        const uint8_t b = Byte();
+        if (b >= kTwoByteId && b < kInlineName)
+            Byte();
+        else if (b >= kInlineName)
+            Bytes(b < kLongName ? b - kInlineName : Varint());
+    }
+    void SkipValue() {
+        const uint8_t tag = Byte();
+        const uint8_t immediate = tag & kImmediateMask;
+        switch (tag >> 5) {
+            case kUint:
+            case kNegInt:
+                Integer(immediate);
+                break;
+            case kDouble:
+                Bytes(8);
+                break;
+            case kString:
+                Bytes(Length(immediate));
+                break;
+            case kObject:
+                for (uint64_t n = Length(immediate); n > 0 && ok_; --n) {
+                    SkipName();
+                    SkipValue();
+                }
+                break;
+            case kArray:
+                for (uint64_t n = Length(immediate); n > 0 && ok_; --n)
+                    SkipValue();
+                break;
+            default:
+                break;
+        }
+    }
+
+  private:
+    const uint8_t* at_;
+    const uint8_t* end_;
+    bool ok_ = true;
+};
+
+// Replays the encoded value as SAX events into a RapidJSON document (Document::Populate), which
+// sizes every object and array exactly.
+class Decoder {
+  public:
+    Decoder(Reader reader, const KeyTable& keys) : reader_(reader), keys_(keys) {}
+
+    template <typename Handler>
+    bool operator()(Handler& handler) {
+        return Value(handler, 0) && reader_.Ok();
+    }
+
+  private:
+    template <typename Handler>
+    bool Value(Handler& handler, int depth) {
+        if (depth > ctrl::internal::kMaxJsonDepth)
+            return false;
+        const uint8_t tag = reader_.Byte();
+        const uint8_t immediate = tag & kImmediateMask;
+        switch (tag >> 5) {
+            case kLiteral:
+                return immediate == 0 ? handler.Null() : handler.Bool(immediate == 2);
+            case kUint:
+                return handler.Uint64(reader_.Integer(immediate));
+            case kNegInt:
+                return handler.Int64(-1 - static_cast<int64_t>(reader_.Integer(immediate)));
+            case kDouble: {
+                const std::string_view raw = reader_.Bytes(8);
+                double d = 0;
+                if (raw.size() == sizeof d)
+                    std::memcpy(&d, raw.data(), sizeof d);
+                return handler.Double(d);
+            }
+            case kString: {
+                const std::string_view s = reader_.Bytes(reader_.Length(immediate));
+                return handler.String(s.data(), static_cast<rapidjson::SizeType>(s.size()), true);
+            }
+            case kObject: {
+                const uint64_t count = reader_.Length(immediate);
+                if (!handler.StartObject())
+                    return false;
+                for (uint64_t i = 0; i < count; ++i) {
+                    const std::string_view name = reader_.Name(keys_);
+                    if (!reader_.Ok() ||
+                        !handler.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()), true) ||
+                        !Value(handler, depth + 1))
+                        return false;
+                }
+                return handler.EndObject(static_cast<rapidjson::SizeType>(count));
+            }
+            case kArray: {
+                const uint64_t count = reader_.Length(immediate);
+                if (!handler.StartArray())
+                    return false;
+                for (uint64_t i = 0; i < count; ++i) {
+                    if (!Value(handler, depth + 1))
+                        return false;
+                }
+                return handler.EndArray(static_cast<rapidjson::SizeType>(count));
+            }
+            default:
+                return false;
+        }
+    }
+
+    Reader reader_;
+    const KeyTable& keys_;
+};
+
+}  // namespace
+
+CompactValue CompactValue::Encode(const Object& object, KeyTable& keys) {
+    Encoder encoder(keys);
+    encoder.Out().reserve(4096);
+    {
+        auto lock = keys.Lock();
+        encoder.Value(object.Document().Root());
+    }
+    CompactValue value;
+    value.size_ = static_cast<uint32_t>(encoder.Out().size());
+    value.bytes_ = std::make_unique_for_overwrite<uint8_t[]>(value.size_);
+    std::memcpy(value.bytes_.get(), encoder.Out().data(), value.size_);
+    return value;
+}
+
+Object CompactValue::Decode(const KeyTable& keys) const {
+    Object object;
+    if (size_ == 0)
+        return object;
+    Decoder decoder(Reader(bytes_.get(), bytes_.get() + size_), keys);
+    JsonDocument& doc = object.Document();
+    doc.doc.Populate(decoder);
+    // Populate leaves the document as it was when the generator fails; the bytes came from
+    // Encode, so that means memory corruption, and an empty object is the safe answer.
+    return object;
+}
+
+bool CompactCursor::IsObject() const {
+    return at_ < end_ && (*at_ >> 5) == kObject;
+}
+
+bool CompactCursor::IsString() const {
+    return at_ < end_ && (*at_ >> 5) == kString;
+}
+
+std::optional<CompactCursor> CompactCursor::Member(std::string_view name) const {
+    if (!IsObject())
+        return std::nullopt;
+    Reader reader(at_, end_);
+    const uint8_t tag = reader.Byte();
+    for (uint64_t n = reader.Length(tag & kImmediateMask); n > 0 && reader.Ok(); --n) {
+        if (reader.Name(*keys_) == name)
+            return reader.Ok() ? std::optional(CompactCursor(reader.At(), end_, *keys_)) : std::nullopt;
+        reader.SkipValue();
+    }
+    return std::nullopt;
+}
+
+std::optional<CompactCursor> CompactCursor::Find(std::initializer_list<std::string_view> path) const {
+    std::optional<CompactCursor> at = *this;
+    for (std::string_view name : path) {
+        at = at->Member(name);
+        if (!at)
+            return std::nullopt;
+    }
+    return at;
+}
+
+std::optional<std::string_view> CompactCursor::String() const {
+    if (!IsString())
+        return std::nullopt;
+    Reader reader(at_, end_);
+    const uint8_t tag = reader.Byte();
+    const std::string_view s = reader.Bytes(reader.Length(tag & kImmediateMask));
+    return reader.Ok() ? std::optional(s) : std::nullopt;
+}
+
+std::map<std::string, std::string> CompactCursor::StringMap() const {
+    std::map<std::string, std::string> out;
+    if (!IsObject())
+        return out;
+    Reader reader(at_, end_);
+    const uint8_t tag = reader.Byte();
+    for (uint64_t n = reader.Length(tag & kImmediateMask); n > 0 && reader.Ok(); --n) {
+        const std::string_view name = reader.Name(*keys_);
+        const CompactCursor value(reader.At(), end_, *keys_);
+        if (std::optional<std::string_view> s = value.String())
+            out.emplace(name, *s);
+        reader.SkipValue();
+    }
+    return out;
+}
+
+}  // namespace ctrl::cache::internal

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "runtime/cache/internal/compact_value.hpp"
+#include "runtime/core/object.hpp"
+
+namespace ctrl::cache::internal {
+
+// One object as a store holds it: its key ("namespace/name", or "name" for a cluster-scoped
+// object), its compact form, and the decoded Object last handed out as a shared view, remembered
+// only while someone holds it (so a second reader gets the same one without decoding). Immutable
+// except for that remembered view, which is atomic.
+class StoredObject {
+  public:
+    StoredObject(std::string key, std::size_t namespace_length, CompactValue value)
+        : key_(std::move(key)), namespace_length_(static_cast<uint32_t>(namespace_length)), value_(std::move(value)) {}
+    StoredObject(const StoredObject&) = delete;
+    StoredObject& operator=(const StoredObject&) = delete;
+
+    std::string_view Key() const { return key_; }
+    std::string_view Namespace() const { return std::string_view(key_).substr(0, namespace_length_); }
+    std::string_view Name() const {
+        return namespace_length_ == 0 ? std::string_view(key_) : std::string_view(key_).substr(namespace_length_ + 1);
+    }
+    const CompactValue& Value() const { return value_; }
+
+    // The shared view someone still holds, or null.
+    std::shared_ptr<const Object> LiveView() const { return view_.load(std::memory_order_acquire).lock(); }
+    void RememberView(const std::shared_ptr<const Object>& view) const { view_.store(view, std::memory_order_release); }
+
+  private:
+    const std::string key_;
+    const uint32_t namespace_length_;
+    const CompactValue value_;
+    mutable std::atomic<std::weak_ptr<const Object>> view_;
+};
+
+// "namespace/name", or "name" when namespace_name is empty (client-go's MetaNamespaceKeyFunc).
+inline std::string ObjectStoreKey(std::string_view namespace_name, std::string_view name) {
+    if (namespace_name.empty())
+        return std::string(name);
+    std::string key;
+    key.reserve(namespace_name.size() + 1 + name.size());
+    key.append(namespace_name).append("/").append(name);
+    return key;
+}
+
+}  // namespace ctrl::cache::internal

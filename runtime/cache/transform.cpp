@@ -1,0 +1,10 @@
+#include "runtime/cache/transform.hpp"
+
+namespace ctrl::cache {
+
+Status StripManagedFields(Object& object) {
+    object.RemoveManagedFields();
+    return OkStatus();
+}
+
+}  // namespace ctrl::cache

@@ -1,0 +1,179 @@
+// The cache's compact binary form: every JSON value survives Encode -> Decode exactly, pods shrink
+// to well under their JSON size, and the cursor reads metadata without decoding.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime/cache/internal/compact_value.hpp"
+#include "runtime/cache/internal/key_table.hpp"
+#include "runtime/core/object.hpp"
+#include "test/support/realistic_pod.hpp"
+
+namespace ctrl::cache::internal {
+namespace {
+
+Object MustParse(std::string_view json) {
+    auto parsed = Object::Parse(json);
+    EXPECT_TRUE(parsed.Ok()) << parsed.GetStatus() << " in " << json;
+    return parsed.Ok() ? std::move(parsed).Value() : Object();
+}
+
+// Encodes and decodes json; the result must equal it as JSON and as text.
+void ExpectRoundTrip(std::string_view json, KeyTable& keys) {
+    const Object original = MustParse(json);
+    const CompactValue value = CompactValue::Encode(original, keys);
+    const Object decoded = value.Decode(keys);
+    EXPECT_EQ(decoded, original) << json;
+    EXPECT_EQ(decoded.ToJson(), original.ToJson());
+}
+
+TEST(CompactValueTest, ScalarsRoundTrip) {
+    KeyTable keys;
+    for (const char* json : {"null",
+                             "true",
+                             "false",
+                             "0",
+                             "23",
+                             "24",
+                             "255",
+                             "256",
+                             "65535",
+                             "4294967296",
+                             "9223372036854775807",
+                             "18446744073709551615",
+                             "-1",
+                             "-24",
+                             "-25",
+                             "-256",
+                             "-9223372036854775808",
+                             "1.5",
+                             "1.0",
+                             "-0.0",
+                             "1e300",
+                             "-2.5e-300",
+                             "0.1",
+                             R"("")",
+                             R"("short")",
+                             R"("\u00e9t\u00e9 \ud83d\ude00")",
+                             R"("a\u0000b")"}) {
+        ExpectRoundTrip(json, keys);
+    }
+}
+
+TEST(CompactValueTest, IntegersKeepTheirKindAndFloatsStayFloats) {
+    KeyTable keys;
+    const Object original = MustParse(R"({"i":-7,"u":18446744073709551615,"f":2.0})");
+    const Object decoded = CompactValue::Encode(original, keys).Decode(keys);
+    EXPECT_EQ(decoded.NestedInt({"i"}).Value(), -7);
+    EXPECT_FALSE(decoded.NestedInt({"u"}).Ok());  // does not fit int64, as before encoding
+    EXPECT_FALSE(decoded.NestedInt({"f"}).Ok());  // 2.0 is a float
+    EXPECT_EQ(decoded.ToJson(), R"({"i":-7,"u":18446744073709551615,"f":2.0})");
+}
+
+TEST(CompactValueTest, LengthsAtEveryBoundaryRoundTrip) {
+    KeyTable keys;
+    for (std::size_t n : {0, 1, 30, 31, 32, 127, 128, 300, 70000}) {
+        std::string s(n, 'x');
+        ExpectRoundTrip("\"" + s + "\"", keys);
+        std::string array = "[";
+        std::string object = "{";
+        for (std::size_t i = 0; i < n && i < 2000; ++i) {
+            array += (i ? "," : "") + std::to_string(i);
+            object += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":" + std::to_string(i);
+        }
+        ExpectRoundTrip(array + "]", keys);
+        ExpectRoundTrip(object + "}", keys);
+    }
+}
+
+TEST(CompactValueTest, NamesOfEveryKindRoundTrip) {
+    KeyTable keys;
+    const std::string long_name(500, 'n');
+    ExpectRoundTrip(
+        R"({"":1,"a":{"a":{"a":[]}},"k:{\"uid\":\"1\"}":{},"v:\"10.0.0.1\"":{},")" + long_name + R"(":true})", keys);
+    // Unique-looking and long names are kept inline, not interned.
+    EXPECT_EQ(keys.Size(), 2u);  // "" and "a"
+    // Duplicate names are kept as they came (JSON equality cannot compare them: text can).
+    const Object duplicates = MustParse(R"({"dup":1,"dup":2})");
+    EXPECT_EQ(CompactValue::Encode(duplicates, keys).Decode(keys).ToJson(), R"({"dup":1,"dup":2})");
+}
+
+TEST(CompactValueTest, AFullKeyTableStoresNewNamesInline) {
+    KeyTable keys(/*max_keys=*/200);
+    std::string object = "{";
+    for (int i = 0; i < 1000; ++i)
+        object += (i ? ",\"name" : "\"name") + std::to_string(i) + "\":" + std::to_string(i);
+    object += "}";
+    ExpectRoundTrip(object, keys);
+    EXPECT_EQ(keys.Size(), 200u);
+    ExpectRoundTrip(object, keys);  // the ids interned the first time (both one- and two-byte) read back
+}
+
+TEST(CompactValueTest, TwoByteIdsRoundTrip) {
+    KeyTable keys;
+    std::string object = "{";
+    for (int i = 0; i < 3000; ++i)
+        object += (i ? ",\"f" : "\"f") + std::to_string(i) + "\":{\"x\":" + std::to_string(i) + "}";
+    object += "}";
+    ExpectRoundTrip(object, keys);
+    EXPECT_EQ(keys.Size(), 3001u);
+}
+
+TEST(CompactValueTest, DeepNestingRoundTrips) {
+    KeyTable keys;
+    std::string json;
+    for (int i = 0; i < 900; ++i)
+        json += "[";
+    for (int i = 0; i < 900; ++i)
+        json += "]";
+    ExpectRoundTrip(json, keys);
+}
+
+TEST(CompactValueTest, PodIsMuchSmallerThanItsJson) {
+    KeyTable keys;
+    for (bool strip : {false, true}) {
+        Object pod = MustParse(testing::RealisticPodJson(7, 100, 1));
+        if (strip)
+            pod.RemoveManagedFields();
+        const std::string json = pod.ToJson();
+        const CompactValue value = CompactValue::Encode(pod, keys);
+        EXPECT_LT(value.Size(), json.size() * 6 / 10) << "stripped=" << strip;
+        EXPECT_EQ(value.Decode(keys), pod);
+        EXPECT_EQ(value.Decode(keys).ToJson(), json);
+    }
+}
+
+TEST(CompactValueTest, CursorReadsMetadataWithoutDecoding) {
+    KeyTable keys;
+    const Object pod = MustParse(testing::RealisticPodJson(3, 4242, 0));
+    const CompactValue value = CompactValue::Encode(pod, keys);
+    const CompactCursor root(value.Bytes(), keys);
+    ASSERT_TRUE(root.IsObject());
+    EXPECT_EQ(root.Find({"metadata", "resourceVersion"})->String(), "4242");
+    EXPECT_EQ(root.Find({"metadata", "namespace"})->String(), "shop-3");
+    EXPECT_EQ(root.Find({"metadata", "labels"})->StringMap(), pod.Labels());
+    EXPECT_EQ(root.Find({"spec", "nodeName"})->String(), "worker-3");
+    EXPECT_FALSE(root.Find({"metadata", "nope"}));
+    EXPECT_FALSE(root.Find({"metadata", "name", "deeper"}));
+    EXPECT_FALSE(root.Find({"metadata", "labels"})->String());
+}
+
+TEST(CompactValueTest, DecodesOnOtherThreadsWhileNamesAreAdded) {
+    KeyTable keys;
+    const Object pod = MustParse(testing::RealisticPodJson(1, 1, 0));
+    const CompactValue value = CompactValue::Encode(pod, keys);
+    std::thread writer([&] {
+        for (int i = 0; i < 5000; ++i)
+            (void)keys.Intern("name-" + std::to_string(i));
+    });
+    for (int i = 0; i < 200; ++i)
+        ASSERT_EQ(value.Decode(keys), pod);
+    writer.join();
+}
+
+}  // namespace
+}  // namespace ctrl::cache::internal
