@@ -267,6 +267,13 @@ StatusOr<std::vector<std::string>> Store::IndexValues(std::string_view index) co
     return indexer_->Values(index);
 }
 
+Status Store::ApplyTransform(Object& object) const {
+    if (!options_.transform)
+        return OkStatus();
+    return options_.transform(object).Annotate("transform of " +
+                                               internal::ObjectStoreKey(object.Namespace(), object.Name()));
+}
+
 std::string Store::LastSyncResourceVersion() const {
     std::shared_lock lock(mu_);
     return last_sync_resource_version_;

@@ -121,6 +121,10 @@ class Store final {
     // The values of an index that some object has, sorted. NotFound when there is no such index.
     StatusOr<std::vector<std::string>> IndexValues(std::string_view index) const;
 
+    // Applies the store's transform to object (for an object that is not stored: the final state
+    // a DELETED event carries). Errors as Add's.
+    Status ApplyTransform(Object& object) const;
+
     // The resourceVersion of the last Replace ("" before the first).
     std::string LastSyncResourceVersion() const;
     // Bytes of the compact forms of the objects held (their heap cost, less per-object overhead).

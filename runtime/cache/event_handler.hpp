@@ -1,0 +1,51 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "runtime/core/object.hpp"
+
+namespace ctrl::cache {
+
+// Receives what happens to the objects of an informer (client-go's ResourceEventHandler), as
+// shared const objects that must not be changed (DESIGN.md decision 4). Calls come one at a
+// time, in the order the cache saw the changes, on the informer's executor: a handler must not
+// block (a controller's handler only enqueues keys).
+class EventHandler {
+  public:
+    virtual ~EventHandler() = default;
+    // A new object. is_initial_list: it comes from the informer's first list (or, for a handler
+    // added later, from the replay of what the cache held).
+    virtual void OnAdd(const std::shared_ptr<const Object>& object, bool is_initial_list) = 0;
+    // A changed object: the state the cache held before, and the new one. A relist calls it for
+    // every object that is still there, changed or not (as client-go does).
+    virtual void OnUpdate(const std::shared_ptr<const Object>& old_object,
+                          const std::shared_ptr<const Object>& new_object) = 0;
+    // A deleted object: its final state from the watch, or, when final_state_unknown, the last
+    // state the cache held before a relist found the object gone (client-go's
+    // DeletedFinalStateUnknown).
+    virtual void OnDelete(const std::shared_ptr<const Object>& last_known, bool final_state_unknown) = 0;
+};
+
+// An EventHandler made of functions; an unset function ignores its events.
+struct EventHandlerFuncs final : EventHandler {
+    std::function<void(const std::shared_ptr<const Object>&, bool)> on_add{};
+    std::function<void(const std::shared_ptr<const Object>&, const std::shared_ptr<const Object>&)> on_update{};
+    std::function<void(const std::shared_ptr<const Object>&, bool)> on_delete{};
+
+    void OnAdd(const std::shared_ptr<const Object>& object, bool is_initial_list) override {
+        if (on_add)
+            on_add(object, is_initial_list);
+    }
+    void OnUpdate(const std::shared_ptr<const Object>& old_object,
+                  const std::shared_ptr<const Object>& new_object) override {
+        if (on_update)
+            on_update(old_object, new_object);
+    }
+    void OnDelete(const std::shared_ptr<const Object>& last_known, bool final_state_unknown) override {
+        if (on_delete)
+            on_delete(last_known, final_state_unknown);
+    }
+};
+
+}  // namespace ctrl::cache

@@ -1,0 +1,54 @@
+#include "runtime/cache/list_watch_target.hpp"
+
+#include "runtime/rest/request_builder.hpp"
+
+namespace ctrl::cache {
+
+namespace {
+
+rest::RequestBuilder Base(const ListWatchTarget& target) {
+    rest::RequestBuilder builder("GET");
+    builder.GroupVersion(target.resource.ToGroupVersion()).Resource(target.resource.resource);
+    if (target.namespaced && !target.namespace_name.empty())
+        builder.Namespace(target.namespace_name);
+    return builder;
+}
+
+}  // namespace
+
+std::string ListWatchTarget::Describe() const {
+    std::string out = resource.resource;
+    out += resource.group.empty() ? "." + resource.version : "." + resource.version + "." + resource.group;
+    if (namespaced && !namespace_name.empty())
+        out += " in namespace \"" + namespace_name + "\"";
+    if (!label_selector.empty())
+        out += " with labels \"" + label_selector + "\"";
+    if (!field_selector.empty())
+        out += " with fields \"" + field_selector + "\"";
+    return out;
+}
+
+StatusOr<rest::HttpRequest> BuildListRequest(const ListWatchTarget& target, int64_t page_size,
+                                             const std::string& continue_token, std::chrono::milliseconds timeout) {
+    rest::ListParams params;
+    params.label_selector = target.label_selector;
+    params.field_selector = target.field_selector;
+    if (page_size > 0)
+        params.limit = page_size;
+    params.continue_token = continue_token;
+    return Base(target).List(params).Timeout(timeout).Build();
+}
+
+StatusOr<rest::HttpRequest> BuildWatchRequest(const ListWatchTarget& target, const std::string& resource_version,
+                                              int64_t timeout_seconds, std::chrono::milliseconds header_timeout) {
+    rest::ListParams params;
+    params.label_selector = target.label_selector;
+    params.field_selector = target.field_selector;
+    params.resource_version = resource_version;
+    params.watch = true;
+    params.allow_watch_bookmarks = true;
+    params.timeout_seconds = timeout_seconds;
+    return Base(target).List(params).Timeout(header_timeout).Build();
+}
+
+}  // namespace ctrl::cache

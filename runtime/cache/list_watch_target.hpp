@@ -1,0 +1,38 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "runtime/core/gvk.hpp"
+#include "runtime/core/status_or.hpp"
+#include "runtime/rest/transport.hpp"
+
+namespace ctrl::cache {
+
+// What a reflector lists and watches: one resource, optionally one namespace of it, optionally
+// filtered by label and field selectors (the server filters). Every field says its default.
+struct ListWatchTarget {
+    GroupVersionResource resource{};
+    // Whether the resource is namespaced (from the RESTMapper).
+    bool namespaced = false;
+    // Only this namespace ("" = every namespace). Ignored when the resource is not namespaced.
+    std::string namespace_name{};
+    // Selectors in their string form ("app=web", "spec.nodeName=n1"); "" selects everything.
+    std::string label_selector{};
+    std::string field_selector{};
+
+    // "pods.v1 in namespace \"shop\" with labels \"app=web\"": for messages.
+    std::string Describe() const;
+};
+
+// One page of the list: page_size items (0: no limit) from continue_token on, at the latest
+// resourceVersion (a consistent read: the API server pages it, from its watch cache when it can).
+StatusOr<rest::HttpRequest> BuildListRequest(const ListWatchTarget& target, int64_t page_size,
+                                             const std::string& continue_token, std::chrono::milliseconds timeout);
+// A watch from resource_version with bookmarks, which the server ends after timeout_seconds.
+StatusOr<rest::HttpRequest> BuildWatchRequest(const ListWatchTarget& target, const std::string& resource_version,
+                                              int64_t timeout_seconds, std::chrono::milliseconds header_timeout);
+
+}  // namespace ctrl::cache

@@ -1,0 +1,326 @@
+#include "runtime/cache/reflector.hpp"
+
+#include <random>
+#include <utility>
+
+#include "runtime/cache/internal/backoff.hpp"
+#include "runtime/core/object_list.hpp"
+#include "runtime/core/sleep.hpp"
+#include "runtime/rest/watch_decoder.hpp"
+
+namespace ctrl::cache {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A watch that ends cleanly this soon without a single event is a failure (client-go's "very short
+// watch"): renewing it at once could spin.
+constexpr auto kShortWatch = std::chrono::seconds(1);
+// How often WaitForSync looks.
+constexpr auto kSyncPoll = std::chrono::milliseconds(10);
+
+}  // namespace
+
+// Where the state machine is. kListing: gathering pages into `replacement` (none yet: the next page
+// is the first). kWatching: `stream` open (or about to be opened from `resource_version`).
+struct Reflector::State {
+    explicit State(const ReflectorOptions& options) : backoff(options.initial_backoff, options.max_backoff) {}
+
+    Phase phase = Phase::kListing;
+    std::optional<StoreReplacement> replacement;
+    std::string continue_token;
+    std::string resource_version;
+    std::unique_ptr<rest::WatchStream> stream;
+    std::optional<Context> watch_ctx;  // the watch's own deadline, a little after its timeoutSeconds
+    Clock::time_point watch_started{};
+    int64_t watch_events = 0;
+    int gone_in_a_row = 0;
+    internal::Backoff backoff;
+
+    void CloseWatch() {
+        if (stream)
+            stream->Close();
+        stream.reset();
+        watch_ctx.reset();
+    }
+    void Relist() {
+        CloseWatch();
+        phase = Phase::kListing;
+        replacement.reset();
+        continue_token.clear();
+    }
+};
+
+Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, ReflectorOptions options)
+    : client_(client), target_(std::move(target)), store_(store), options_(std::move(options)) {}
+
+Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store)
+    : Reflector(client, std::move(target), store, ReflectorOptions{}) {}
+
+Task<void> Reflector::Run(Context ctx) {
+    State state(options_);
+    while (ctx.Err().Ok()) {
+        Status status = co_await Step(state, ctx);
+        if (status.Ok())
+            continue;
+        if (!ctx.Err().Ok())
+            break;
+        Fail(status);
+        if (IsGone(status)) {
+            // Too old a resourceVersion or an expired continue token: only a fresh list helps. The
+            // first time at once; if the list itself keeps expiring, with backoff.
+            state.Relist();
+            if (state.gone_in_a_row++ == 0)
+                continue;
+        } else if (state.phase == Phase::kListing) {
+            state.Relist();  // the next attempt starts the list over
+        } else {
+            state.CloseWatch();  // the next attempt watches again from the same resourceVersion
+        }
+        // Named first: GCC 12 mishandles temporaries built inside a co_await expression.
+        const auto wait = state.backoff.Next();
+        Status slept = co_await SleepFor(wait, ctx);
+        if (!slept.Ok())
+            break;
+    }
+    state.CloseWatch();
+}
+
+Task<Status> Reflector::Step(State& state, Context& ctx) {
+    if (state.phase == Phase::kListing)
+        co_return co_await ListPage(state, ctx);
+    if (!state.stream)
+        co_return co_await OpenWatch(state, ctx);
+    co_return co_await ReadEvent(state, ctx);
+}
+
+Task<Status> Reflector::ListPage(State& state, Context& ctx) {
+    if (!state.replacement) {
+        state.replacement.emplace(store_.BeginReplace());
+        state.continue_token.clear();
+    }
+    StatusOr<rest::HttpRequest> request =
+        BuildListRequest(target_, options_.page_size, state.continue_token, options_.request_timeout);
+    if (!request.Ok())
+        co_return request.GetStatus().Annotate("listing " + target_.Describe());
+    StatusOr<rest::HttpResponse> response = co_await client_.Do(std::move(request).Value(), ctx);
+    if (!response.Ok())
+        co_return response.GetStatus().Annotate("listing " + target_.Describe());
+    StatusOr<ObjectList> list = ObjectList::Parse(response->body);
+    if (!list.Ok())
+        co_return list.GetStatus().Annotate("decoding the list of " + target_.Describe());
+    // Items come without apiVersion and kind; the cache hands out complete objects.
+    (void)list->FillItemTypeMeta();
+    {
+        std::lock_guard lock(mu_);
+        ++stats_.list_pages;
+    }
+    for (Object& item : list->Items()) {
+        if (Status added = state.replacement->Add(std::move(item)); !added.Ok())
+            co_return added.Annotate("listing " + target_.Describe());
+    }
+    if (!list->Continue().empty()) {
+        state.continue_token = std::string(list->Continue());
+        co_return OkStatus();
+    }
+    state.resource_version = std::string(list->ResourceVersion());
+    co_return ApplyList(state);
+}
+
+Status Reflector::ApplyList(State& state) {
+    {
+        std::lock_guard lock(dispatch_mu_);
+        StatusOr<StoreReplaceResult> result = store_.Replace(std::move(*state.replacement), state.resource_version);
+        state.replacement.reset();
+        if (!result.Ok())
+            return result.GetStatus().Annotate("replacing the cache of " + target_.Describe());
+        DispatchReplace(*result, /*initial=*/!synced_.load(std::memory_order_relaxed));
+        synced_.store(true, std::memory_order_release);
+    }
+    SetResourceVersion(state.resource_version);
+    {
+        std::lock_guard lock(mu_);
+        ++stats_.lists;
+        last_error_ = OkStatus();
+    }
+    state.phase = Phase::kWatching;
+    state.backoff.Reset();
+    state.gone_in_a_row = 0;
+    return OkStatus();
+}
+
+void Reflector::DispatchReplace(const StoreReplaceResult& result, bool initial) {
+    if (handlers_.empty())
+        return;
+    for (const StoreChange& change : result.changes) {
+        const std::shared_ptr<const Object> current = change.current.Shared();
+        if (change.previous) {
+            const std::shared_ptr<const Object> previous = change.previous.Shared();
+            for (const auto& handler : handlers_)
+                handler->OnUpdate(previous, current);
+        } else {
+            for (const auto& handler : handlers_)
+                handler->OnAdd(current, initial);
+        }
+    }
+    for (const CachedObject& gone : result.deleted) {
+        const std::shared_ptr<const Object> last = gone.Shared();
+        for (const auto& handler : handlers_)
+            handler->OnDelete(last, /*final_state_unknown=*/true);
+    }
+}
+
+Task<Status> Reflector::OpenWatch(State& state, Context& ctx) {
+    const int64_t timeout_seconds = WatchTimeoutSeconds();
+    StatusOr<rest::HttpRequest> request =
+        BuildWatchRequest(target_, state.resource_version, timeout_seconds, options_.request_timeout);
+    if (!request.Ok())
+        co_return request.GetStatus().Annotate("watching " + target_.Describe());
+    // The server ends the watch after timeout_seconds; should it not (a half-open connection), the
+    // watch's own deadline shortly after ends it here.
+    Context watch_ctx = Context::WithTimeout(ctx, std::chrono::seconds(timeout_seconds + 30));
+    StatusOr<std::unique_ptr<rest::WatchStream>> stream = co_await client_.Watch(std::move(request).Value(), watch_ctx);
+    {
+        std::lock_guard lock(mu_);
+        ++stats_.watches;
+    }
+    if (!stream.Ok())
+        co_return stream.GetStatus().Annotate("watching " + target_.Describe() + " from resourceVersion " +
+                                              state.resource_version);
+    state.stream = std::move(stream).Value();
+    state.watch_ctx = std::move(watch_ctx);
+    state.watch_started = Clock::now();
+    state.watch_events = 0;
+    co_return OkStatus();
+}
+
+Task<Status> Reflector::ReadEvent(State& state, Context& ctx) {
+    StatusOr<std::optional<rest::WatchEvent>> next = co_await state.stream->Next(*state.watch_ctx);
+    if (!next.Ok()) {
+        const bool own_deadline = ctx.Err().Ok() && !state.watch_ctx->Err().Ok();
+        state.CloseWatch();
+        if (own_deadline)
+            co_return OkStatus();  // our deadline, not a failure: renew
+        co_return next.GetStatus().Annotate("watching " + target_.Describe());
+    }
+    if (!next->has_value()) {
+        const bool short_watch = state.watch_events == 0 && Clock::now() - state.watch_started < kShortWatch;
+        state.CloseWatch();
+        if (short_watch)
+            co_return UnavailableError("the watch of " + target_.Describe() + " ended at once without an event");
+        co_return OkStatus();  // the server's timeoutSeconds: renew from the last resourceVersion
+    }
+    co_return ApplyEvent(state, std::move(**next));
+}
+
+Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
+    using Type = rest::WatchEvent::Type;
+    if (event.type == Type::kError)
+        return rest::StatusFromWatchEvent(event).Annotate("watching " + target_.Describe());
+    std::string resource_version(event.object.ResourceVersion());
+    ++state.watch_events;
+    state.backoff.Reset();
+    state.gone_in_a_row = 0;
+    Status applied;
+    if (event.type == Type::kBookmark) {
+        std::lock_guard lock(mu_);
+        ++stats_.bookmarks;
+    } else if (event.type == Type::kDeleted) {
+        std::lock_guard lock(dispatch_mu_);
+        const CachedObject previous = store_.Delete(event.object.Namespace(), event.object.Name());
+        applied = store_.ApplyTransform(event.object);
+        if (previous && !handlers_.empty() && applied.Ok()) {
+            const auto last = std::make_shared<const Object>(std::move(event.object));
+            for (const auto& handler : handlers_)
+                handler->OnDelete(last, /*final_state_unknown=*/false);
+        }
+    } else {
+        std::lock_guard lock(dispatch_mu_);
+        StatusOr<StoreChange> change = store_.Update(std::move(event.object));
+        applied = change.GetStatus();
+        if (change.Ok() && !handlers_.empty()) {
+            const std::shared_ptr<const Object> current = change->current.Shared();
+            if (change->previous) {
+                const std::shared_ptr<const Object> previous = change->previous.Shared();
+                for (const auto& handler : handlers_)
+                    handler->OnUpdate(previous, current);
+            } else {
+                for (const auto& handler : handlers_)
+                    handler->OnAdd(current, /*is_initial_list=*/false);
+            }
+        }
+    }
+    if (event.type != Type::kBookmark) {
+        std::lock_guard lock(mu_);
+        ++stats_.events;
+    }
+    // An object the transform refused is left out (client-go logs and goes on); the watch goes on.
+    if (!applied.Ok()) {
+        std::lock_guard lock(mu_);
+        last_error_ = applied;
+    }
+    if (!resource_version.empty())
+        state.resource_version = resource_version;
+    SetResourceVersion(std::move(resource_version));
+    return OkStatus();
+}
+
+void Reflector::AddEventHandler(std::shared_ptr<EventHandler> handler) {
+    std::lock_guard lock(dispatch_mu_);
+    if (synced_.load(std::memory_order_acquire)) {
+        for (const CachedObject& object : store_.List())
+            handler->OnAdd(object.Shared(), /*is_initial_list=*/true);
+    }
+    handlers_.push_back(std::move(handler));
+}
+
+Task<Status> Reflector::WaitForSync(Context ctx) const {
+    while (!HasSynced()) {
+        Status slept = co_await SleepFor(kSyncPoll, ctx);
+        if (!slept.Ok()) {
+            const Status last = LastError();
+            std::string message = target_.Describe() + " did not sync";
+            message += last.Ok() ? ": no list answered yet" : ": " + last.ToString();
+            co_return IsCancelled(slept) ? CancelledError(std::move(message)) : TimeoutError(std::move(message));
+        }
+    }
+    co_return OkStatus();
+}
+
+void Reflector::SetResourceVersion(std::string resource_version) {
+    if (resource_version.empty())
+        return;
+    std::lock_guard lock(mu_);
+    resource_version_ = std::move(resource_version);
+}
+
+void Reflector::Fail(Status status) {
+    std::lock_guard lock(mu_);
+    ++stats_.failures;
+    last_error_ = std::move(status);
+}
+
+Status Reflector::LastError() const {
+    std::lock_guard lock(mu_);
+    return last_error_;
+}
+
+std::string Reflector::LastResourceVersion() const {
+    std::lock_guard lock(mu_);
+    return resource_version_;
+}
+
+ReflectorStats Reflector::Stats() const {
+    std::lock_guard lock(mu_);
+    return stats_;
+}
+
+int64_t Reflector::WatchTimeoutSeconds() {
+    thread_local std::mt19937_64 random{std::random_device{}()};
+    const int64_t min = std::max<int64_t>(1, options_.min_watch_timeout.count());
+    std::uniform_int_distribution<int64_t> pick(min, 2 * min - 1);
+    return min == 1 ? 1 : pick(random);
+}
+
+}  // namespace ctrl::cache

@@ -1,0 +1,120 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/cache/event_handler.hpp"
+#include "runtime/cache/list_watch_target.hpp"
+#include "runtime/cache/store.hpp"
+#include "runtime/core/context.hpp"
+#include "runtime/core/status.hpp"
+#include "runtime/core/task.hpp"
+#include "runtime/rest/rest_client.hpp"
+#include "runtime/rest/watch_stream.hpp"
+
+namespace ctrl::cache {
+
+// How a Reflector lists and watches. Every field says its default.
+struct ReflectorOptions {
+    // Items per list page (limit=, then continue=). Default 500, as client-go's pager.
+    int64_t page_size = 500;
+    // A watch asks the server to end it after a random time in [min_watch_timeout, 2 x
+    // min_watch_timeout), then is renewed from where it was. Default 5 minutes (client-go's).
+    std::chrono::seconds min_watch_timeout{std::chrono::minutes(5)};
+    // Waits after a failed list or watch: initial, doubling up to max, with 0-100% jitter; reset
+    // by a successful list or a watch event. Default 800 ms to 30 s (client-go's).
+    std::chrono::milliseconds initial_backoff{800};
+    std::chrono::milliseconds max_backoff{std::chrono::seconds(30)};
+    // Per list page, and for a watch until its response headers arrive. Default 60 s.
+    std::chrono::milliseconds request_timeout{std::chrono::seconds(60)};
+};
+
+// Counters of what a Reflector did, for tests and metrics.
+struct ReflectorStats {
+    int64_t lists = 0;       // complete lists (each ends in a Store::Replace)
+    int64_t list_pages = 0;  // list requests answered
+    int64_t watches = 0;     // watch requests opened
+    int64_t events = 0;      // ADDED, MODIFIED and DELETED events applied
+    int64_t bookmarks = 0;
+    int64_t failures = 0;  // failed list or watch attempts
+};
+
+// Keeps a Store equal to the server's set of objects of one resource and tells event handlers
+// what changed (client-go's reflector with the shared informer's dispatch; kube-rs's watcher
+// state machine). It lists in pages (limit, continue), replaces the store with the result in one
+// step, then watches from the list's resourceVersion with bookmarks; each event updates the store
+// and is dispatched. A watch the server ends (its timeoutSeconds) or that drops is renewed from
+// the last resourceVersion seen (bookmarks advance it) without a relist; a 410 Gone / Expired
+// (too old a resourceVersion, or an expired continue token mid-list) relists, and the objects
+// that vanished meanwhile are deleted and dispatched with final_state_unknown. Failed attempts are
+// retried forever with backoff; the last failure is kept (LastError) so a sync wait can say why
+// it waits.
+//
+// Run is one coroutine on the caller's executor (no thread of its own) until its Context ends.
+// The other methods are thread-safe.
+class Reflector final {
+  public:
+    Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, ReflectorOptions options);
+    Reflector(rest::RestClient& client, ListWatchTarget target, Store& store);
+    Reflector(const Reflector&) = delete;
+    Reflector& operator=(const Reflector&) = delete;
+
+    // Lists, watches, renews and relists until ctx is cancelled; then returns. Call once.
+    Task<void> Run(Context ctx);
+
+    // Adds a handler. Once the first list is in, it first receives what the store holds as adds
+    // (is_initial_list true), then every later change, with no change missed or repeated.
+    void AddEventHandler(std::shared_ptr<EventHandler> handler);
+
+    // Whether the first list is in the store and its events were dispatched.
+    bool HasSynced() const { return synced_.load(std::memory_order_acquire); }
+    // Waits until HasSynced. When ctx ends first: Timeout (or the context's error) naming the
+    // resource and the last failure ("pods.v1 did not sync: Forbidden: ...").
+    Task<Status> WaitForSync(Context ctx) const;
+    // The error of the last failed list or watch attempt; OK since the last successful list.
+    Status LastError() const;
+    // The resourceVersion the next watch starts from ("" before the first list).
+    std::string LastResourceVersion() const;
+    ReflectorStats Stats() const;
+    const ListWatchTarget& Target() const { return target_; }
+
+  private:
+    // The state machine: list pages until the last, then watch; each Step performs one request
+    // or reads one event.
+    enum class Phase { kListing, kWatching };
+    struct State;
+
+    Task<Status> Step(State& state, Context& ctx);
+    Task<Status> ListPage(State& state, Context& ctx);
+    Task<Status> OpenWatch(State& state, Context& ctx);
+    Task<Status> ReadEvent(State& state, Context& ctx);
+    Status ApplyList(State& state);
+    Status ApplyEvent(State& state, rest::WatchEvent event);
+    void DispatchReplace(const StoreReplaceResult& result, bool initial);
+    void SetResourceVersion(std::string resource_version);
+    void Fail(Status status);
+    int64_t WatchTimeoutSeconds();
+
+    rest::RestClient& client_;
+    const ListWatchTarget target_;
+    Store& store_;
+    const ReflectorOptions options_;
+
+    // Held while the store changes and the change is dispatched, and while a handler is added.
+    std::mutex dispatch_mu_;
+    std::vector<std::shared_ptr<EventHandler>> handlers_;
+    std::atomic<bool> synced_{false};
+
+    mutable std::mutex mu_;
+    Status last_error_;
+    std::string resource_version_;
+    ReflectorStats stats_;
+};
+
+}  // namespace ctrl::cache
