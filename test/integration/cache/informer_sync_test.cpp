@@ -1,0 +1,185 @@
+// The reflector against the real control plane (issue 6, acceptance 1): 1,000 realistic pods sync,
+// then creates, updates and deletes become visible in the cache within a 10 s deadline; the typical
+// delay is printed.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "runtime/cache/reflector.hpp"
+#include "runtime/core/run_sync.hpp"
+#include "runtime/rest/kubeconfig.hpp"
+#include "test/integration/cache/pod_ops.hpp"
+#include "test/integration/cache/reflector_test_util.hpp"
+#include "test/support/control_plane_environment.hpp"
+
+namespace ctrl::cache::test {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+Context Within(Clock::duration timeout) {
+    return Context::WithTimeout(Context::Background(), timeout);
+}
+
+double Millis(Clock::duration d) {
+    return std::chrono::duration<double, std::milli>(d).count();
+}
+
+// "median 12.3 ms, max 40.1 ms" of a list of delays.
+std::string Summary(std::vector<Clock::duration> delays) {
+    if (delays.empty())
+        return "none";
+    std::sort(delays.begin(), delays.end());
+    char text[96];
+    std::snprintf(text, sizeof text, "median %.1f ms, p90 %.1f ms, max %.1f ms", Millis(delays[delays.size() / 2]),
+                  Millis(delays[delays.size() * 9 / 10]), Millis(delays.back()));
+    return text;
+}
+
+// A loop thread, an admin RestClient, and a reflector on pods of one namespace.
+class InformerSyncTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        rest::KubeconfigOptions options;
+        options.explicit_path = ctrl::testing::SharedControlPlane().KubeconfigPath();
+        StatusOr<rest::Config> config = rest::LoadKubeconfig(options);
+        ASSERT_TRUE(config.Ok()) << config.GetStatus();
+        auto client = rest::RestClient::New(*config, io_.get_executor(), registry_);
+        ASSERT_TRUE(client.Ok()) << client.GetStatus();
+        client_ = std::move(client).Value();
+        thread_ = std::thread([this] { io_.run(); });
+    }
+
+    void TearDown() override {
+        ctx_.Cancel();
+        if (reflector_) {
+            EXPECT_TRUE(Eventually([this] { return stopped_.load(); })) << "Run did not return after cancel";
+        }
+        work_.reset();
+        thread_.join();
+    }
+
+    template <typename T>
+    T Run(Task<T> task) {
+        return RunOn(io_.get_executor(), std::move(task));
+    }
+
+    void StartReflector(const std::string& namespace_name) {
+        reflector_ = std::make_unique<Reflector>(
+            *client_,
+            ListWatchTarget{.resource = {"", "v1", "pods"}, .namespaced = true, .namespace_name = namespace_name},
+            store_);
+        reflector_->AddEventHandler(recorder_);
+        boost::asio::co_spawn(io_, reflector_->Run(ctx_), [this](std::exception_ptr) { stopped_ = true; });
+    }
+
+    // Waits (polling every millisecond, at most 10 s) until condition holds; returns how long it took
+    // from `since`, or nullopt when the deadline passed.
+    static std::optional<Clock::duration> VisibleWithin10s(Clock::time_point since,
+                                                           const std::function<bool()>& condition) {
+        const auto deadline = Clock::now() + 10s;
+        while (!condition()) {
+            if (Clock::now() > deadline)
+                return std::nullopt;
+            std::this_thread::sleep_for(1ms);
+        }
+        return Clock::now() - since;
+    }
+
+    boost::asio::io_context io_;
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
+    std::thread thread_;
+    metrics::Registry registry_;
+    std::unique_ptr<rest::RestClient> client_;
+    Store store_;
+    std::shared_ptr<Recorder> recorder_ = std::make_shared<Recorder>();
+    std::unique_ptr<Reflector> reflector_;
+    Context ctx_ = Context::WithCancel(Context::Background());
+    std::atomic<bool> stopped_{false};
+};
+
+TEST_F(InformerSyncTest, ThousandPodsSyncThenChangesAreVisibleWithinTenSeconds) {
+    constexpr std::size_t kPods = 1000;
+    const std::string ns = "cache-sync";
+    ASSERT_TRUE(Run(CreateNamespace(*client_, ns, Within(30s))).Ok());
+    const auto create_started = Clock::now();
+    Status created = Run(CreatePods(*client_, ns, "pod-", kPods, /*parallel=*/32, Within(300s)));
+    ASSERT_TRUE(created.Ok()) << created;
+    std::printf("created %zu pods in %.0f ms\n", kPods, Millis(Clock::now() - create_started));
+
+    const auto sync_started = Clock::now();
+    StartReflector(ns);
+    Status synced = Run(reflector_->WaitForSync(Within(60s)));
+    ASSERT_TRUE(synced.Ok()) << synced;
+    const auto sync_took = Clock::now() - sync_started;
+    ASSERT_EQ(store_.Size(), kPods);
+    std::size_t json_bytes = 0;
+    for (const CachedObject& object : store_.List())
+        json_bytes += object.Copy().ToJson().size();
+    std::printf("synced %zu pods in %.0f ms (%lld list pages); compact form %.0f B/pod for %.0f B/pod of JSON\n", kPods,
+                Millis(sync_took), static_cast<long long>(reflector_->Stats().list_pages),
+                static_cast<double>(store_.EncodedBytes()) / kPods, static_cast<double>(json_bytes) / kPods);
+    EXPECT_EQ(reflector_->Stats().list_pages, 2);  // 500 per page
+    const Object first = store_.Get(ns, PodName("pod-", 0)).Copy();
+    EXPECT_EQ(first.Kind(), "Pod");
+    EXPECT_FALSE(first.HasManagedFields());
+    EXPECT_EQ(first.NestedString({"spec", "containers"}).GetStatus().Code(), StatusCode::kBadRequest);  // an array
+    EXPECT_EQ(recorder_->Count(), kPods);
+
+    constexpr std::size_t kChanges = 20;
+    std::vector<Clock::duration> creates, updates, deletes;
+    for (std::size_t i = 0; i < kChanges; ++i) {
+        const std::string late = PodName("late-", i);
+        auto start = Clock::now();
+        ASSERT_TRUE(Run(CreatePod(*client_, ns, late, i, Within(30s))).Ok());
+        auto delay = VisibleWithin10s(start, [&] { return static_cast<bool>(store_.Get(ns, late)); });
+        ASSERT_TRUE(delay) << late << " not in the cache after 10 s";
+        creates.push_back(*delay);
+
+        const std::string touched = PodName("pod-", i);
+        const std::string round = std::to_string(i);
+        start = Clock::now();
+        ASSERT_TRUE(Run(LabelPod(*client_, ns, touched, "round", round, Within(30s))).Ok());
+        delay = VisibleWithin10s(start, [&] { return store_.Get(ns, touched).Labels()["round"] == round; });
+        ASSERT_TRUE(delay) << touched << " update not in the cache after 10 s";
+        updates.push_back(*delay);
+
+        const std::string doomed = PodName("pod-", kPods - 1 - i);
+        start = Clock::now();
+        ASSERT_TRUE(Run(DeletePod(*client_, ns, doomed, Within(30s))).Ok());
+        delay = VisibleWithin10s(start, [&] { return !store_.Get(ns, doomed); });
+        ASSERT_TRUE(delay) << doomed << " still in the cache after 10 s";
+        deletes.push_back(*delay);
+    }
+    std::printf("visible in the cache after the write was sent: create %s; update %s; delete %s\n",
+                Summary(creates).c_str(), Summary(updates).c_str(), Summary(deletes).c_str());
+    EXPECT_EQ(store_.Size(), kPods);
+    // A delete is a MODIFIED (deletionTimestamp set) then a DELETED: two updates per change.
+    ASSERT_TRUE(Eventually([&] { return recorder_->Count() == kPods + 4 * kChanges; })) << recorder_->Count();
+    const auto events = recorder_->Events();
+    EXPECT_EQ(std::count_if(events.begin(), events.end(), [](const std::string& e) { return e.starts_with("add"); }),
+              static_cast<long>(kPods + kChanges));
+    EXPECT_EQ(std::count_if(events.begin(), events.end(), [](const std::string& e) { return e.starts_with("update"); }),
+              static_cast<long>(2 * kChanges));
+    EXPECT_EQ(std::count_if(events.begin(), events.end(), [](const std::string& e) { return e.starts_with("delete"); }),
+              static_cast<long>(kChanges));
+    EXPECT_EQ(reflector_->Stats().lists, 1);
+    EXPECT_TRUE(reflector_->LastError().Ok()) << reflector_->LastError();
+}
+
+}  // namespace
+}  // namespace ctrl::cache::test

@@ -1,0 +1,141 @@
+#include "test/integration/cache/pod_ops.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/this_coro.hpp>
+
+#include "runtime/core/object.hpp"
+#include "runtime/core/sleep.hpp"
+#include "runtime/rest/request_builder.hpp"
+#include "test/support/realistic_pod.hpp"
+
+namespace ctrl::cache::test {
+
+namespace {
+
+const GroupVersion kCoreV1{"", "v1"};
+
+Task<Status> Send(rest::RestClient& client, StatusOr<rest::HttpRequest> request, Context ctx) {
+    if (!request.Ok())
+        co_return request.GetStatus();
+    StatusOr<rest::HttpResponse> response = co_await client.Do(std::move(request).Value(), ctx);
+    co_return response.GetStatus();
+}
+
+}  // namespace
+
+std::string PodName(const std::string& prefix, std::size_t index) {
+    char digits[16];
+    std::snprintf(digits, sizeof digits, "%04zu", index);
+    return prefix + digits;
+}
+
+std::string CreatablePod(const std::string& namespace_name, const std::string& name, std::size_t index) {
+    Object pod = std::move(Object::Parse(testing::RealisticPodJson(index, 1, 0))).Value();
+    for (std::string_view field :
+         {"uid", "resourceVersion", "creationTimestamp", "managedFields", "generateName", "ownerReferences"}) {
+        (void)pod.RemoveNestedField({"metadata", field});
+    }
+    (void)pod.RemoveNestedField({"status"});
+    (void)pod.RemoveNestedField({"spec", "nodeName"});
+    pod.SetName(name);
+    pod.SetNamespace(namespace_name);
+    return pod.ToJson();
+}
+
+Task<Status> CreateNamespace(rest::RestClient& client, std::string name, Context ctx) {
+    const std::string body = R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + name + R"("}})";
+    StatusOr<rest::HttpRequest> request =
+        rest::RequestBuilder("POST").GroupVersion(kCoreV1).Resource("namespaces").Body(body).Build();
+    co_return co_await Send(client, std::move(request), ctx);
+}
+
+Task<Status> CreatePod(rest::RestClient& client, std::string namespace_name, std::string name, std::size_t index,
+                       Context ctx) {
+    std::string body = CreatablePod(namespace_name, name, index);
+    StatusOr<rest::HttpRequest> request = rest::RequestBuilder("POST")
+                                              .GroupVersion(kCoreV1)
+                                              .Namespace(namespace_name)
+                                              .Resource("pods")
+                                              .Body(std::move(body))
+                                              .Build();
+    co_return co_await Send(client, std::move(request), ctx);
+}
+
+Task<Status> LabelPod(rest::RestClient& client, std::string namespace_name, std::string name, std::string key,
+                      std::string value, Context ctx) {
+    std::string body = R"({"metadata":{"labels":{")" + key + R"(":")" + value + R"("}}})";
+    StatusOr<rest::HttpRequest> request = rest::RequestBuilder("PATCH")
+                                              .GroupVersion(kCoreV1)
+                                              .Namespace(namespace_name)
+                                              .Resource("pods")
+                                              .Name(name)
+                                              .Body(std::move(body), "application/merge-patch+json")
+                                              .Build();
+    co_return co_await Send(client, std::move(request), ctx);
+}
+
+Task<Status> DeletePod(rest::RestClient& client, std::string namespace_name, std::string name, Context ctx) {
+    rest::WriteParams params;
+    params.grace_period_seconds = 0;
+    StatusOr<rest::HttpRequest> request = rest::RequestBuilder("DELETE")
+                                              .GroupVersion(kCoreV1)
+                                              .Namespace(namespace_name)
+                                              .Resource("pods")
+                                              .Name(name)
+                                              .Write(params)
+                                              .Build();
+    co_return co_await Send(client, std::move(request), ctx);
+}
+
+namespace {
+
+struct CreateState {
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> finished{0};
+    std::mutex mu;
+    Status first_error;
+};
+
+Task<void> CreateWorker(rest::RestClient& client, std::string namespace_name, std::string prefix, std::size_t count,
+                        std::shared_ptr<CreateState> state, Context ctx) {
+    for (std::size_t i = state->next++; i < count; i = state->next++) {
+        Status created = co_await CreatePod(client, namespace_name, PodName(prefix, i), i, ctx);
+        if (!created.Ok()) {
+            std::lock_guard lock(state->mu);
+            if (state->first_error.Ok())
+                state->first_error = created.Annotate("creating " + PodName(prefix, i));
+            break;
+        }
+    }
+    ++state->finished;
+}
+
+}  // namespace
+
+Task<Status> CreatePods(rest::RestClient& client, std::string namespace_name, std::string name_prefix,
+                        std::size_t count, std::size_t parallel, Context ctx) {
+    auto state = std::make_shared<CreateState>();
+    auto executor = co_await boost::asio::this_coro::executor;
+    for (std::size_t w = 0; w < parallel; ++w) {
+        boost::asio::co_spawn(executor, CreateWorker(client, namespace_name, name_prefix, count, state, ctx),
+                              boost::asio::detached);
+    }
+    // Waits on a timer, so the loop keeps running the workers.
+    while (state->finished.load() < parallel) {
+        const auto poll = std::chrono::milliseconds(5);
+        Status slept = co_await SleepFor(poll, ctx);
+        if (!slept.Ok())
+            co_return slept;
+    }
+    std::lock_guard lock(state->mu);
+    co_return state->first_error;
+}
+
+}  // namespace ctrl::cache::test
