@@ -119,7 +119,7 @@ Task<Status> DirectClient::UpdateObject(Context ctx, Object& object, ObjectForm 
 }
 
 Task<Status> DirectClient::SendPatch(const RequestTarget& target, std::string_view sub_resource, const Object& source,
-                                     Object& into, ObjectForm form, const client::Patch& patch,
+                                     Object& into, bool into_is_body, ObjectForm form, const client::Patch& patch,
                                      const PatchOptions& options, Context ctx) {
     rest::WriteParams params = WriteParamsFor(options);
     if (options.force && patch.Type() != PatchType::kApply)
@@ -138,6 +138,8 @@ Task<Status> DirectClient::SendPatch(const RequestTarget& target, std::string_vi
         .Write(params)
         .Body(std::move(data), std::string(PatchContentType(patch.Type())));
     CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, target.mapping, std::move(ctx)));
+    if (!sub_resource.empty() && !into_is_body)
+        co_return internal::DecodeSubResourceAnswerInto(response.body, form, target.mapping.gvk, into);
     co_return internal::DecodeObjectInto(response.body, form, target.mapping.gvk, into);
 }
 
@@ -145,7 +147,8 @@ Task<Status> DirectClient::PatchObject(Context ctx, Object& object, ObjectForm f
                                        PatchOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
     CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(object, gvk, "patch", ctx));
-    co_return co_await SendPatch(target, {}, object, object, form, patch, options, std::move(ctx));
+    co_return co_await SendPatch(target, {}, object, object, /*into_is_body=*/false, form, patch, options,
+                                 std::move(ctx));
 }
 
 Task<Status> DirectClient::DeleteObject(Context ctx, Object& object, ObjectForm form, DeleteOptions options) {

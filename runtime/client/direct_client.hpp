@@ -58,10 +58,11 @@ class DirectClient final : public Client {
                                             Context ctx);
     // The write parameters of options with the client's defaults filled in.
     rest::WriteParams WriteParamsFor(const WriteOptions& options) const;
-    // PATCH target/sub with patch computed from source; the answer goes into into.
+    // PATCH target/sub with patch computed from source; the answer goes into into (a subresource
+    // answer of another kind than the object's only when into is a body the caller passed).
     Task<ctrl::Status> SendPatch(const internal::RequestTarget& target, std::string_view sub_resource,
-                                 const Object& source, Object& into, ObjectForm form, const client::Patch& patch,
-                                 const PatchOptions& options, Context ctx);
+                                 const Object& source, Object& into, bool into_is_body, ObjectForm form,
+                                 const client::Patch& patch, const PatchOptions& options, Context ctx);
 
     std::shared_ptr<rest::RestClient> rest_;
     std::shared_ptr<const scheme::Scheme> scheme_;

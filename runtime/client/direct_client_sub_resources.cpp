@@ -54,7 +54,7 @@ Task<Status> DirectClient::UpdateSubResource(Context ctx, std::string sub_resour
     CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, target.mapping, std::move(ctx)));
     if (body != nullptr)
         co_return internal::DecodeObjectInto(response.body, kSubResourceForm, KindOrEmpty(*body), *body);
-    co_return internal::DecodeObjectInto(response.body, form, gvk, object);
+    co_return internal::DecodeSubResourceAnswerInto(response.body, form, gvk, object);
 }
 
 Task<Status> DirectClient::PatchSubResource(Context ctx, std::string sub_resource, Object& object, ObjectForm form,
@@ -62,9 +62,10 @@ Task<Status> DirectClient::PatchSubResource(Context ctx, std::string sub_resourc
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
     CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(object, gvk, "patch", ctx));
     if (body != nullptr)
-        co_return co_await SendPatch(target, sub_resource, *body, *body, kSubResourceForm, patch, options,
-                                     std::move(ctx));
-    co_return co_await SendPatch(target, sub_resource, object, object, form, patch, options, std::move(ctx));
+        co_return co_await SendPatch(target, sub_resource, *body, *body, /*into_is_body=*/true, kSubResourceForm, patch,
+                                     options, std::move(ctx));
+    co_return co_await SendPatch(target, sub_resource, object, object, /*into_is_body=*/false, form, patch, options,
+                                 std::move(ctx));
 }
 
 }  // namespace ctrl::client

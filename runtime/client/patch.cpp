@@ -25,28 +25,35 @@ std::string Describe(const Object& object) {
     return text;
 }
 
-// The original a patch is computed from, copied once and shared by every copy of the Patch.
-// With the optimistic lock, lock_version is the original's resourceVersion (empty when it had
-// none: every Data call then fails).
-struct Original {
-    std::shared_ptr<const Object> object;
+// The original a patch is computed from. With the optimistic lock, lock_version is the original's
+// resourceVersion (empty when it had none: Data then fails) and, when strip_version, the diff base
+// is a copy without it, so a merge patch carries the version (controller-runtime's
+// MergeFromWithOptimisticLock clears it on the original and sets it on the modified object).
+class Original {
+  public:
+    Original(const Object& original, const MergeFromOptions& options, bool strip_version)
+        : description(Describe(original)), original_(&original) {
+        if (!options.optimistic_lock)
+            return;
+        lock_version = std::string(original.ResourceVersion());
+        if (strip_version && !lock_version->empty()) {
+            stripped_ = original.DeepCopy();
+            stripped_->RemoveNestedField({"metadata", "resourceVersion"});
+        }
+    }
+    Original(const Original&) = delete;
+    Original& operator=(const Original&) = delete;
+
+    // What the patch is computed against.
+    const Object& Base() const { return stripped_ ? *stripped_ : *original_; }
+
     std::optional<std::string> lock_version;
     std::string description;
-};
 
-// strip_version: the copy drops metadata.resourceVersion under the lock, so a merge patch carries
-// the version (controller-runtime's MergeFromWithOptimisticLock clears it on the original and
-// sets it on the modified object).
-Original CopyOriginal(const Object& original, const MergeFromOptions& options, bool strip_version) {
-    auto copy = std::make_shared<Object>(original.DeepCopy());
-    std::optional<std::string> lock_version;
-    if (options.optimistic_lock) {
-        lock_version = std::string(original.ResourceVersion());
-        if (strip_version)
-            copy->RemoveNestedField({"metadata", "resourceVersion"});
-    }
-    return {std::move(copy), std::move(lock_version), Describe(original)};
-}
+  private:
+    const Object* original_;
+    std::optional<Object> stripped_;
+};
 
 // The object to diff against the original: object itself, or under the lock a copy in scratch
 // whose resourceVersion is the original's (only when it differs).
@@ -129,49 +136,69 @@ std::string_view PatchContentType(PatchType type) {
     return "application/merge-patch+json";
 }
 
-Patch RawPatch(PatchType type, std::string data) {
-    return Patch(type, [data = std::move(data)](const Object&) -> StatusOr<std::string> { return data; });
+Patch RawPatch(PatchType type, std::string_view data) {
+    Patch patch(type, Patch::Source::kRaw);
+    patch.raw_ = data;
+    return patch;
 }
 
 Patch MergeFrom(const Object& original, MergeFromOptions options) {
-    return Patch(PatchType::kMergePatch,
-                 [from = CopyOriginal(original, options, /*strip_version=*/true)](
-                     const Object& object) -> StatusOr<std::string> {
-                     Object scratch;
-                     CTRL_ASSIGN_OR_RETURN(const Object* modified, Modified(from, object, scratch));
-                     return internal::CreateMergePatch(*from.object, *modified);
-                 });
+    Patch patch(PatchType::kMergePatch, Patch::Source::kMergeFrom);
+    patch.original_ = &original;
+    patch.options_ = options;
+    return patch;
 }
 
 Patch StrategicMergeFrom(const Object& original, MergeFromOptions options) {
-    StatusOr<GroupVersionKind> gvk = original.GetGroupVersionKind();
-    std::optional<GroupVersionKind> original_kind;
-    if (gvk.Ok())
-        original_kind = std::move(gvk).Value();
-    return Patch(PatchType::kStrategicMergePatch,
-                 [from = CopyOriginal(original, options, /*strip_version=*/true),
-                  original_kind = std::move(original_kind)](const Object& object) -> StatusOr<std::string> {
-                     CTRL_ASSIGN_OR_RETURN(const internal::PatchSchema* schema,
-                                           StrategicSchema(original_kind, object, from.description));
-                     Object scratch;
-                     CTRL_ASSIGN_OR_RETURN(const Object* modified, Modified(from, object, scratch));
-                     return internal::CreateTwoWayStrategicMergePatch(*from.object, *modified, *schema);
-                 });
+    Patch patch(PatchType::kStrategicMergePatch, Patch::Source::kStrategicMergeFrom);
+    patch.original_ = &original;
+    patch.options_ = options;
+    return patch;
 }
 
 Patch JsonPatchFrom(const Object& original, MergeFromOptions options) {
-    return Patch(PatchType::kJsonPatch,
-                 [from = CopyOriginal(original, options, /*strip_version=*/false)](
-                     const Object& object) -> StatusOr<std::string> {
-                     Object scratch;
-                     CTRL_ASSIGN_OR_RETURN(const Object* modified, Modified(from, object, scratch));
-                     return internal::CreateJsonPatch(*from.object, *modified, from.lock_version);
-                 });
+    Patch patch(PatchType::kJsonPatch, Patch::Source::kJsonPatchFrom);
+    patch.original_ = &original;
+    patch.options_ = options;
+    return patch;
 }
 
 Patch Apply() {
-    return Patch(PatchType::kApply,
-                 [](const Object& object) -> StatusOr<std::string> { return JsonWithoutManagedFields(object); });
+    return Patch(PatchType::kApply, Patch::Source::kApply);
+}
+
+StatusOr<std::string> Patch::Data(const Object& object) const {
+    switch (source_) {
+        case Source::kRaw:
+            return std::string(raw_);
+        case Source::kApply:
+            return JsonWithoutManagedFields(object);
+        case Source::kMergeFrom: {
+            const Original from(*original_, options_, /*strip_version=*/true);
+            Object scratch;
+            CTRL_ASSIGN_OR_RETURN(const Object* modified, Modified(from, object, scratch));
+            return internal::CreateMergePatch(from.Base(), *modified);
+        }
+        case Source::kStrategicMergeFrom: {
+            StatusOr<GroupVersionKind> gvk = original_->GetGroupVersionKind();
+            std::optional<GroupVersionKind> original_kind;
+            if (gvk.Ok())
+                original_kind = std::move(gvk).Value();
+            const Original from(*original_, options_, /*strip_version=*/true);
+            CTRL_ASSIGN_OR_RETURN(const internal::PatchSchema* schema,
+                                  StrategicSchema(original_kind, object, from.description));
+            Object scratch;
+            CTRL_ASSIGN_OR_RETURN(const Object* modified, Modified(from, object, scratch));
+            return internal::CreateTwoWayStrategicMergePatch(from.Base(), *modified, *schema);
+        }
+        case Source::kJsonPatchFrom: {
+            const Original from(*original_, options_, /*strip_version=*/false);
+            Object scratch;
+            CTRL_ASSIGN_OR_RETURN(const Object* modified, Modified(from, object, scratch));
+            return internal::CreateJsonPatch(from.Base(), *modified, from.lock_version);
+        }
+    }
+    return InternalError("unknown patch source");
 }
 
 }  // namespace ctrl::client

@@ -95,6 +95,17 @@ Status DecodeObjectInto(std::string_view body, ObjectForm form, const GroupVersi
     return OkStatus();
 }
 
+Status DecodeSubResourceAnswerInto(std::string_view body, ObjectForm form, const GroupVersionKind& gvk,
+                                   Object& object) {
+    CTRL_ASSIGN_OR_RETURN(Object answer, Object::Parse(body));
+    if (!answer.IsJsonObject())
+        return BadRequestError("the server's answer for " + gvk.kind + " is not a JSON object");
+    if (form != ObjectForm::kMetadata && !answer.Kind().empty() &&
+        (answer.Kind() != gvk.kind || answer.ApiVersion() != gvk.ApiVersion()))
+        return OkStatus();  // another kind (a Scale): the object stays as it was
+    return DecodeObjectInto(body, form, gvk, object);
+}
+
 Status DecodeListInto(std::string_view body, ObjectForm form, const GroupVersionKind& item_gvk, ObjectList& list) {
     CTRL_ASSIGN_OR_RETURN(ObjectList answer, ObjectList::Parse(body));
     if (form == ObjectForm::kMetadata || answer.Kind().empty()) {
@@ -109,9 +120,15 @@ Status DecodeListInto(std::string_view body, ObjectForm form, const GroupVersion
 }
 
 bool IsResourcePathNotFound(const Status& status) {
-    // The API server's answer for a path no handler serves; a missing object names itself
+    if (!IsNotFound(status))
+        return false;
+    // A group version the server no longer serves at all: its mux answers "404 page not found" in
+    // plain text, which carries no Status reason.
+    if (status.Reason().empty())
+        return true;
+    // A served group version without the resource; a missing object names itself instead
     // (`pods "x" not found`).
-    return IsNotFound(status) && status.Message() == "the server could not find the requested resource";
+    return status.Message() == "the server could not find the requested resource";
 }
 
 }  // namespace ctrl::client::internal

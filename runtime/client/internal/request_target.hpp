@@ -50,6 +50,10 @@ std::string AcceptFor(ObjectForm form, bool list);
 // Takes the server's answer (a JSON object) into object; a metadata-form answer gets gvk back as
 // its apiVersion and kind. BadRequest, with object unchanged, for a body that is not an object.
 Status DecodeObjectInto(std::string_view body, ObjectForm form, const GroupVersionKind& gvk, Object& object);
+// The answer of a subresource write sent from object itself: taken into object when it is of
+// object's kind (status answers with the whole object); an answer of another kind (a Scale)
+// leaves object as it was.
+Status DecodeSubResourceAnswerInto(std::string_view body, ObjectForm form, const GroupVersionKind& gvk, Object& object);
 // Takes a List answer into list; items get their apiVersion and kind (item_gvk's for the metadata
 // form, whose list gets item_gvk's list kind back).
 Status DecodeListInto(std::string_view body, ObjectForm form, const GroupVersionKind& item_gvk, ObjectList& list);

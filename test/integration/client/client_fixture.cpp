@@ -90,8 +90,9 @@ Object ClientTest::CreateConfigMap(const std::string& name, const std::map<std::
     cm.SetName(name);
     if (!labels.empty())
         cm.SetLabels(labels);
-    if (!data.empty())
+    if (!data.empty()) {
         EXPECT_TRUE(cm.SetNestedStringMap({"data"}, data).Ok());
+    }
     Status created = Run(client_->Create(Ctx(), cm));
     EXPECT_TRUE(created.Ok()) << created;
     return cm;

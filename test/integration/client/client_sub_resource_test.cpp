@@ -116,8 +116,15 @@ TEST_F(SubResourceTest, ScaleIsReadAndWrittenThroughItsSubresource) {
 
     Patch scale_patch = RawPatch(PatchType::kMergePatch, R"({"spec":{"replicas":2}})");
     ASSERT_TRUE(Run(client_->SubResource("scale").Patch(Ctx(), read, scale_patch)).Ok());
+    EXPECT_EQ(read.Kind(), "Widget") << "an answer of another kind (a Scale) leaves the object as it was";
     ASSERT_TRUE(Run(client_->Get(Ctx(), {ns_, "scaled"}, read)).Ok());
     EXPECT_EQ(read.NestedInt({"spec", "replicas"}).ValueOr(-1), 2);
+
+    Object scale_body;
+    Patch to_three = RawPatch(PatchType::kMergePatch, R"({"spec":{"replicas":3}})");
+    ASSERT_TRUE(Run(client_->SubResource("scale").Patch(Ctx(), read, scale_body, to_three)).Ok());
+    EXPECT_EQ(scale_body.Kind(), "Scale");
+    EXPECT_EQ(scale_body.NestedInt({"spec", "replicas"}).ValueOr(-1), 3);
 }
 
 TEST_F(SubResourceTest, EvictionAndTokenRequestsAreCreatedOnTheirSubresources) {

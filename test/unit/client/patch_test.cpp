@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "runtime/api/pod.hpp"
 #include "runtime/api/security_group_policy.hpp"
@@ -48,12 +49,17 @@ TEST(PatchTest, RawPatchSendsItsDataAsIs) {
     EXPECT_EQ(MustData(patch, WebPod()), R"([{"op":"remove","path":"/a"}])");
 }
 
-TEST(PatchTest, MergeFromCopiesTheOriginal) {
-    api::Pod pod = WebPod();
-    const Patch patch = MergeFrom(pod);
+// A Patch is a handle the caller can build inside a co_await expression even under GCC 12.
+static_assert(std::is_trivially_destructible_v<Patch>);
+static_assert(std::is_trivially_copyable_v<Patch>);
+
+TEST(PatchTest, MergeFromReadsTheOriginalWhenTheBodyIsComputed) {
+    const api::Pod original = WebPod();
+    api::Pod pod = original.DeepCopy();
+    const Patch patch = MergeFrom(original);
     EXPECT_EQ(patch.Type(), PatchType::kMergePatch);
-    pod.SetLabel("app", "api");  // the patch keeps the state it was made from
-    const Patch copy = patch;    // copies share that state
+    pod.SetLabel("app", "api");
+    const Patch copy = patch;
     EXPECT_EQ(MustData(copy, pod), R"({"metadata":{"labels":{"app":"api"}}})");
     EXPECT_EQ(MustData(patch, WebPod()), "{}");
 }
