@@ -77,6 +77,18 @@ TEST_F(ClientTest, ServerValidationFailuresComeBackAsInvalidWithCauses) {
     EXPECT_EQ(invalid.Causes()[0].field, "metadata.name");
 }
 
+TEST_F(ClientTest, StrictFieldValidationRefusesUnknownFields) {
+    api::ConfigMap cm;
+    cm.SetNamespace(ns_);
+    cm.SetName("strict");
+    ASSERT_TRUE(cm.SetNestedString({"bogus"}, "x").Ok());
+    Status strict = Run(client_->Create(Ctx(), cm, {{.field_validation = "Strict"}}));
+    EXPECT_TRUE(IsBadRequest(strict)) << strict;
+    EXPECT_THAT(strict.Message(), ::testing::HasSubstr("unknown field \"bogus\""));
+    ASSERT_TRUE(Run(client_->Create(Ctx(), cm, {{.field_validation = "Ignore"}})).Ok());
+    EXPECT_FALSE(cm.HasNestedField({"bogus"})) << "the server dropped it";
+}
+
 TEST_F(ClientTest, UpdateWithAStaleResourceVersionIsAConflict) {
     CreateConfigMap("shared");
     api::ConfigMap first;
