@@ -29,7 +29,8 @@ class Client : public Reader, public Writer, public SubResourceOperations {
     // The status subresource: Update and Patch write status only (client.StatusClient).
     SubResourceClient Status() { return SubResourceClient(*this, "status"); }
     // Any other subresource: "scale", "eviction", "token", ... (client.SubResourceClientConstructor).
-    SubResourceClient SubResource(std::string name) { return SubResourceClient(*this, std::move(name)); }
+    // name's characters must outlive the returned handle (a literal does).
+    SubResourceClient SubResource(std::string_view name) { return SubResourceClient(*this, name); }
 
     virtual const scheme::Scheme& Scheme() const = 0;
     virtual discovery::RESTMapper& RESTMapper() = 0;

@@ -1,7 +1,5 @@
 #pragma once
 
-#include <functional>
-#include <memory>
 #include <string>
 #include <string_view>
 
@@ -22,37 +20,52 @@ enum class PatchType {
 // "application/strategic-merge-patch+json", "application/apply-patch+yaml".
 std::string_view PatchContentType(PatchType type);
 
-// A patch for Client::Patch (controller-runtime's client.Patch): its type and how to compute its
-// body from the object passed to Patch, which is the object as the caller wants it to be. Cheap to
-// copy (the original object of a MergeFrom is shared, immutable).
-class Patch {
-  public:
-    using DataFunction = std::function<StatusOr<std::string>(const Object& object)>;
-
-    Patch(PatchType type, DataFunction data) : type_(type), data_(std::move(data)) {}
-
-    PatchType Type() const { return type_; }
-    // The body to send for object. BadRequest when it cannot be computed (a strategic merge
-    // patch for a kind without a known schema).
-    StatusOr<std::string> Data(const Object& object) const { return data_(object); }
-
-  private:
-    PatchType type_;
-    DataFunction data_;
-};
-
 // The options of MergeFrom and its relatives.
 struct MergeFromOptions {
     // MergeFromWithOptimisticLock: the patch carries the original's resourceVersion (a JSON patch:
-    // a "test" of it), so the server answers Conflict when the object changed since it was read.
+    // a "test" of it), so the server refuses it when the object changed since it was read:
+    // Conflict for a merge patch, 422 Invalid for a JSON patch whose test failed. Data is
+    // BadRequest when the original has no resourceVersion.
     bool optimistic_lock = false;
 };
 
-// A patch whose body is exactly data (client.RawPatch).
-Patch RawPatch(PatchType type, std::string data);
+// A patch for Client::Patch (controller-runtime's client.Patch): its type and how to compute its
+// body from the object passed to Patch, which is the object as the caller wants it to be.
+// A small handle, trivially destructible, so `co_await client.Patch(ctx, obj, MergeFrom(original))`
+// is safe even under GCC 12 (docs/architecture.md). It refers to the original object (MergeFrom
+// and its relatives) or the raw data (RawPatch) without copying them: the caller keeps them alive
+// and unchanged until the Patch call has finished.
+class Patch {
+  public:
+    PatchType Type() const { return type_; }
+    // The body to send for object. BadRequest when it cannot be computed (a strategic merge patch
+    // for a kind without a known schema; the optimistic lock on an original without a
+    // resourceVersion).
+    StatusOr<std::string> Data(const Object& object) const;
+
+  private:
+    enum class Source { kRaw, kMergeFrom, kStrategicMergeFrom, kJsonPatchFrom, kApply };
+    Patch(PatchType type, Source source) : type_(type), source_(source) {}
+
+    friend Patch RawPatch(PatchType type, std::string_view data);
+    friend Patch MergeFrom(const Object& original, MergeFromOptions options);
+    friend Patch StrategicMergeFrom(const Object& original, MergeFromOptions options);
+    friend Patch JsonPatchFrom(const Object& original, MergeFromOptions options);
+    friend Patch Apply();
+
+    PatchType type_;
+    Source source_;
+    const Object* original_ = nullptr;
+    MergeFromOptions options_{};
+    std::string_view raw_{};
+};
+
+// A patch whose body is exactly data (client.RawPatch). data is not copied.
+Patch RawPatch(PatchType type, std::string_view data);
 
 // A JSON merge patch from original to the object passed to Patch (client.MergeFrom): changed
-// fields, null for removed ones; a changed list is sent whole. original is copied.
+// fields, null for removed ones; a changed list is sent whole. original is read when the patch is
+// sent, not copied.
 Patch MergeFrom(const Object& original, MergeFromOptions options = {});
 
 // A strategic merge patch from original to the object (client.StrategicMergeFrom): like MergeFrom,

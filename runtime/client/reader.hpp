@@ -21,6 +21,9 @@ namespace ctrl::client {
 //   CTRL_CO_RETURN_IF_ERROR(co_await client.List(ctx, pods, {.namespace_name = "default"}));
 // The object or list passed in is written only on success; on failure it is left as it was,
 // except that a List may have been cleared. The caller keeps it alive until the Task ends.
+// Options are separate overloads, not default arguments: under GCC 12 a defaulted argument of a
+// co_await'ed call is destroyed twice (docs/architecture.md). For the same reason, in a coroutine
+// name a key or options before the call: `ObjectKey key{ns, name}; co_await client.Get(ctx, key, pod);`.
 class Reader {
   public:
     virtual ~Reader() = default;
@@ -29,7 +32,11 @@ class Reader {
     // typed kind sets them itself). NotFound when there is none; NoMatch when the server serves
     // no such kind.
     template <ClientObject T>
-    Task<Status> Get(Context ctx, ObjectKey key, T& object, GetOptions options = {}) {
+    Task<Status> Get(Context ctx, ObjectKey key, T& object) {
+        return GetObject(std::move(ctx), std::move(key), object, FormOf<T>(), GetOptions());
+    }
+    template <ClientObject T>
+    Task<Status> Get(Context ctx, ObjectKey key, T& object, GetOptions options) {
         return GetObject(std::move(ctx), std::move(key), object, FormOf<T>(), std::move(options));
     }
 
@@ -37,7 +44,11 @@ class Reader {
     // ("v1", "PodList"; a typed list sets them itself). One page when options.limit is set; the
     // list's Continue() then names the next.
     template <ClientObjectList L>
-    Task<Status> List(Context ctx, L& list, ListOptions options = {}) {
+    Task<Status> List(Context ctx, L& list) {
+        return ListObjects(std::move(ctx), list, ListFormOf<L>(), ListOptions());
+    }
+    template <ClientObjectList L>
+    Task<Status> List(Context ctx, L& list, ListOptions options) {
         return ListObjects(std::move(ctx), list, ListFormOf<L>(), std::move(options));
     }
 

@@ -6,11 +6,11 @@
 #include <utility>
 
 #include "runtime/core/sleep.hpp"
+#include "runtime/core/status_or.hpp"
 
 namespace ctrl::client {
-namespace {
+namespace internal {
 
-// The wait before attempt n + 1 (n counts from 0), jittered and capped.
 std::chrono::steady_clock::duration WaitAfter(const Backoff& backoff, int n) {
     double wait_ms = static_cast<double>(backoff.duration.count()) * std::pow(backoff.factor, n);
     if (backoff.jitter > 0) {
@@ -24,27 +24,5 @@ std::chrono::steady_clock::duration WaitAfter(const Backoff& backoff, int n) {
         std::chrono::duration<double, std::milli>(wait_ms));
 }
 
-}  // namespace
-
-Task<Status> RetryOnError(Context ctx, Backoff backoff, std::function<bool(const Status&)> retriable,
-                          std::function<Task<Status>()> attempt) {
-    const int steps = std::max(backoff.steps, 1);
-    Status last;
-    for (int n = 0; n < steps; ++n) {
-        if (n > 0) {
-            const std::chrono::steady_clock::duration wait = WaitAfter(backoff, n - 1);
-            CTRL_CO_RETURN_IF_ERROR(co_await SleepFor(wait, ctx));
-        }
-        last = co_await attempt();
-        if (last.Ok() || !retriable(last))
-            co_return last;
-    }
-    co_return last;
-}
-
-Task<Status> RetryOnConflict(Context ctx, Backoff backoff, std::function<Task<Status>()> attempt) {
-    std::function<bool(const Status&)> is_conflict = [](const Status& status) { return IsConflict(status); };
-    co_return co_await RetryOnError(std::move(ctx), backoff, std::move(is_conflict), std::move(attempt));
-}
-
+}  // namespace internal
 }  // namespace ctrl::client

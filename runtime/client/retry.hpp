@@ -1,10 +1,12 @@
 #pragma once
 
 #include <chrono>
-#include <functional>
+#include <utility>
 
 #include "runtime/core/context.hpp"
+#include "runtime/core/sleep.hpp"
 #include "runtime/core/status.hpp"
+#include "runtime/core/status_or.hpp"
 #include "runtime/core/task.hpp"
 
 namespace ctrl::client {
@@ -24,18 +26,44 @@ inline constexpr Backoff kDefaultRetry{std::chrono::milliseconds(10), 1.0, 0.1, 
 // client-go's retry.DefaultBackoff: 4 attempts, 10, 50, 250 ms apart, for a busy server.
 inline constexpr Backoff kDefaultBackoff{std::chrono::milliseconds(10), 5.0, 0.1, 4, std::chrono::milliseconds(0)};
 
-// Runs attempt until it returns anything but Conflict, or backoff's steps run out; the last
-// Conflict is returned then. attempt re-reads the object, changes it and writes it back
-// (client-go's retry.RetryOnConflict):
+namespace internal {
+// The wait before attempt n + 2 (n counts from 0): duration * factor^n, jittered, capped.
+std::chrono::steady_clock::duration WaitAfter(const Backoff& backoff, int n);
+}  // namespace internal
+
+// Runs attempt (a callable returning Task<Status>) until it returns OK or an error retriable
+// (a callable taking const Status&) refuses, or backoff's steps run out; the last error is returned
+// then (retry.OnError). Cancelled or Timeout when ctx ends while waiting.
+// Templates, not std::function: a lambda capturing by reference is trivially destructible, so it
+// can be written inside the co_await expression even under GCC 12 (docs/architecture.md).
+template <typename Retriable, typename Attempt>
+Task<Status> RetryOnError(Context ctx, Backoff backoff, Retriable retriable, Attempt attempt) {
+    const int steps = backoff.steps > 1 ? backoff.steps : 1;
+    Status last;
+    for (int n = 0; n < steps; ++n) {
+        if (n > 0) {
+            const std::chrono::steady_clock::duration wait = internal::WaitAfter(backoff, n - 1);
+            if (Status slept = co_await SleepFor(wait, ctx); !slept.Ok())
+                co_return slept;
+        }
+        last = co_await attempt();
+        if (last.Ok() || !retriable(last))
+            co_return last;
+    }
+    co_return last;
+}
+
+// RetryOnError for Conflict (client-go's retry.RetryOnConflict): attempt re-reads the object,
+// changes it and writes it back; the last Conflict is returned when the steps run out.
 //   co_await RetryOnConflict(ctx, kDefaultRetry, [&]() -> Task<Status> {
 //       CTRL_CO_RETURN_IF_ERROR(co_await client.Get(ctx, key, cm));
 //       cm.SetLabel("touched", "yes");
 //       co_return co_await client.Update(ctx, cm);
 //   });
-// Cancelled or Timeout when ctx ends while waiting.
-Task<Status> RetryOnConflict(Context ctx, Backoff backoff, std::function<Task<Status>()> attempt);
-// The same for any error retriable says to retry (retry.OnError).
-Task<Status> RetryOnError(Context ctx, Backoff backoff, std::function<bool(const Status&)> retriable,
-                          std::function<Task<Status>()> attempt);
+template <typename Attempt>
+Task<Status> RetryOnConflict(Context ctx, Backoff backoff, Attempt attempt) {
+    return RetryOnError(
+        std::move(ctx), backoff, [](const Status& status) { return IsConflict(status); }, std::move(attempt));
+}
 
 }  // namespace ctrl::client

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "runtime/client/object_form.hpp"
@@ -27,7 +28,8 @@ class SubResourceOperations {
     virtual Task<Status> CreateSubResource(Context ctx, std::string sub_resource, const Object& object, ObjectForm form,
                                            Object& sub_resource_object, SubResourceCreateOptions options) = 0;
     // PUT to <object path>/<subresource>: the body is body when given (a Scale), else object
-    // itself (status). The answer goes into body when given, else into object.
+    // itself (status). The answer goes into body when given, else into object when it is of
+    // object's kind (an answer of another kind leaves object as it was).
     virtual Task<Status> UpdateSubResource(Context ctx, std::string sub_resource, Object& object, ObjectForm form,
                                            Object* body, SubResourceUpdateOptions options) = 0;
     // PATCH <object path>/<subresource> with patch computed from object (or from body, when
@@ -37,49 +39,82 @@ class SubResourceOperations {
 };
 
 // One subresource of a client (client.SubResourceClient): Client::Status() for "status",
-// Client::SubResource("scale") for others. Holds the client by pointer: the client outlives it.
+// Client::SubResource("scale") for others. A trivially destructible handle (a pointer and the
+// name's view), so `co_await client.Status().Update(ctx, obj)` is safe under GCC 12: the client
+// and the name's characters outlive it.
 //   co_await client.Status().Update(ctx, widget);
 //   co_await client.SubResource("eviction").Create(ctx, pod, eviction);
 class SubResourceClient {
   public:
-    SubResourceClient(SubResourceOperations& operations, std::string sub_resource)
-        : operations_(&operations), sub_resource_(std::move(sub_resource)) {}
+    SubResourceClient(SubResourceOperations& operations, std::string_view sub_resource)
+        : operations_(&operations), sub_resource_(sub_resource) {}
 
-    const std::string& Name() const { return sub_resource_; }
+    std::string_view Name() const { return sub_resource_; }
 
     template <ClientObject T>
-    Task<Status> Get(Context ctx, const T& object, Object& sub_resource_object, SubResourceGetOptions options = {}) {
-        return operations_->GetSubResource(std::move(ctx), sub_resource_, object, FormOf<T>(), sub_resource_object,
-                                           std::move(options));
+    Task<Status> Get(Context ctx, const T& object, Object& sub_resource_object) {
+        return Get(std::move(ctx), object, sub_resource_object, SubResourceGetOptions());
     }
     template <ClientObject T>
-    Task<Status> Create(Context ctx, const T& object, Object& sub_resource_object,
-                        SubResourceCreateOptions options = {}) {
-        return operations_->CreateSubResource(std::move(ctx), sub_resource_, object, FormOf<T>(), sub_resource_object,
-                                              std::move(options));
+    Task<Status> Get(Context ctx, const T& object, Object& sub_resource_object, SubResourceGetOptions options) {
+        return operations_->GetSubResource(std::move(ctx), std::string(sub_resource_), object, FormOf<T>(),
+                                           sub_resource_object, std::move(options));
+    }
+    template <ClientObject T>
+    Task<Status> Create(Context ctx, const T& object, Object& sub_resource_object) {
+        return Create(std::move(ctx), object, sub_resource_object, SubResourceCreateOptions());
+    }
+    template <ClientObject T>
+    Task<Status> Create(Context ctx, const T& object, Object& sub_resource_object, SubResourceCreateOptions options) {
+        return operations_->CreateSubResource(std::move(ctx), std::string(sub_resource_), object, FormOf<T>(),
+                                              sub_resource_object, std::move(options));
     }
     // Sends object itself (the status subresource): the server keeps everything but what the
     // subresource covers.
     template <ClientObject T>
-    Task<Status> Update(Context ctx, T& object, SubResourceUpdateOptions options = {}) {
-        return operations_->UpdateSubResource(std::move(ctx), sub_resource_, object, FormOf<T>(), nullptr,
+    Task<Status> Update(Context ctx, T& object) {
+        return Update(std::move(ctx), object, SubResourceUpdateOptions());
+    }
+    template <ClientObject T>
+    Task<Status> Update(Context ctx, T& object, SubResourceUpdateOptions options) {
+        return operations_->UpdateSubResource(std::move(ctx), std::string(sub_resource_), object, FormOf<T>(), nullptr,
                                               std::move(options));
     }
     // Sends body (a Scale) to object's subresource; the answer goes into body.
     template <ClientObject T>
-    Task<Status> Update(Context ctx, T& object, Object& body, SubResourceUpdateOptions options = {}) {
-        return operations_->UpdateSubResource(std::move(ctx), sub_resource_, object, FormOf<T>(), &body,
+    Task<Status> Update(Context ctx, T& object, Object& body) {
+        return Update(std::move(ctx), object, body, SubResourceUpdateOptions());
+    }
+    template <ClientObject T>
+    Task<Status> Update(Context ctx, T& object, Object& body, SubResourceUpdateOptions options) {
+        return operations_->UpdateSubResource(std::move(ctx), std::string(sub_resource_), object, FormOf<T>(), &body,
                                               std::move(options));
     }
     template <ClientObject T>
-    Task<Status> Patch(Context ctx, T& object, client::Patch patch, SubResourcePatchOptions options = {}) {
-        return operations_->PatchSubResource(std::move(ctx), sub_resource_, object, FormOf<T>(), nullptr,
-                                             std::move(patch), std::move(options));
+    Task<Status> Patch(Context ctx, T& object, client::Patch patch) {
+        return Patch(std::move(ctx), object, patch, SubResourcePatchOptions());
+    }
+    template <ClientObject T>
+    Task<Status> Patch(Context ctx, T& object, client::Patch patch, SubResourcePatchOptions options) {
+        return operations_->PatchSubResource(std::move(ctx), std::string(sub_resource_), object, FormOf<T>(), nullptr,
+                                             patch, std::move(options));
+    }
+
+    // Patches object's subresource with patch computed from body (a Scale); the answer goes into
+    // body.
+    template <ClientObject T>
+    Task<Status> Patch(Context ctx, T& object, Object& body, client::Patch patch) {
+        return Patch(std::move(ctx), object, body, patch, SubResourcePatchOptions());
+    }
+    template <ClientObject T>
+    Task<Status> Patch(Context ctx, T& object, Object& body, client::Patch patch, SubResourcePatchOptions options) {
+        return operations_->PatchSubResource(std::move(ctx), std::string(sub_resource_), object, FormOf<T>(), &body,
+                                             patch, std::move(options));
     }
 
   private:
     SubResourceOperations* operations_;
-    std::string sub_resource_;
+    std::string_view sub_resource_;
 };
 
 }  // namespace ctrl::client
