@@ -6,8 +6,13 @@ namespace ctrl::cache {
 
 namespace {
 
-rest::RequestBuilder Base(const ListWatchTarget& target) {
+rest::RequestBuilder Base(const ListWatchTarget& target, bool list) {
     rest::RequestBuilder builder("GET");
+    if (target.metadata_only) {
+        builder.Header("Accept",
+                       list ? "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
+                            : "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json");
+    }
     builder.GroupVersion(target.resource.ToGroupVersion()).Resource(target.resource.resource);
     if (target.namespaced && !target.namespace_name.empty())
         builder.Namespace(target.namespace_name);
@@ -25,6 +30,8 @@ std::string ListWatchTarget::Describe() const {
         out += " with labels \"" + label_selector + "\"";
     if (!field_selector.empty())
         out += " with fields \"" + field_selector + "\"";
+    if (metadata_only)
+        out += " (metadata only)";
     return out;
 }
 
@@ -36,7 +43,7 @@ StatusOr<rest::HttpRequest> BuildListRequest(const ListWatchTarget& target, int6
     if (page_size > 0)
         params.limit = page_size;
     params.continue_token = continue_token;
-    return Base(target).List(params).Timeout(timeout).Build();
+    return Base(target, /*list=*/true).List(params).Timeout(timeout).Build();
 }
 
 StatusOr<rest::HttpRequest> BuildWatchRequest(const ListWatchTarget& target, const std::string& resource_version,
@@ -48,7 +55,7 @@ StatusOr<rest::HttpRequest> BuildWatchRequest(const ListWatchTarget& target, con
     params.watch = true;
     params.allow_watch_bookmarks = true;
     params.timeout_seconds = timeout_seconds;
-    return Base(target).List(params).Timeout(header_timeout).Build();
+    return Base(target, /*list=*/false).List(params).Timeout(header_timeout).Build();
 }
 
 }  // namespace ctrl::cache

@@ -22,6 +22,9 @@ struct ListWatchTarget {
     // Selectors in their string form ("app=web", "spec.nodeName=n1"); "" selects everything.
     std::string label_selector{};
     std::string field_selector{};
+    // Ask for metadata only (PartialObjectMetadata): objects then hold apiVersion
+    // "meta.k8s.io/v1", kind "PartialObjectMetadata" and metadata; the reader puts the kind back.
+    bool metadata_only = false;
 
     // "pods.v1 in namespace \"shop\" with labels \"app=web\"": for messages.
     std::string Describe() const;

@@ -1,0 +1,270 @@
+#include "runtime/cache/cache.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "runtime/cache/internal/cache_reader.hpp"
+
+namespace ctrl::cache {
+namespace {
+
+constexpr std::string_view kListSuffix = "List";
+
+Status NotStarted() {
+    return UnavailableError("the cache is not started: call Cache::Start (the Manager does) before reading from it");
+}
+
+StatusOr<GroupVersionKind> KindOf(const Object& object) {
+    if (object.Kind().empty())
+        return BadRequestError("Object 'Kind' is missing in object \"" + object.Key().String() + "\"");
+    return object.GetGroupVersionKind();
+}
+
+StatusOr<GroupVersionKind> ItemKindOf(const ObjectList& list) {
+    const std::string_view kind = list.Kind();
+    if (kind.size() <= kListSuffix.size() || !kind.ends_with(kListSuffix))
+        return BadRequestError("list kind \"" + std::string(kind) + "\" does not end in \"List\"");
+    return list.ItemGroupVersionKind();
+}
+
+}  // namespace
+
+// One kind (in one form) as cached: its mapping and its informers, one per cached namespace.
+struct Cache::Entry {
+    discovery::RESTMapping mapping{};
+    std::vector<std::string> namespaces{};  // parallel to informers; "" = every namespace
+    std::vector<std::unique_ptr<Informer>> informers{};
+};
+
+Cache::Cache(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<discovery::RESTMapper> mapper,
+             boost::asio::any_io_executor executor, CacheOptions options)
+    : rest_(std::move(rest)),
+      mapper_(std::move(mapper)),
+      executor_(std::move(executor)),
+      options_(std::move(options)) {}
+
+Cache::~Cache() = default;
+
+void Cache::Start(Context ctx) {
+    std::lock_guard lock(mu_);
+    if (started_ctx_)
+        return;
+    started_ctx_ = ctx;
+    for (auto& [key, entry] : entries_)
+        for (auto& informer : entry->informers)
+            informer->Start(executor_, ctx);
+}
+
+bool Cache::Started() const {
+    std::lock_guard lock(mu_);
+    return started_ctx_.has_value();
+}
+
+bool Cache::Stopped() const {
+    std::lock_guard lock(mu_);
+    for (const auto& [key, entry] : entries_)
+        for (const auto& informer : entry->informers)
+            if (informer->Started() && !informer->Stopped())
+                return false;
+    return true;
+}
+
+StoreOptions Cache::StoreOptionsFor(const GroupVersionKind& gvk) const {
+    StoreOptions store;
+    store.transform = options_.default_transform;
+    if (auto it = options_.by_object.find(gvk); it != options_.by_object.end() && it->second.transform)
+        store.transform = *it->second.transform;
+    return store;
+}
+
+Task<StatusOr<Cache::Entry*>> Cache::EntryFor(const GroupVersionKind& gvk, bool metadata_only, bool for_read,
+                                              Context& ctx) {
+    const EntryKey key{gvk, metadata_only};
+    {
+        std::lock_guard lock(mu_);
+        if (auto it = entries_.find(key); it != entries_.end())
+            co_return it->second.get();
+    }
+    if (for_read && options_.reader_fail_on_missing_informer)
+        co_return NotFoundError("the cache has no informer for " + gvk.String() +
+                                (metadata_only ? " (metadata only)" : "") +
+                                " and reads may not start one (reader_fail_on_missing_informer)");
+    std::optional<discovery::RESTMapping> mapping = mapper_->CachedMapping(gvk);
+    if (!mapping) {
+        GroupKind kind = gvk.ToGroupKind();
+        std::vector<std::string> versions{gvk.version};
+        StatusOr<discovery::RESTMapping> found =
+            co_await mapper_->RESTMapping(std::move(kind), std::move(versions), ctx);
+        if (!found.Ok())
+            co_return found.GetStatus();
+        mapping = std::move(found).Value();
+    }
+
+    auto entry = std::make_unique<Entry>();
+    entry->mapping = *mapping;
+    const auto by_object = options_.by_object.find(gvk);
+    const ByObject* per_kind = by_object != options_.by_object.end() ? &by_object->second : nullptr;
+    std::vector<std::string> namespaces = options_.default_namespaces;
+    if (per_kind != nullptr && per_kind->namespaces)
+        namespaces = *per_kind->namespaces;
+    if (namespaces.empty() || !mapping->Namespaced())
+        namespaces = {""};
+    const LabelSelector& labels =
+        per_kind != nullptr && per_kind->label_selector ? *per_kind->label_selector : options_.default_label_selector;
+    const FieldSelector& fields =
+        per_kind != nullptr && per_kind->field_selector ? *per_kind->field_selector : options_.default_field_selector;
+    for (const std::string& namespace_name : namespaces) {
+        ListWatchTarget target;
+        target.resource = mapping->resource;
+        target.namespaced = mapping->Namespaced();
+        target.namespace_name = namespace_name;
+        target.label_selector = labels.String();
+        target.field_selector = fields.String();
+        target.metadata_only = metadata_only;
+        entry->namespaces.push_back(namespace_name);
+        entry->informers.push_back(
+            std::make_unique<Informer>(gvk, *rest_, std::move(target), StoreOptionsFor(gvk), options_.reflector));
+    }
+
+    std::lock_guard lock(mu_);
+    auto [it, inserted] = entries_.emplace(key, std::move(entry));
+    if (inserted && started_ctx_)
+        for (auto& informer : it->second->informers)
+            informer->Start(executor_, *started_ctx_);
+    co_return it->second.get();
+}
+
+Task<StatusOr<std::vector<Informer*>>> Cache::GetInformers(GroupVersionKind gvk, bool metadata_only, Context ctx) {
+    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, metadata_only, /*for_read=*/false, ctx));
+    std::vector<Informer*> informers;
+    for (auto& informer : entry->informers)
+        informers.push_back(informer.get());
+    co_return informers;
+}
+
+Task<StatusOr<std::vector<const Store*>>> Cache::SyncedStores(Entry& entry, std::string_view namespace_name,
+                                                              bool named_read, Context& ctx) {
+    if (!Started())
+        co_return NotStarted();
+    std::vector<Informer*> chosen;
+    for (std::size_t i = 0; i < entry.informers.size(); ++i) {
+        const std::string& cached = entry.namespaces[i];
+        if (cached.empty() || namespace_name.empty() || cached == namespace_name)
+            chosen.push_back(entry.informers[i].get());
+    }
+    if (chosen.empty() || (named_read && chosen.size() > 1)) {
+        std::string held;
+        for (const std::string& ns : entry.namespaces)
+            held += (held.empty() ? "\"" : ", \"") + ns + "\"";
+        co_return BadRequestError("the cache holds " + entry.mapping.resource.resource + " of namespaces " + held +
+                                  " only; namespace \"" + std::string(namespace_name) + "\" is not cached");
+    }
+    std::vector<const Store*> stores;
+    for (Informer* informer : chosen) {
+        CTRL_CO_RETURN_IF_ERROR(co_await informer->WaitForSync(ctx));
+        stores.push_back(&informer->GetStore());
+    }
+    co_return stores;
+}
+
+Task<Status> Cache::WaitForCacheSync(Context ctx) {
+    std::vector<Informer*> informers;
+    {
+        std::lock_guard lock(mu_);
+        if (!started_ctx_)
+            co_return NotStarted();
+        for (auto& [key, entry] : entries_)
+            for (auto& informer : entry->informers)
+                informers.push_back(informer.get());
+    }
+    std::string failures;
+    for (Informer* informer : informers) {
+        if (Status synced = co_await informer->WaitForSync(ctx); !synced.Ok())
+            failures += "\n  " + synced.Message();
+    }
+    if (failures.empty())
+        co_return OkStatus();
+    co_return TimeoutError("caches did not sync:" + failures);
+}
+
+Task<Status> Cache::IndexField(GroupVersionKind gvk, std::string field,
+                               std::function<std::vector<std::string>(const Object&)> extract, Context ctx) {
+    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, /*metadata_only=*/false, /*for_read=*/false, ctx));
+    const std::string name = internal::FieldIndexName(field);
+    for (auto& informer : entry->informers)
+        CTRL_CO_RETURN_IF_ERROR(informer->AddIndex(name, extract));
+    co_return OkStatus();
+}
+
+Task<Status> Cache::GetObject(Context ctx, ObjectKey key, Object& object, client::ObjectForm form,
+                              client::GetOptions /*options*/) {
+    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, KindOf(object));
+    const bool metadata_only = form == client::ObjectForm::kMetadata;
+    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, metadata_only, /*for_read=*/true, ctx));
+    if (key.name.empty())
+        co_return InvalidError(gvk.kind + " \"\" is invalid: metadata.name: Required value: a get names one object");
+    if (entry->mapping.Namespaced() && key.namespace_name.empty())
+        co_return InvalidError(gvk.kind + " \"" + key.name + "\" is invalid: metadata.namespace: Required value: " +
+                               entry->mapping.resource.resource + " are namespaced; the namespace is empty");
+    const std::string namespace_name = entry->mapping.Namespaced() ? key.namespace_name : std::string();
+    CTRL_CO_ASSIGN_OR_RETURN(std::vector<const Store*> stores,
+                             co_await SyncedStores(*entry, namespace_name, /*named_read=*/true, ctx));
+    for (const Store* store : stores) {
+        if (CachedObject cached = store->Get(namespace_name, key.name)) {
+            object = internal::MaterializeCopy(cached, form, gvk);
+            co_return OkStatus();
+        }
+    }
+    co_return internal::ObjectNotFound(entry->mapping, key.name);
+}
+
+Task<Status> Cache::ListObjects(Context ctx, ObjectList& list, client::ObjectForm form, client::ListOptions options) {
+    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, ItemKindOf(list));
+    const bool metadata_only = form == client::ObjectForm::kMetadata;
+    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, metadata_only, /*for_read=*/true, ctx));
+    list.Items().clear();
+    list.SetContinue("");
+    if (options.label_selector.IsNothing())
+        co_return OkStatus();
+    if (!entry->mapping.Namespaced())
+        options.namespace_name.clear();
+    CTRL_CO_ASSIGN_OR_RETURN(std::vector<const Store*> stores,
+                             co_await SyncedStores(*entry, options.namespace_name, /*named_read=*/false, ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(std::vector<CachedObject> selected, internal::SelectObjects(stores, options));
+    list.Items().reserve(selected.size());
+    for (const CachedObject& cached : selected)
+        list.Items().push_back(internal::MaterializeCopy(cached, form, gvk));
+    if (stores.size() == 1)
+        list.SetResourceVersion(stores.front()->LastSyncResourceVersion());
+    co_return OkStatus();
+}
+
+Task<StatusOr<std::shared_ptr<const Object>>> Cache::GetShared(Context ctx, GroupVersionKind gvk, ObjectKey key) {
+    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, /*metadata_only=*/false, /*for_read=*/true, ctx));
+    const std::string namespace_name = entry->mapping.Namespaced() ? key.namespace_name : std::string();
+    CTRL_CO_ASSIGN_OR_RETURN(std::vector<const Store*> stores,
+                             co_await SyncedStores(*entry, namespace_name, /*named_read=*/true, ctx));
+    for (const Store* store : stores)
+        if (CachedObject cached = store->Get(namespace_name, key.name))
+            co_return cached.Shared();
+    co_return internal::ObjectNotFound(entry->mapping, key.name);
+}
+
+Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> Cache::ListShared(Context ctx, GroupVersionKind gvk,
+                                                                             client::ListOptions options) {
+    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, /*metadata_only=*/false, /*for_read=*/true, ctx));
+    std::vector<std::shared_ptr<const Object>> shared;
+    if (options.label_selector.IsNothing())
+        co_return shared;
+    if (!entry->mapping.Namespaced())
+        options.namespace_name.clear();
+    CTRL_CO_ASSIGN_OR_RETURN(std::vector<const Store*> stores,
+                             co_await SyncedStores(*entry, options.namespace_name, /*named_read=*/false, ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(std::vector<CachedObject> selected, internal::SelectObjects(stores, options));
+    shared.reserve(selected.size());
+    for (const CachedObject& cached : selected)
+        shared.push_back(cached.Shared());
+    co_return shared;
+}
+
+}  // namespace ctrl::cache

@@ -1,0 +1,90 @@
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <boost/asio/any_io_executor.hpp>
+
+#include "runtime/cache/cache_options.hpp"
+#include "runtime/cache/informer.hpp"
+#include "runtime/client/reader.hpp"
+#include "runtime/core/context.hpp"
+#include "runtime/core/gvk.hpp"
+#include "runtime/core/status_or.hpp"
+#include "runtime/core/task.hpp"
+#include "runtime/discovery/rest_mapper.hpp"
+#include "runtime/rest/rest_client.hpp"
+
+namespace ctrl::cache {
+
+// The informer cache (controller-runtime's cache.Cache): a client::Reader that answers from one
+// informer per kind (per cached namespace), created on first use or up front, plus the informer
+// handles controllers watch through. Typed and unstructured reads of a kind share one informer;
+// metadata-only reads (PartialObjectMetadata) have their own, which lists and watches metadata
+// only. A read waits for its informer's first sync. Reads return copies by default; GetShared and
+// ListShared hand out shared const views (zero copy, DESIGN.md decision 4).
+//
+// Informers run on the executor given to the constructor once Start is called, until Start's
+// context ends; the cache must outlive them (Stopped()). Thread-safe.
+class Cache final : public client::Reader {
+  public:
+    Cache(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<discovery::RESTMapper> mapper,
+          boost::asio::any_io_executor executor, CacheOptions options);
+    ~Cache() override;
+
+    // Starts every informer made so far, and every later one at once, until ctx ends.
+    void Start(Context ctx);
+    bool Started() const;
+    // Whether every started informer has returned after Start's context ended.
+    bool Stopped() const;
+
+    // The informers of gvk (one per cached namespace), made (and started, when the cache is) if
+    // missing. NoMatch when the server serves no such kind.
+    Task<StatusOr<std::vector<Informer*>>> GetInformers(GroupVersionKind gvk, bool metadata_only, Context ctx);
+    // Waits until every informer made so far has synced. On failure (ctx ended first) the error
+    // names each kind that did not sync and why (Forbidden, NoMatch, unreachable), one per line.
+    Task<Status> WaitForCacheSync(Context ctx);
+    // Adds a field index to gvk's informers (controller-runtime's IndexField): List with
+    // MatchingFields{field: value} then finds objects whose extract() returns value. Call before
+    // Start for a kind not yet read.
+    Task<Status> IndexField(GroupVersionKind gvk, std::string field,
+                            std::function<std::vector<std::string>(const Object&)> extract, Context ctx);
+
+    Task<Status> GetObject(Context ctx, ObjectKey key, Object& object, client::ObjectForm form,
+                           client::GetOptions options) override;
+    Task<Status> ListObjects(Context ctx, ObjectList& list, client::ObjectForm form,
+                             client::ListOptions options) override;
+
+    // The cached object itself, shared and read-only; NotFound as Get.
+    Task<StatusOr<std::shared_ptr<const Object>>> GetShared(Context ctx, GroupVersionKind gvk, ObjectKey key);
+    Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> ListShared(Context ctx, GroupVersionKind gvk,
+                                                                          client::ListOptions options);
+
+  private:
+    struct Entry;
+    using EntryKey = std::pair<GroupVersionKind, bool>;  // kind, metadata only
+
+    // The entry of gvk, made if missing (unless reads must not make one).
+    Task<StatusOr<Entry*>> EntryFor(const GroupVersionKind& gvk, bool metadata_only, bool for_read, Context& ctx);
+    // The stores to read for namespace_name ("" = all), after their informers synced.
+    Task<StatusOr<std::vector<const Store*>>> SyncedStores(Entry& entry, std::string_view namespace_name,
+                                                           bool named_read, Context& ctx);
+    StoreOptions StoreOptionsFor(const GroupVersionKind& gvk) const;
+
+    const std::shared_ptr<rest::RestClient> rest_;
+    const std::shared_ptr<discovery::RESTMapper> mapper_;
+    const boost::asio::any_io_executor executor_;
+    const CacheOptions options_;
+
+    mutable std::mutex mu_;
+    std::map<EntryKey, std::unique_ptr<Entry>> entries_;
+    std::optional<Context> started_ctx_;
+};
+
+}  // namespace ctrl::cache

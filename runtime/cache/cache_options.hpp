@@ -1,0 +1,43 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/cache/reflector.hpp"
+#include "runtime/cache/transform.hpp"
+#include "runtime/core/field_selector.hpp"
+#include "runtime/core/gvk.hpp"
+#include "runtime/core/label_selector.hpp"
+
+namespace ctrl::cache {
+
+// What the cache holds of one kind, where it differs from the defaults (controller-runtime's
+// cache.ByObject). Unset fields take CacheOptions' defaults.
+struct ByObject {
+    // Only these namespaces (one informer each). Empty vector: every namespace.
+    std::optional<std::vector<std::string>> namespaces{};
+    std::optional<LabelSelector> label_selector{};
+    std::optional<FieldSelector> field_selector{};
+    std::optional<TransformFunc> transform{};
+};
+
+// How a Cache lists and holds objects. Every field says its default.
+struct CacheOptions {
+    // Namespaces cached for namespaced kinds (one informer per namespace). Default: every namespace.
+    std::vector<std::string> default_namespaces{};
+    // Only objects these select are listed and watched (the server filters). Default: everything.
+    LabelSelector default_label_selector{};
+    FieldSelector default_field_selector{};
+    // Applied to every object on ingest. Default: StripManagedFields. Null: keep objects whole.
+    TransformFunc default_transform = StripManagedFields;
+    // Per-kind settings.
+    std::map<GroupVersionKind, ByObject> by_object{};
+    // A read of a kind with no informer fails (NotFound naming the kind) instead of starting one
+    // (controller-runtime's ReaderFailOnMissingInformer). Default: false.
+    bool reader_fail_on_missing_informer = false;
+    ReflectorOptions reflector{};
+};
+
+}  // namespace ctrl::cache

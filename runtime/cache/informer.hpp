@@ -1,0 +1,59 @@
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include <boost/asio/any_io_executor.hpp>
+
+#include "runtime/cache/event_handler.hpp"
+#include "runtime/cache/index_func.hpp"
+#include "runtime/cache/list_watch_target.hpp"
+#include "runtime/cache/reflector.hpp"
+#include "runtime/cache/store.hpp"
+#include "runtime/core/context.hpp"
+#include "runtime/core/gvk.hpp"
+#include "runtime/core/status.hpp"
+#include "runtime/core/task.hpp"
+
+namespace ctrl::cache {
+
+// One kind's cache (a shared informer): a Store kept equal to the server by a Reflector, with
+// event handlers and indexes. Made and started by the Cache; Start runs the reflector as one
+// coroutine on the given executor until the Cache's context ends. Thread-safe.
+class Informer final {
+  public:
+    Informer(GroupVersionKind gvk, rest::RestClient& client, ListWatchTarget target, StoreOptions store_options,
+             ReflectorOptions reflector_options);
+    Informer(const Informer&) = delete;
+    Informer& operator=(const Informer&) = delete;
+
+    // Starts the reflector on executor; it stops when ctx ends. A second call does nothing.
+    void Start(boost::asio::any_io_executor executor, Context ctx);
+    bool Started() const { return started_.load(); }
+    // Whether Run has returned (after ctx ended).
+    bool Stopped() const { return stopped_->load(); }
+
+    bool HasSynced() const { return reflector_.HasSynced(); }
+    // Waits until synced; when ctx ends first, an error naming the kind, the resource and the last
+    // failure ("/v1, Kind=Pod (pods.v1) did not sync: Forbidden: ...").
+    Task<Status> WaitForSync(Context ctx) const;
+    Status LastError() const { return reflector_.LastError(); }
+
+    void AddEventHandler(std::shared_ptr<EventHandler> handler) { reflector_.AddEventHandler(std::move(handler)); }
+    Status AddIndex(std::string name, IndexFunc fn) { return store_.AddIndex(std::move(name), std::move(fn)); }
+
+    const GroupVersionKind& Kind() const { return gvk_; }
+    const ListWatchTarget& Target() const { return reflector_.Target(); }
+    const Store& GetStore() const { return store_; }
+    ReflectorStats Stats() const { return reflector_.Stats(); }
+
+  private:
+    const GroupVersionKind gvk_;
+    Store store_;
+    Reflector reflector_;
+    std::atomic<bool> started_{false};
+    std::shared_ptr<std::atomic<bool>> stopped_ = std::make_shared<std::atomic<bool>>(false);
+};
+
+}  // namespace ctrl::cache
