@@ -253,8 +253,8 @@ int main(int argc, char** argv) {
     if (argc >= 2)
         return RunForm(argv[1], argc >= 3 && std::string_view(argv[2]) == "--keep-managed-fields");
     int failures = 0;
-    for (const char* form :
-         {"document", "document-compacted", "json-text", "compact-binary", "compact-binary-no-intern", "store", "store-updated"})
+    for (const char* form : {"document", "document-compacted", "json-text", "compact-binary",
+                             "compact-binary-no-intern", "store", "store-updated"})
         failures += RunChild(argv[0], form, false) != 0 ? 1 : 0;
     for (const char* form : {"document-compacted", "compact-binary", "store"})
         failures += RunChild(argv[0], form, true) != 0 ? 1 : 0;

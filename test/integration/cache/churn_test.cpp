@@ -46,7 +46,8 @@ Task<ChurnResult> Churn(rest::RestClient& client, std::string ns, std::vector<st
         } else if (roll < 7) {
             const std::string& name = names[random() % names.size()];
             const std::string value = std::to_string(random());
-            result.error = co_await LabelPod(client, ns, name, "churn", value, ctx);
+            const std::string key = "churn";  // named: GCC 12 mishandles temporaries inside co_await
+            result.error = co_await LabelPod(client, ns, name, key, value, ctx);
             ++result.updates;
         } else {
             const std::size_t i = random() % names.size();

@@ -169,11 +169,12 @@ struct CreateState {
 Task<void> CreateWorker(rest::RestClient& client, std::string namespace_name, std::string prefix, std::size_t count,
                         std::shared_ptr<CreateState> state, Context ctx) {
     for (std::size_t i = state->next++; i < count; i = state->next++) {
-        Status created = co_await CreatePod(client, namespace_name, PodName(prefix, i), i, ctx);
+        const std::string name = PodName(prefix, i);  // named: GCC 12 mishandles temporaries inside co_await
+        Status created = co_await CreatePod(client, namespace_name, name, i, ctx);
         if (!created.Ok()) {
             std::lock_guard lock(state->mu);
             if (state->first_error.Ok())
-                state->first_error = created.Annotate("creating " + PodName(prefix, i));
+                state->first_error = created.Annotate("creating " + name);
             break;
         }
     }
