@@ -298,6 +298,8 @@ void Reflector::SetResourceVersion(std::string resource_version) {
 void Reflector::Fail(Status status) {
     std::lock_guard lock(mu_);
     ++stats_.failures;
+    if (IsGone(status))
+        ++stats_.expired;
     last_error_ = std::move(status);
 }
 

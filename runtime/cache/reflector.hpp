@@ -43,6 +43,7 @@ struct ReflectorStats {
     int64_t events = 0;      // ADDED, MODIFIED and DELETED events applied
     int64_t bookmarks = 0;
     int64_t failures = 0;  // failed list or watch attempts
+    int64_t expired = 0;   // of which 410 Gone / Expired (each followed by a relist)
 };
 
 // Keeps a Store equal to the server's set of objects of one resource and tells event handlers

@@ -124,7 +124,10 @@ class CompactForm final : public Form {
 // Reads are Get(namespace, name).Copy().
 class StoreForm final : public Form {
   public:
-    StoreForm() : store_({.transform = nullptr}), pending_(store_.BeginReplace()) {}
+    // updates: after the Replace, every object is updated once more (a new resourceVersion) through
+    // Store::Update, as a watch does; the measure then includes what churn leaves behind.
+    explicit StoreForm(bool updates = false)
+        : updates_(updates), store_({.transform = nullptr}), pending_(store_.BeginReplace()) {}
     void Add(ctrl::Object object) override {
         if (!pending_.Add(std::move(object)).Ok())
             std::abort();
@@ -132,6 +135,14 @@ class StoreForm final : public Form {
     void Finish() override {
         if (!store_.Replace(std::move(pending_), "1000000").Ok())
             std::abort();
+        if (!updates_)
+            return;
+        for (const ctrl::cache::CachedObject& held : store_.List()) {
+            ctrl::Object object = held.Copy();
+            object.SetResourceVersion("2000000");
+            if (!store_.Update(std::move(object)).Ok())
+                std::abort();
+        }
     }
     ctrl::Object Read(std::size_t i) const override {
         if (keys_.empty())
@@ -140,6 +151,7 @@ class StoreForm final : public Form {
     }
 
   private:
+    bool updates_;
     ctrl::cache::Store store_;
     ctrl::cache::StoreReplacement pending_;
     mutable std::vector<ctrl::cache::CachedObject> keys_;
@@ -148,6 +160,8 @@ class StoreForm final : public Form {
 std::unique_ptr<Form> MakeForm(std::string_view name) {
     if (name == "store")
         return std::make_unique<StoreForm>();
+    if (name == "store-updated")
+        return std::make_unique<StoreForm>(/*updates=*/true);
     if (name == "document")
         return std::make_unique<DocumentForm>();
     if (name == "document-compacted")
@@ -239,8 +253,8 @@ int main(int argc, char** argv) {
     if (argc >= 2)
         return RunForm(argv[1], argc >= 3 && std::string_view(argv[2]) == "--keep-managed-fields");
     int failures = 0;
-    for (const char* form :
-         {"document", "document-compacted", "json-text", "compact-binary", "compact-binary-no-intern", "store"})
+    for (const char* form : {"document", "document-compacted", "json-text", "compact-binary",
+                             "compact-binary-no-intern", "store", "store-updated"})
         failures += RunChild(argv[0], form, false) != 0 ? 1 : 0;
     for (const char* form : {"document-compacted", "compact-binary", "store"})
         failures += RunChild(argv[0], form, true) != 0 ? 1 : 0;

@@ -14,26 +14,14 @@
 #include <thread>
 #include <vector>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
-
-#include "runtime/cache/reflector.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "test/integration/cache/cluster_fixture.hpp"
 #include "test/integration/cache/pod_ops.hpp"
-#include "test/integration/cache/reflector_test_util.hpp"
-#include "test/support/control_plane_environment.hpp"
 
 namespace ctrl::cache::test {
 namespace {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
-
-Context Within(Clock::duration timeout) {
-    return Context::WithTimeout(Context::Background(), timeout);
-}
 
 double Millis(Clock::duration d) {
     return std::chrono::duration<double, std::milli>(d).count();
@@ -50,43 +38,8 @@ std::string Summary(std::vector<Clock::duration> delays) {
     return text;
 }
 
-// A loop thread, an admin RestClient, and a reflector on pods of one namespace.
-class InformerSyncTest : public ::testing::Test {
+class InformerSyncTest : public ClusterTest {
   protected:
-    void SetUp() override {
-        rest::KubeconfigOptions options;
-        options.explicit_path = ctrl::testing::SharedControlPlane().KubeconfigPath();
-        StatusOr<rest::Config> config = rest::LoadKubeconfig(options);
-        ASSERT_TRUE(config.Ok()) << config.GetStatus();
-        auto client = rest::RestClient::New(*config, io_.get_executor(), registry_);
-        ASSERT_TRUE(client.Ok()) << client.GetStatus();
-        client_ = std::move(client).Value();
-        thread_ = std::thread([this] { io_.run(); });
-    }
-
-    void TearDown() override {
-        ctx_.Cancel();
-        if (reflector_) {
-            EXPECT_TRUE(Eventually([this] { return stopped_.load(); })) << "Run did not return after cancel";
-        }
-        work_.reset();
-        thread_.join();
-    }
-
-    template <typename T>
-    T Run(Task<T> task) {
-        return RunOn(io_.get_executor(), std::move(task));
-    }
-
-    void StartReflector(const std::string& namespace_name) {
-        reflector_ = std::make_unique<Reflector>(
-            *client_,
-            ListWatchTarget{.resource = {"", "v1", "pods"}, .namespaced = true, .namespace_name = namespace_name},
-            store_);
-        reflector_->AddEventHandler(recorder_);
-        boost::asio::co_spawn(io_, reflector_->Run(ctx_), [this](std::exception_ptr) { stopped_ = true; });
-    }
-
     // Waits (polling every millisecond, at most 10 s) until condition holds; returns how long it took
     // from `since`, or nullopt when the deadline passed.
     static std::optional<Clock::duration> VisibleWithin10s(Clock::time_point since,
@@ -99,17 +52,6 @@ class InformerSyncTest : public ::testing::Test {
         }
         return Clock::now() - since;
     }
-
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
-    std::thread thread_;
-    metrics::Registry registry_;
-    std::unique_ptr<rest::RestClient> client_;
-    Store store_;
-    std::shared_ptr<Recorder> recorder_ = std::make_shared<Recorder>();
-    std::unique_ptr<Reflector> reflector_;
-    Context ctx_ = Context::WithCancel(Context::Background());
-    std::atomic<bool> stopped_{false};
 };
 
 TEST_F(InformerSyncTest, ThousandPodsSyncThenChangesAreVisibleWithinTenSeconds) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <utility>
 
 #include <boost/asio/co_spawn.hpp>
@@ -11,6 +12,7 @@
 #include <boost/asio/this_coro.hpp>
 
 #include "runtime/core/object.hpp"
+#include "runtime/core/object_list.hpp"
 #include "runtime/core/sleep.hpp"
 #include "runtime/rest/request_builder.hpp"
 #include "test/support/realistic_pod.hpp"
@@ -94,6 +96,67 @@ Task<Status> DeletePod(rest::RestClient& client, std::string namespace_name, std
     co_return co_await Send(client, std::move(request), ctx);
 }
 
+Task<StatusOr<std::vector<Object>>> ListPods(rest::RestClient& client, std::string namespace_name, Context ctx) {
+    std::vector<Object> pods;
+    std::string continue_token;
+    do {
+        rest::ListParams params;
+        params.limit = 500;
+        params.continue_token = continue_token;
+        StatusOr<rest::HttpRequest> request = rest::RequestBuilder("GET")
+                                                  .GroupVersion(kCoreV1)
+                                                  .Namespace(namespace_name)
+                                                  .Resource("pods")
+                                                  .List(params)
+                                                  .Build();
+        if (!request.Ok())
+            co_return request.GetStatus();
+        StatusOr<rest::HttpResponse> response = co_await client.Do(std::move(request).Value(), ctx);
+        if (!response.Ok())
+            co_return response.GetStatus();
+        StatusOr<ObjectList> list = ObjectList::Parse(response->body);
+        if (!list.Ok())
+            co_return list.GetStatus();
+        (void)list->FillItemTypeMeta();
+        for (Object& pod : list->Items()) {
+            pod.RemoveManagedFields();
+            pods.push_back(std::move(pod));
+        }
+        continue_token = std::string(list->Continue());
+    } while (!continue_token.empty());
+    co_return pods;
+}
+
+std::string CompareStore(const Store& store, const std::vector<Object>& objects) {
+    std::string differences;
+    int shown = 0;
+    auto note = [&](const std::string& line) {
+        if (shown++ < 10)
+            differences += (differences.empty() ? "" : "; ") + line;
+    };
+    std::set<std::string> keys;
+    for (const Object& object : objects) {
+        const std::string key = std::string(object.Namespace()) + "/" + std::string(object.Name());
+        keys.insert(key);
+        const CachedObject held = store.Get(object.Namespace(), object.Name());
+        if (!held) {
+            note("missing " + key);
+        } else if (held.ResourceVersion() != object.ResourceVersion()) {
+            note("stale " + key + ": rv " + held.ResourceVersion() + " in the cache, " +
+                 std::string(object.ResourceVersion()) + " on the server");
+        } else if (held.Copy() != object) {
+            note("different " + key + " at rv " + held.ResourceVersion());
+        }
+    }
+    for (const std::string& key : store.ListKeys()) {
+        if (!keys.contains(key))
+            note("extra " + key);
+    }
+    if (shown > 10)
+        differences += "; ... " + std::to_string(shown - 10) + " more";
+    return differences;
+}
+
 namespace {
 
 struct CreateState {
@@ -106,11 +169,12 @@ struct CreateState {
 Task<void> CreateWorker(rest::RestClient& client, std::string namespace_name, std::string prefix, std::size_t count,
                         std::shared_ptr<CreateState> state, Context ctx) {
     for (std::size_t i = state->next++; i < count; i = state->next++) {
-        Status created = co_await CreatePod(client, namespace_name, PodName(prefix, i), i, ctx);
+        const std::string name = PodName(prefix, i);  // named: GCC 12 mishandles temporaries inside co_await
+        Status created = co_await CreatePod(client, namespace_name, name, i, ctx);
         if (!created.Ok()) {
             std::lock_guard lock(state->mu);
             if (state->first_error.Ok())
-                state->first_error = created.Annotate("creating " + PodName(prefix, i));
+                state->first_error = created.Annotate("creating " + name);
             break;
         }
     }

@@ -5,6 +5,10 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
+
+#include "runtime/cache/store.hpp"
+#include "runtime/core/object.hpp"
 
 #include "runtime/core/context.hpp"
 #include "runtime/core/status.hpp"
@@ -29,6 +33,12 @@ Task<Status> DeletePod(rest::RestClient& client, std::string namespace_name, std
 // Creates pods name_prefix0000 .. (count - 1), `parallel` requests in flight; the first error.
 Task<Status> CreatePods(rest::RestClient& client, std::string namespace_name, std::string name_prefix,
                         std::size_t count, std::size_t parallel, Context ctx);
+// Every pod of the namespace, by a paged list, as the cache holds them: apiVersion and kind set,
+// managedFields dropped.
+Task<StatusOr<std::vector<Object>>> ListPods(rest::RestClient& client, std::string namespace_name, Context ctx);
+// "" when store holds exactly objects (same keys, each object equal as JSON); otherwise the first
+// differences ("missing ns/a", "stale ns/b: rv 10 in the cache, 12 on the server", ...).
+std::string CompareStore(const Store& store, const std::vector<Object>& objects);
 // "<prefix><index, 4 digits>".
 std::string PodName(const std::string& prefix, std::size_t index);
 
