@@ -66,8 +66,8 @@ int Run(const Flags& flags, std::ostream& out, std::ostream& err) {
     out.flush();
     if (!out)
         return Fail(err, "writing the output: the output stream failed (closed pipe or full disk?)");
-    err << "podlister: " << (pods.Items().empty() ? "no pods found in any namespace"
-                                                  : std::to_string(pods.Items().size()) + " pods")
+    err << "podlister: "
+        << (pods.Items().empty() ? "no pods found in any namespace" : std::to_string(pods.Items().size()) + " pods")
         << " from " << config->host << " in " << listing->pages << (listing->pages == 1 ? " page" : " pages")
         << " of at most " << flags.chunk_size << (listing->relisted ? " (relisted after an expired continue)" : "")
         << ", " << took.count() << " ms" << std::endl;

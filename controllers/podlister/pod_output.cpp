@@ -7,21 +7,15 @@
 namespace ctrl::podlister {
 
 const std::vector<std::string>& PodTableHeader() {
-    static const std::vector<std::string> kHeader = {"NAMESPACE", "NAME",     "READY", "STATUS",
-                                                     "RESTARTS",  "AGE",      "NODE"};
+    static const std::vector<std::string> kHeader = {"NAMESPACE", "NAME", "READY", "STATUS", "RESTARTS", "AGE", "NODE"};
     return kHeader;
 }
 
 std::vector<std::string> PodTableCells(api::PodView pod, api::Timestamp now) {
     api::PodTableRow row = api::PodTableRowFor(pod, now);
     const Object& object = pod.AsObject();
-    return {std::string(object.Namespace()),
-            std::string(object.Name()),
-            std::move(row.ready),
-            std::move(row.status),
-            std::move(row.restarts),
-            std::move(row.age),
-            std::move(row.node)};
+    return {std::string(object.Namespace()), std::string(object.Name()), std::move(row.ready), std::move(row.status),
+            std::move(row.restarts),         std::move(row.age),         std::move(row.node)};
 }
 
 void WritePodTable(std::ostream& out, const api::PodList& pods, api::Timestamp now, bool no_headers) {

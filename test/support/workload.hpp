@@ -45,8 +45,8 @@ struct WorkloadReport {
 
 std::string WorkloadNamespace(const WorkloadOptions& options, int namespace_index);  // index from 0
 std::string WorkloadPodName(const WorkloadOptions& options, int pod_index);
-// The pod to create: ~3.5 KB of JSON (three containers with env, resources, ports, mounts,
-// probes; labels and annotations), ~7 KB as the server returns it with defaults and managedFields.
+// The pod to create: ~3 KB of JSON (three containers with env, resources, ports, mounts,
+// probes; labels and annotations), ~8 KB as the server returns it (defaults added; managedFields are half of it).
 api::Pod WorkloadPod(const WorkloadOptions& options, int namespace_index, int pod_index);
 
 // Creates the namespaces, then every pod, with options.concurrency creates in flight. Objects that

@@ -24,7 +24,7 @@ int Usage(std::ostream& out, int code) {
     out << "usage: ctrl-workload [--kubeconfig PATH] [--context NAME] [--namespaces N (3)]\n"
            "                     [--pods-per-namespace M (10)] [--prefix P (workload)] [--concurrency C (16)]\n"
            "                     [--nodes K (0)] [--delete]\n"
-           "Creates namespaces P-1..P-N, each with pods pod-0000..pod-<M-1> (~7 KB each as stored), or\n"
+           "Creates namespaces P-1..P-N, each with pods pod-0000..pod-<M-1> (~8 KB each as stored), or\n"
            "with --delete removes them. Objects that exist already are kept, so a re-run is cheap. With\n"
            "--nodes K, four pods in five get spec.nodeName P-node-<k>.\n";
     return code;
@@ -109,10 +109,11 @@ int main(int argc, char** argv) {
         std::printf("ctrl-workload: deleted %d pods and %d namespaces (%s) in %lld ms\n", report->pods,
                     report->namespaces, range.c_str(), static_cast<long long>(report->took.count()));
     } else {
-        std::printf("ctrl-workload: %d pods created (%d existed already) in %d namespaces (%s, %d new) in %lld ms: "
-                    "%.0f pods/s with %d in flight\n",
-                    report->pods, report->pods_existing, options.namespaces, range.c_str(), report->namespaces,
-                    static_cast<long long>(report->took.count()), report->PodsPerSecond(), options.concurrency);
+        std::printf(
+            "ctrl-workload: %d pods created (%d existed already) in %d namespaces (%s, %d new) in %lld ms: "
+            "%.0f pods/s with %d in flight\n",
+            report->pods, report->pods_existing, options.namespaces, range.c_str(), report->namespaces,
+            static_cast<long long>(report->took.count()), report->PodsPerSecond(), options.concurrency);
     }
     return 0;
 }

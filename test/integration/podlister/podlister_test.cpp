@@ -4,8 +4,8 @@
 // port, a server that never answers and a user without rights each end in one error line and
 // exit code 1 within a deadline.
 
-#include <sys/socket.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <gmock/gmock.h>
@@ -137,8 +137,8 @@ class PodListerIntegrationTest : public ::testing::Test {
             RunSync(io, ctrl::testing::CreateWorkload(**client, options, ctx));
         ASSERT_TRUE(report.Ok()) << report.GetStatus();
         ASSERT_EQ(report->pods + report->pods_existing, kPods);
-        std::printf("workload: %d pods in %d namespaces created in %lld ms: %.0f pods/s, %d in flight\n",
-                    report->pods, kNamespaces, static_cast<long long>(report->took.count()), report->PodsPerSecond(),
+        std::printf("workload: %d pods in %d namespaces created in %lld ms: %.0f pods/s, %d in flight\n", report->pods,
+                    kNamespaces, static_cast<long long>(report->took.count()), report->PodsPerSecond(),
                     options.concurrency);
     }
 
@@ -224,8 +224,8 @@ TEST_F(PodListerIntegrationTest, ClosedPortFailsFast) {
     StatusOr<std::vector<int>> ports = ctrl::testing::FreePorts(1);
     ASSERT_TRUE(ports.Ok()) << ports.GetStatus();
     const std::string server = "https://127.0.0.1:" + std::to_string((*ports)[0]);
-    Ran lister = RunPodLister({"--kubeconfig", KubeconfigFor(server, "closed-port-kubeconfig")},
-                              std::chrono::seconds(40));
+    Ran lister =
+        RunPodLister({"--kubeconfig", KubeconfigFor(server, "closed-port-kubeconfig")}, std::chrono::seconds(40));
     ExpectOneLineError(lister.result, server);
     EXPECT_LT(lister.took, std::chrono::seconds(30));
     std::printf("closed port: exit %d after %lld ms: %s", lister.result.exit_code,
@@ -247,9 +247,8 @@ TEST_F(PodListerIntegrationTest, SilentServerTimesOut) {
     ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
     const std::string server = "https://127.0.0.1:" + std::to_string(ntohs(address.sin_port));
 
-    Ran lister = RunPodLister(
-        {"--kubeconfig", KubeconfigFor(server, "silent-kubeconfig"), "--request-timeout", "3s"},
-        std::chrono::seconds(60));
+    Ran lister = RunPodLister({"--kubeconfig", KubeconfigFor(server, "silent-kubeconfig"), "--request-timeout", "3s"},
+                              std::chrono::seconds(60));
     ::close(listener);
     ExpectOneLineError(lister.result, server);
     EXPECT_GE(lister.took, std::chrono::seconds(3));

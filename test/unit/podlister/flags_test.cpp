@@ -28,8 +28,8 @@ TEST(FlagsTest, Defaults) {
 }
 
 TEST(FlagsTest, EveryFlagWithSeparateValues) {
-    StatusOr<Flags> flags = Parse({"--kubeconfig", "/tmp/kc", "--context", "kind-a", "--chunk-size", "50", "-o",
-                                   "json", "--request-timeout", "1m30s", "--no-headers"});
+    StatusOr<Flags> flags = Parse({"--kubeconfig", "/tmp/kc", "--context", "kind-a", "--chunk-size", "50", "-o", "json",
+                                   "--request-timeout", "1m30s", "--no-headers"});
     ASSERT_TRUE(flags.Ok()) << flags.GetStatus();
     EXPECT_EQ(flags->kubeconfig, "/tmp/kc");
     EXPECT_EQ(flags->context, "kind-a");

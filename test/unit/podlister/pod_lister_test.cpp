@@ -33,8 +33,7 @@ class PagingReader final : public client::Reader {
     Task<Status> GetObject(Context, ObjectKey, Object&, client::ObjectForm, client::GetOptions) override {
         co_return InternalError("not used");
     }
-    Task<Status> ListObjects(Context, ObjectList& list, client::ObjectForm form,
-                             client::ListOptions options) override {
+    Task<Status> ListObjects(Context, ObjectList& list, client::ObjectForm form, client::ListOptions options) override {
         EXPECT_EQ(form, client::ObjectForm::kTyped);
         EXPECT_EQ(options.namespace_name, "");  // every namespace
         requests.push_back({options.limit, options.continue_token});

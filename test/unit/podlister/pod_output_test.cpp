@@ -65,8 +65,8 @@ TEST(PodOutputTest, CellsFollowTheHeader) {
     api::PodList pods = ThreePods();
     std::vector<std::string> cells = PodTableCells(api::PodView(pods.Items()[1]), kNow);
     ASSERT_EQ(cells.size(), PodTableHeader().size());
-    EXPECT_EQ(cells, (std::vector<std::string>{"kube-system", "coredns-5d78c9869d-abcde", "2/2", "Running", "2",
-                                               "60m", "node-a"}));
+    EXPECT_EQ(cells, (std::vector<std::string>{"kube-system", "coredns-5d78c9869d-abcde", "2/2", "Running", "2", "60m",
+                                               "node-a"}));
 }
 
 // A v1 List like kubectl -o json: items with apiVersion and kind, managedFields hidden.
