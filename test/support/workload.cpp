@@ -36,7 +36,8 @@ Task<void> CreateWorker(CreateRun& run) {
         const int pod_index = index % run.options.pods_per_namespace;
         api::Pod pod = WorkloadPod(run.options, namespace_index, pod_index);
         Context ctx = Context::WithTimeout(run.ctx, run.options.request_timeout);
-        Status created = co_await run.client.Create(std::move(ctx), pod);
+        client::CreateOptions create_options;  // named: a defaulted argument inside co_await is freed twice (GCC 12)
+        Status created = co_await run.client.Create(std::move(ctx), pod, std::move(create_options));
         if (created.Ok()) {
             ++run.report.pods;
         } else if (IsAlreadyExists(created)) {
@@ -106,7 +107,8 @@ Task<StatusOr<WorkloadReport>> CreateWorkload(client::Client& client, WorkloadOp
         ns.SetName(WorkloadNamespace(options, n));
         ns.SetLabel(std::string(kWorkloadLabel), options.prefix);
         Context request_ctx = Context::WithTimeout(ctx, options.request_timeout);
-        Status created = co_await client.Create(std::move(request_ctx), ns);
+        client::CreateOptions create_options;
+        Status created = co_await client.Create(std::move(request_ctx), ns, std::move(create_options));
         if (created.Ok()) {
             ++namespaces_created;
         } else if (!IsAlreadyExists(created)) {
@@ -154,7 +156,8 @@ Task<StatusOr<WorkloadReport>> DeleteWorkload(client::Client& client, WorkloadOp
         api::Namespace ns;
         ns.SetName(ns_name);
         Context ns_ctx = Context::WithTimeout(ctx, options.request_timeout);
-        Status deleted = co_await client.Delete(std::move(ns_ctx), ns);
+        client::DeleteOptions delete_options;
+        Status deleted = co_await client.Delete(std::move(ns_ctx), ns, std::move(delete_options));
         if (deleted.Ok()) {
             ++report.namespaces;
         } else if (!IsNotFound(deleted)) {

@@ -206,7 +206,7 @@ TEST_F(PodListerIntegrationTest, JsonHoldsEveryPod) {
     EXPECT_TRUE(keys.contains("lister-1/pod-0000"));
 }
 
-TEST_F(PodListerIntegrationTest, DefaultChunkSizeIsOnePage) {
+TEST_F(PodListerIntegrationTest, DefaultChunkSizeIs500) {
     Ran lister = RunPodLister({"--kubeconfig", Kubeconfig(), "--no-headers"});
     ASSERT_EQ(lister.result.exit_code, 0) << lister.result.err;
     EXPECT_EQ(std::count(lister.result.out.begin(), lister.result.out.end(), '\n'), kPods);
