@@ -2,6 +2,7 @@
 
 #include <concepts>
 #include <type_traits>
+#include <utility>
 
 #include "runtime/core/object.hpp"
 #include "runtime/core/object_list.hpp"
@@ -23,9 +24,12 @@ enum class ObjectForm { kTyped, kUnstructured, kMetadata };
 // `application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1` and sets them back after.
 class PartialObjectMetadata final : public Object {
   public:
-    using Object::Object;
     PartialObjectMetadata() = default;
     explicit PartialObjectMetadata(const GroupVersionKind& gvk) { SetGroupVersionKind(gvk); }
+    // Takes object's document (no copy).
+    explicit PartialObjectMetadata(Object&& object) : Object(std::move(object)) {}
+
+    PartialObjectMetadata DeepCopy() const { return PartialObjectMetadata(Object::DeepCopy()); }
 };
 
 // A list of PartialObjectMetadata. Its apiVersion and kind name the list kind it stands for

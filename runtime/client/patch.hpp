@@ -44,7 +44,9 @@ class Patch {
 // The options of MergeFrom and its relatives.
 struct MergeFromOptions {
     // MergeFromWithOptimisticLock: the patch carries the original's resourceVersion (a JSON patch:
-    // a "test" of it), so the server answers Conflict when the object changed since it was read.
+    // a "test" of it), so the server refuses it when the object changed since it was read:
+    // Conflict for a merge patch, 422 Invalid for a JSON patch whose test failed. Data is
+    // BadRequest when the original has no resourceVersion.
     bool optimistic_lock = false;
 };
 

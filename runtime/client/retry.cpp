@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "runtime/core/sleep.hpp"
+#include "runtime/core/status_or.hpp"
 
 namespace ctrl::client {
 namespace {

@@ -329,6 +329,7 @@ std::optional<discovery::RESTMapping> LazyRESTMapper::CachedMapping(const GroupV
     std::vector<discovery::RESTMapping> found = Current().MappingsFor(gvk.ToGroupKind(), {gvk.version});
     if (found.empty())
         return std::nullopt;
+    hit_.Inc();
     return found.front();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,15 @@ class RESTMapper {
                                                                              Context ctx) = 0;
     // "pods" -> "pod".
     virtual Task<StatusOr<std::string>> ResourceSingularizer(std::string resource, Context ctx) = 0;
+
+    // The mapping of gvk when it is known without discovery: the client's fast path, with no Task.
+    // nullopt means "ask RESTMapping", not "no such kind". Default: never known.
+    virtual std::optional<discovery::RESTMapping> CachedMapping(const GroupVersionKind& /*gvk*/) const {
+        return std::nullopt;
+    }
+    // The server answered 404 for a resource path of gv: forget what is known of gv, so the next
+    // lookup asks again. Default: nothing is cached, nothing to forget.
+    virtual void Invalidate(const GroupVersion& /*gv*/) {}
 };
 
 // Go's NoKindMatchError text: `no matches for kind "X" in version "g/v"` (or `in group "g"`).

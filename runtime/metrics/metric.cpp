@@ -30,7 +30,7 @@ prometheus::Labels ToLabels(const std::string& name, const std::vector<std::stri
 
 }  // namespace
 
-void Counter::Inc(double by) {
+void Counter::Inc(double by) const {
     impl_->Increment(by);
 }
 double Counter::Value() const {

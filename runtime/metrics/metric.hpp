@@ -19,7 +19,8 @@ namespace ctrl::metrics {
 class Counter {
   public:
     explicit Counter(prometheus::Counter* impl) : impl_(impl) {}
-    void Inc(double by = 1.0);
+    // Const: the handle does not change; the series it names does.
+    void Inc(double by = 1.0) const;
     double Value() const;
 
   private:

@@ -17,8 +17,8 @@ using testing::WidgetView;
 // A would-be kind with state of its own: not a TypedObject (a move to Object would lose it).
 class FatWidget final : public TypedObjectBase<FatWidget> {
   public:
-    static constexpr StaticGroupVersionKind kGroupVersionKind{"example.com", "v1", "FatWidget"};
-    static constexpr std::string_view kListKind = "FatWidgetList";
+    [[maybe_unused]] static constexpr StaticGroupVersionKind kGroupVersionKind{"example.com", "v1", "FatWidget"};
+    [[maybe_unused]] static constexpr std::string_view kListKind = "FatWidgetList";
     using TypedObjectBase::TypedObjectBase;
     int extra = 0;
 };

@@ -1,0 +1,183 @@
+#include "runtime/client/direct_client.hpp"
+
+#include <utility>
+
+#include "runtime/client/internal/delete_body.hpp"
+
+namespace ctrl::client {
+namespace {
+
+using internal::RequestTarget;
+
+Status MetadataOnly(std::string_view verb) {
+    return BadRequestError("cannot " + std::string(verb) +
+                           " using only metadata: use a typed or unstructured object (metadata-only objects can "
+                           "be read, patched and deleted)");
+}
+
+}  // namespace
+
+DirectClient::DirectClient(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<const scheme::Scheme> scheme,
+                           std::shared_ptr<discovery::RESTMapper> mapper, Options options)
+    : rest_(std::move(rest)), scheme_(std::move(scheme)), mapper_(std::move(mapper)), options_(std::move(options)) {}
+
+StatusOr<GroupVersionKind> DirectClient::GroupVersionKindFor(const Object& object) const {
+    return internal::KindOfObject(object, ObjectForm::kUnstructured, *scheme_);
+}
+
+Task<StatusOr<bool>> DirectClient::IsObjectNamespaced(const Object& object, Context ctx) {
+    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, GroupVersionKindFor(object));
+    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(gvk, std::move(ctx)));
+    co_return mapping.Namespaced();
+}
+
+Task<StatusOr<discovery::RESTMapping>> DirectClient::MappingFor(const GroupVersionKind& gvk, Context ctx) {
+    if (std::optional<discovery::RESTMapping> cached = mapper_->CachedMapping(gvk))
+        co_return *std::move(cached);
+    GroupKind kind = gvk.ToGroupKind();
+    std::vector<std::string> versions{gvk.version};
+    co_return co_await mapper_->RESTMapping(std::move(kind), std::move(versions), std::move(ctx));
+}
+
+Task<StatusOr<RequestTarget>> DirectClient::NamedTarget(const Object& object, const GroupVersionKind& gvk,
+                                                        std::string_view verb, Context ctx) {
+    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(gvk, std::move(ctx)));
+    co_return internal::TargetForNamed(mapping, object.Key(), verb);
+}
+
+Task<StatusOr<rest::HttpResponse>> DirectClient::Send(const rest::RequestBuilder& request,
+                                                      const discovery::RESTMapping& mapping, Context ctx) {
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpRequest built, request.Build());
+    StatusOr<rest::HttpResponse> response = co_await rest_->Do(std::move(built), std::move(ctx));
+    if (!response.Ok() && internal::IsResourcePathNotFound(response.GetStatus()))
+        mapper_->Invalidate(mapping.resource.ToGroupVersion());
+    co_return response;
+}
+
+rest::WriteParams DirectClient::WriteParamsFor(const WriteOptions& options) const {
+    rest::WriteParams params;
+    params.dry_run = options.dry_run || options_.dry_run;
+    params.field_manager = options.field_owner.empty() ? options_.field_owner : options.field_owner;
+    params.field_validation = options.field_validation;
+    return params;
+}
+
+Task<Status> DirectClient::GetObject(Context ctx, ObjectKey key, Object& object, ObjectForm form, GetOptions options) {
+    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
+    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(gvk, ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, internal::TargetForNamed(mapping, key, "get"));
+    rest::RequestBuilder request = target.Request("GET");
+    request.Header("Accept", internal::AcceptFor(form, /*list=*/false));
+    if (options.resource_version)
+        request.Param("resourceVersion", *options.resource_version);
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, mapping, std::move(ctx)));
+    co_return internal::DecodeObjectInto(response.body, form, gvk, object);
+}
+
+Task<Status> DirectClient::ListObjects(Context ctx, ObjectList& list, ObjectForm form, ListOptions options) {
+    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind item_gvk, internal::ItemKindOfList(list, form, *scheme_));
+    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(item_gvk, ctx));
+    if (options.label_selector.IsNothing()) {  // selects nothing: no request
+        list.Items().clear();
+        list.SetContinue("");
+        co_return OkStatus();
+    }
+    rest::ListParams params;
+    params.label_selector = options.label_selector.String();
+    params.field_selector = options.field_selector.String();
+    params.limit = options.limit;
+    params.continue_token = options.continue_token;
+    params.resource_version = options.resource_version;
+    params.resource_version_match = options.resource_version_match;
+    rest::RequestBuilder request = internal::TargetForCollection(mapping, options.namespace_name).Request("GET");
+    request.Header("Accept", internal::AcceptFor(form, /*list=*/true)).List(params);
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, mapping, std::move(ctx)));
+    co_return internal::DecodeListInto(response.body, form, item_gvk, list);
+}
+
+Task<Status> DirectClient::CreateObject(Context ctx, Object& object, ObjectForm form, CreateOptions options) {
+    if (form == ObjectForm::kMetadata)
+        co_return MetadataOnly("create");
+    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
+    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(gvk, ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, internal::TargetForCreate(mapping, object));
+    rest::RequestBuilder request = target.Request("POST");
+    request.Write(WriteParamsFor(options)).Body(object.ToJson());
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, mapping, std::move(ctx)));
+    co_return internal::DecodeObjectInto(response.body, form, gvk, object);
+}
+
+Task<Status> DirectClient::UpdateObject(Context ctx, Object& object, ObjectForm form, UpdateOptions options) {
+    if (form == ObjectForm::kMetadata)
+        co_return MetadataOnly("update");
+    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
+    CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(object, gvk, "update", ctx));
+    rest::RequestBuilder request = target.Request("PUT");
+    request.Write(WriteParamsFor(options)).Body(object.ToJson());
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, target.mapping, std::move(ctx)));
+    co_return internal::DecodeObjectInto(response.body, form, gvk, object);
+}
+
+Task<Status> DirectClient::SendPatch(const RequestTarget& target, std::string_view sub_resource, const Object& source,
+                                     Object& into, ObjectForm form, const client::Patch& patch,
+                                     const PatchOptions& options, Context ctx) {
+    rest::WriteParams params = WriteParamsFor(options);
+    if (options.force && patch.Type() != PatchType::kApply)
+        co_return BadRequestError("force is only valid for server-side apply patches");
+    if (patch.Type() == PatchType::kApply) {
+        if (params.field_manager.empty())
+            co_return InvalidError(
+                "server-side apply needs a field manager: set PatchOptions.field_owner or the "
+                "client's Options.field_owner",
+                {StatusCause{"FieldValueRequired", "Required value", "fieldManager"}});
+        params.force = options.force;
+    }
+    CTRL_CO_ASSIGN_OR_RETURN(std::string data, patch.Data(source));
+    rest::RequestBuilder request = target.Request("PATCH", sub_resource);
+    request.Header("Accept", internal::AcceptFor(form, /*list=*/false))
+        .Write(params)
+        .Body(std::move(data), std::string(PatchContentType(patch.Type())));
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, target.mapping, std::move(ctx)));
+    co_return internal::DecodeObjectInto(response.body, form, target.mapping.gvk, into);
+}
+
+Task<Status> DirectClient::PatchObject(Context ctx, Object& object, ObjectForm form, client::Patch patch,
+                                       PatchOptions options) {
+    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
+    CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(object, gvk, "patch", ctx));
+    co_return co_await SendPatch(target, {}, object, object, form, patch, options, std::move(ctx));
+}
+
+Task<Status> DirectClient::DeleteObject(Context ctx, Object& object, ObjectForm form, DeleteOptions options) {
+    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
+    CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(object, gvk, "delete", ctx));
+    rest::RequestBuilder request = target.Request("DELETE");
+    request.Body(internal::DeleteOptionsBody(options, options_.dry_run));
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, target.mapping, std::move(ctx)));
+    (void)response;
+    co_return OkStatus();
+}
+
+Task<Status> DirectClient::DeleteAllOfObjects(Context ctx, Object& object, ObjectForm form,
+                                              DeleteAllOfOptions options) {
+    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
+    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(gvk, ctx));
+    const std::string& namespace_name = options.list.namespace_name;
+    if (mapping.Namespaced() && namespace_name.empty())
+        co_return InvalidError("DeleteAllOf " + mapping.resource.resource +
+                                   ": the kind is namespaced and the API deletes a collection in one namespace; set "
+                                   "list.namespace_name",
+                               {StatusCause{"FieldValueRequired", "Required value", "metadata.namespace"}});
+    if (options.list.label_selector.IsNothing())
+        co_return OkStatus();
+    rest::ListParams params;
+    params.label_selector = options.list.label_selector.String();
+    params.field_selector = options.list.field_selector.String();
+    rest::RequestBuilder request = internal::TargetForCollection(mapping, namespace_name).Request("DELETE");
+    request.List(params).Body(internal::DeleteOptionsBody(options.delete_options, options_.dry_run));
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, mapping, std::move(ctx)));
+    (void)response;
+    co_return OkStatus();
+}
+
+}  // namespace ctrl::client

@@ -1,0 +1,177 @@
+#include "runtime/client/patch.hpp"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <optional>
+#include <utility>
+
+#include "runtime/client/internal/json_patch.hpp"
+#include "runtime/client/internal/merge_patch.hpp"
+#include "runtime/client/internal/strategic_merge_patch.hpp"
+#include "runtime/client/internal/strategic_merge_schema.hpp"
+#include "runtime/core/internal/json.hpp"
+
+namespace ctrl::client {
+namespace {
+
+// "Pod default/web", for messages.
+std::string Describe(const Object& object) {
+    std::string text(object.Kind().empty() ? "object" : object.Kind());
+    text.append(" ");
+    if (!object.Namespace().empty())
+        text.append(object.Namespace()).append("/");
+    text.append(object.Name().empty() ? "(unnamed)" : object.Name());
+    return text;
+}
+
+// The original a patch is computed from, copied once and shared by every copy of the Patch.
+// With the optimistic lock, lock_version is the original's resourceVersion (empty when it had
+// none: every Data call then fails).
+struct Original {
+    std::shared_ptr<const Object> object;
+    std::optional<std::string> lock_version;
+    std::string description;
+};
+
+// strip_version: the copy drops metadata.resourceVersion under the lock, so a merge patch carries
+// the version (controller-runtime's MergeFromWithOptimisticLock clears it on the original and
+// sets it on the modified object).
+Original CopyOriginal(const Object& original, const MergeFromOptions& options, bool strip_version) {
+    auto copy = std::make_shared<Object>(original.DeepCopy());
+    std::optional<std::string> lock_version;
+    if (options.optimistic_lock) {
+        lock_version = std::string(original.ResourceVersion());
+        if (strip_version)
+            copy->RemoveNestedField({"metadata", "resourceVersion"});
+    }
+    return {std::move(copy), std::move(lock_version), Describe(original)};
+}
+
+// The object to diff against the original: object itself, or under the lock a copy in scratch
+// whose resourceVersion is the original's (only when it differs).
+StatusOr<const Object*> Modified(const Original& original, const Object& object, Object& scratch) {
+    if (!original.lock_version)
+        return &object;
+    if (original.lock_version->empty()) {
+        return BadRequestError("cannot use the optimistic lock: the original " + original.description +
+                               " has no resourceVersion");
+    }
+    if (object.ResourceVersion() == *original.lock_version)
+        return &object;
+    scratch = object.DeepCopy();
+    scratch.SetResourceVersion(*original.lock_version);
+    return &scratch;
+}
+
+// The patch metadata of the original's kind (of the object's when the original names none).
+StatusOr<const internal::PatchSchema*> StrategicSchema(const std::optional<GroupVersionKind>& original_kind,
+                                                       const Object& object, std::string_view description) {
+    GroupVersionKind kind;
+    if (original_kind) {
+        kind = *original_kind;
+    } else {
+        StatusOr<GroupVersionKind> object_kind = object.GetGroupVersionKind();
+        if (!object_kind.Ok()) {
+            return BadRequestError("cannot compute a strategic merge patch for " + std::string(description) +
+                                   ": it has no apiVersion and kind to find its patch merge keys by");
+        }
+        kind = std::move(object_kind).Value();
+    }
+    const internal::PatchSchema* schema = internal::FindPatchSchema(kind);
+    if (schema == nullptr) {
+        return BadRequestError("strategic merge patch is not supported for " + kind.String() +
+                               ": the runtime knows the patch merge keys of built-in kinds only; use MergeFrom");
+    }
+    return schema;
+}
+
+// The JSON of object without metadata.managedFields, written without copying the object.
+std::string JsonWithoutManagedFields(const Object& object) {
+    const ctrl::internal::JsonValue& root = object.Document().Root();
+    if (!object.HasManagedFields())
+        return object.ToJson();
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+    writer.StartObject();
+    for (auto it = root.MemberBegin(); it != root.MemberEnd(); ++it) {
+        writer.Key(it->name.GetString(), it->name.GetStringLength());
+        if (ctrl::internal::JsonView(it->name) != "metadata" || !it->value.IsObject()) {
+            it->value.Accept(writer);
+            continue;
+        }
+        writer.StartObject();
+        for (auto field = it->value.MemberBegin(); field != it->value.MemberEnd(); ++field) {
+            if (ctrl::internal::JsonView(field->name) == "managedFields")
+                continue;
+            writer.Key(field->name.GetString(), field->name.GetStringLength());
+            field->value.Accept(writer);
+        }
+        writer.EndObject();
+    }
+    writer.EndObject();
+    return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+}  // namespace
+
+std::string_view PatchContentType(PatchType type) {
+    switch (type) {
+        case PatchType::kJsonPatch:
+            return "application/json-patch+json";
+        case PatchType::kMergePatch:
+            return "application/merge-patch+json";
+        case PatchType::kStrategicMergePatch:
+            return "application/strategic-merge-patch+json";
+        case PatchType::kApply:
+            return "application/apply-patch+yaml";
+    }
+    return "application/merge-patch+json";
+}
+
+Patch RawPatch(PatchType type, std::string data) {
+    return Patch(type, [data = std::move(data)](const Object&) -> StatusOr<std::string> { return data; });
+}
+
+Patch MergeFrom(const Object& original, MergeFromOptions options) {
+    return Patch(PatchType::kMergePatch,
+                 [from = CopyOriginal(original, options, /*strip_version=*/true)](
+                     const Object& object) -> StatusOr<std::string> {
+                     Object scratch;
+                     CTRL_ASSIGN_OR_RETURN(const Object* modified, Modified(from, object, scratch));
+                     return internal::CreateMergePatch(*from.object, *modified);
+                 });
+}
+
+Patch StrategicMergeFrom(const Object& original, MergeFromOptions options) {
+    StatusOr<GroupVersionKind> gvk = original.GetGroupVersionKind();
+    std::optional<GroupVersionKind> original_kind;
+    if (gvk.Ok())
+        original_kind = std::move(gvk).Value();
+    return Patch(PatchType::kStrategicMergePatch,
+                 [from = CopyOriginal(original, options, /*strip_version=*/true),
+                  original_kind = std::move(original_kind)](const Object& object) -> StatusOr<std::string> {
+                     CTRL_ASSIGN_OR_RETURN(const internal::PatchSchema* schema,
+                                           StrategicSchema(original_kind, object, from.description));
+                     Object scratch;
+                     CTRL_ASSIGN_OR_RETURN(const Object* modified, Modified(from, object, scratch));
+                     return internal::CreateTwoWayStrategicMergePatch(*from.object, *modified, *schema);
+                 });
+}
+
+Patch JsonPatchFrom(const Object& original, MergeFromOptions options) {
+    return Patch(PatchType::kJsonPatch,
+                 [from = CopyOriginal(original, options, /*strip_version=*/false)](
+                     const Object& object) -> StatusOr<std::string> {
+                     Object scratch;
+                     CTRL_ASSIGN_OR_RETURN(const Object* modified, Modified(from, object, scratch));
+                     return internal::CreateJsonPatch(*from.object, *modified, from.lock_version);
+                 });
+}
+
+Patch Apply() {
+    return Patch(PatchType::kApply,
+                 [](const Object& object) -> StatusOr<std::string> { return JsonWithoutManagedFields(object); });
+}
+
+}  // namespace ctrl::client
