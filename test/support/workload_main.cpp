@@ -26,7 +26,9 @@ int Usage(std::ostream& out, int code) {
            "                     [--nodes K (0)] [--delete]\n"
            "Creates namespaces P-1..P-N, each with pods pod-0000..pod-<M-1> (~8 KB each as stored), or\n"
            "with --delete removes them. Objects that exist already are kept, so a re-run is cheap. With\n"
-           "--nodes K, four pods in five get spec.nodeName P-node-<k>.\n";
+           "--nodes K, four pods in five get spec.nodeName P-node-<k>. On the local control plane no\n"
+           "namespace controller runs: deleted namespaces stay Terminating, and creating in them fails\n"
+           "until the control plane restarts (hack/control-plane.sh down; up starts with empty etcd).\n";
     return code;
 }
 
