@@ -1,0 +1,332 @@
+// The Cache as a client::Reader and the delegating client against the real control plane (issue
+// 6, acceptance 4-6): reads of cached kinds make no request after sync, DisableFor kinds and
+// unstructured objects go to the server, a field index answers MatchingFields, a cache restricted to
+// one namespace works for a user who may only list there, and a kind the user may not list fails
+// WaitForCacheSync with a message naming it and Forbidden.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <set>
+#include <thread>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "runtime/api/config_map.hpp"
+#include "runtime/api/namespace.hpp"
+#include "runtime/api/pod.hpp"
+#include "runtime/cache/cache.hpp"
+#include "runtime/client/delegating_client.hpp"
+#include "runtime/core/run_sync.hpp"
+#include "runtime/discovery/discovery_client.hpp"
+#include "runtime/discovery/lazy_rest_mapper.hpp"
+#include "runtime/rest/authenticator.hpp"
+#include "runtime/rest/kubeconfig.hpp"
+#include "test/support/control_plane_environment.hpp"
+#include "test/support/workload.hpp"
+
+namespace ctrl::cache::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+const GroupVersionKind kPod{"", "v1", "Pod"};
+const GroupVersionKind kConfigMap{"", "v1", "ConfigMap"};
+
+// Counts the requests that pass to a real transport.
+class CountingTransport final : public rest::Transport {
+  public:
+    explicit CountingTransport(std::unique_ptr<rest::Transport> inner) : inner_(std::move(inner)) {}
+    Task<StatusOr<rest::HttpResponse>> Send(rest::HttpRequest request, Context ctx) override {
+        ++count_;
+        co_return co_await inner_->Send(std::move(request), std::move(ctx));
+    }
+    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(rest::HttpRequest request, Context ctx) override {
+        ++count_;
+        co_return co_await inner_->Open(std::move(request), std::move(ctx));
+    }
+    int Count() const { return count_.load(); }
+
+  private:
+    std::unique_ptr<rest::Transport> inner_;
+    std::atomic<int> count_{0};
+};
+
+rest::Config ConfigFrom(const std::string& kubeconfig) {
+    rest::KubeconfigOptions options;
+    options.explicit_path = kubeconfig;
+    StatusOr<rest::Config> config = rest::LoadKubeconfig(options);
+    EXPECT_TRUE(config.Ok()) << config.GetStatus();
+    return config.Ok() ? *config : rest::Config{};
+}
+
+Context Within(std::chrono::milliseconds timeout) {
+    return Context::WithTimeout(Context::Background(), timeout);
+}
+
+// A loop thread; an admin direct client whose requests are counted; a cache (its own RestClient)
+// and a delegating client over both.
+class CacheClientTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        loop_ = std::thread([this] { io_.run(); });
+        const rest::Config admin = ConfigFrom(ctrl::testing::SharedControlPlane().KubeconfigPath());
+        StatusOr<std::unique_ptr<rest::Transport>> transport = rest::NewTransport(admin, io_.get_executor());
+        ASSERT_TRUE(transport.Ok()) << transport.GetStatus();
+        auto counting = std::make_unique<CountingTransport>(std::move(transport).Value());
+        counter_ = counting.get();
+        auto auth = rest::NewAuthenticator(admin);
+        ASSERT_TRUE(auth.Ok());
+        auto rest = std::make_shared<rest::RestClient>(admin, std::move(counting), std::move(auth).Value(), registry_);
+        client::Options options;
+        options.registry = &registry_;
+        StatusOr<std::unique_ptr<client::Client>> direct = client::NewForRestClient(rest, std::move(options));
+        ASSERT_TRUE(direct.Ok()) << direct.GetStatus();
+        direct_ = std::move(direct).Value();
+        ns_ = "cache-" + std::to_string(++counter);
+        api::Namespace ns;
+        ns.SetName(ns_);
+        ASSERT_TRUE(Run(direct_->Create(Within(30s), ns)).Ok());
+    }
+
+    void TearDown() override {
+        stop_.Cancel();
+        for (int i = 0; i < 500 && cache_ && !cache_->Stopped(); ++i)
+            std::this_thread::sleep_for(10ms);
+        work_.reset();
+        io_.stop();
+        loop_.join();
+    }
+
+    template <typename T>
+    T Run(Task<T> task) {
+        return RunOn(io_.get_executor(), std::move(task));
+    }
+
+    // Makes the cache (as user, admin by default) and the delegating client, and starts the cache.
+    void MakeCache(CacheOptions options, client::CacheReadOptions read_options,
+                   const std::string& kubeconfig = ctrl::testing::SharedControlPlane().KubeconfigPath()) {
+        StatusOr<std::unique_ptr<rest::RestClient>> rest =
+            rest::RestClient::New(ConfigFrom(kubeconfig), io_.get_executor(), registry_);
+        ASSERT_TRUE(rest.Ok()) << rest.GetStatus();
+        cache_rest_ = std::shared_ptr<rest::RestClient>(std::move(rest).Value());
+        auto discovery =
+            std::make_shared<discovery::DiscoveryClient>(*cache_rest_, discovery::DiscoveryOptions{}, registry_);
+        auto mapper =
+            std::make_shared<discovery::LazyRESTMapper>(discovery, discovery::LazyRESTMapperOptions{}, registry_);
+        discovery_ = discovery;
+        cache_ = std::make_unique<Cache>(cache_rest_, mapper, io_.get_executor(), std::move(options));
+        cache_->Start(stop_);
+        client_ = std::make_unique<client::DelegatingClient>(*direct_, *cache_, std::move(read_options));
+    }
+
+    // Creates count realistic pods in ns_, spread over nodes n-0 and n-1 (one in five unscheduled).
+    void CreatePods(int count) {
+        ctrl::testing::WorkloadOptions workload;
+        workload.prefix = ns_;
+        workload.nodes = 2;
+        for (int i = 0; i < count; ++i) {
+            api::Pod pod = ctrl::testing::WorkloadPod(workload, 0, i);
+            pod.SetNamespace(ns_);
+            Status created = Run(direct_->Create(Within(30s), pod));
+            ASSERT_TRUE(created.Ok()) << created;
+        }
+    }
+
+    static inline std::atomic<int> counter{0};
+    boost::asio::io_context io_;
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ = boost::asio::make_work_guard(io_);
+    std::thread loop_;
+    metrics::Registry registry_;
+    CountingTransport* counter_ = nullptr;
+    std::unique_ptr<client::Client> direct_;
+    std::shared_ptr<rest::RestClient> cache_rest_;
+    std::shared_ptr<discovery::DiscoveryClient> discovery_;
+    std::unique_ptr<Cache> cache_;
+    std::unique_ptr<client::DelegatingClient> client_;
+    Context stop_ = Context::WithCancel(Context::Background());
+    std::string ns_;
+};
+
+TEST_F(CacheClientTest, CachedKindsAreReadWithoutRequestsAndBypassedOnesAlwaysAsk) {
+    CreatePods(10);
+    api::ConfigMap cm;
+    cm.SetNamespace(ns_);
+    cm.SetName("settings");
+    ASSERT_TRUE(Run(direct_->Create(Within(30s), cm)).Ok());
+    client::CacheReadOptions read;
+    read.uncached = {kConfigMap};
+    MakeCache(CacheOptions{}, read);
+
+    api::PodList pods;
+    ASSERT_TRUE(Run(client_->List(Within(30s), pods, {.namespace_name = ns_})).Ok());
+    EXPECT_EQ(pods.Items().size(), 10u);
+    ASSERT_TRUE(Run(cache_->WaitForCacheSync(Within(30s))).Ok());
+
+    const int before = counter_->Count();
+    for (int i = 0; i < 20; ++i) {
+        api::Pod pod;
+        ASSERT_TRUE(Run(client_->Get(Within(30s), {ns_, ctrl::testing::WorkloadPodName({}, i % 10)}, pod)).Ok());
+        EXPECT_EQ(pod.Kind(), "Pod");
+        EXPECT_FALSE(pod.HasManagedFields()) << "stripped on ingest";
+    }
+    ASSERT_TRUE(Run(client_->List(Within(30s), pods, {.namespace_name = ns_})).Ok());
+    EXPECT_EQ(counter_->Count(), before) << "reads of a cached kind after sync make no request";
+
+    for (int i = 0; i < 5; ++i) {
+        api::ConfigMap read_cm;
+        ASSERT_TRUE(Run(client_->Get(Within(30s), {ns_, "settings"}, read_cm)).Ok());
+    }
+    EXPECT_EQ(counter_->Count(), before + 5) << "a DisableFor kind goes to the server every time";
+
+    Object unstructured;
+    unstructured.SetGroupVersionKind(kPod);
+    ASSERT_TRUE(Run(client_->Get(Within(30s), {ns_, ctrl::testing::WorkloadPodName({}, 0)}, unstructured)).Ok());
+    EXPECT_EQ(counter_->Count(), before + 6) << "unstructured reads go to the server unless cached";
+    EXPECT_TRUE(unstructured.HasManagedFields()) << "the server's object, not the cache's";
+
+    client::DelegatingClient caching_unstructured(*direct_, *cache_, {.unstructured = true});
+    ASSERT_TRUE(
+        Run(caching_unstructured.Get(Within(30s), {ns_, ctrl::testing::WorkloadPodName({}, 0)}, unstructured)).Ok());
+    EXPECT_FALSE(unstructured.HasManagedFields());
+    EXPECT_EQ(counter_->Count(), before + 6) << "with the flag on, unstructured reads come from the cache";
+
+    // What the cache says of a missing object is what the server says.
+    api::Pod missing;
+    Status from_cache = Run(client_->Get(Within(30s), {ns_, "nope"}, missing));
+    Status from_server = Run(direct_->Get(Within(30s), {ns_, "nope"}, missing));
+    EXPECT_TRUE(IsNotFound(from_cache));
+    EXPECT_EQ(from_cache.Message(), from_server.Message());
+    EXPECT_EQ(from_cache.HttpCode(), 404);
+}
+
+TEST_F(CacheClientTest, MetadataOnlyReadsHaveTheirOwnInformerAndSharedViewsAreShared) {
+    CreatePods(3);
+    MakeCache(CacheOptions{}, client::CacheReadOptions{});
+    client::PartialObjectMetadataList metadata(kPod);
+    ASSERT_TRUE(Run(client_->List(Within(30s), metadata, {.namespace_name = ns_})).Ok());
+    ASSERT_EQ(metadata.Items().size(), 3u);
+    EXPECT_EQ(metadata.Items()[0].Kind(), "Pod");
+    EXPECT_EQ(metadata.Items()[0].ApiVersion(), "v1");
+    EXPECT_FALSE(metadata.Items()[0].HasNestedField({"spec"}));
+
+    const ObjectKey key{ns_, ctrl::testing::WorkloadPodName({}, 1)};
+    StatusOr<std::shared_ptr<const Object>> first = Run(cache_->GetShared(Within(30s), kPod, key));
+    ASSERT_TRUE(first.Ok()) << first.GetStatus();
+    StatusOr<std::shared_ptr<const Object>> second = Run(cache_->GetShared(Within(30s), kPod, key));
+    ASSERT_TRUE(second.Ok());
+    EXPECT_EQ(first->get(), second->get()) << "one decode, shared while held";
+    EXPECT_EQ((*first)->Name(), key.name);
+    StatusOr<std::vector<std::shared_ptr<const Object>>> all =
+        Run(cache_->ListShared(Within(30s), kPod, {.namespace_name = ns_}));
+    ASSERT_TRUE(all.Ok());
+    EXPECT_EQ(all->size(), 3u);
+}
+
+TEST_F(CacheClientTest, AFieldIndexAnswersMatchingFields) {
+    CreatePods(10);
+    MakeCache(CacheOptions{}, client::CacheReadOptions{});
+    Status indexed = Run(cache_->IndexField(
+        kPod, "spec.nodeName",
+        [](const Object& pod) {
+            StatusOr<std::string> node = pod.NestedString({"spec", "nodeName"});
+            return node.Ok() ? std::vector<std::string>{*node} : std::vector<std::string>{};
+        },
+        Within(30s)));
+    ASSERT_TRUE(indexed.Ok()) << indexed;
+
+    const std::string node = ns_ + "-node-1";
+    api::PodList on_node;
+    ASSERT_TRUE(
+        Run(client_->List(Within(30s), on_node, {.field_selector = client::MatchingFields({{"spec.nodeName", node}})}))
+            .Ok());
+    api::PodList from_server;
+    ASSERT_TRUE(
+        Run(direct_->List(Within(30s), from_server,
+                          {.namespace_name = ns_, .field_selector = client::MatchingFields({{"spec.nodeName", node}})}))
+            .Ok());
+    std::set<std::string> cached_names, server_names;
+    for (const Object& pod : on_node.Items())
+        cached_names.emplace(pod.Name());
+    for (const Object& pod : from_server.Items())
+        server_names.emplace(pod.Name());
+    EXPECT_FALSE(cached_names.empty());
+    EXPECT_EQ(cached_names, server_names);
+
+    api::PodList by_name;
+    ASSERT_TRUE(Run(client_->List(Within(30s), by_name,
+                                  {.namespace_name = ns_,
+                                   .field_selector = client::MatchingFields(
+                                       {{"metadata.name", ctrl::testing::WorkloadPodName({}, 2)}})}))
+                    .Ok());
+    EXPECT_EQ(by_name.Items().size(), 1u);
+
+    api::PodList unindexed;
+    Status refused = Run(client_->List(Within(30s), unindexed,
+                                       {.field_selector = client::MatchingFields({{"spec.schedulerName", "x"}})}));
+    EXPECT_TRUE(IsBadRequest(refused)) << refused;
+    EXPECT_THAT(refused.Message(), ::testing::HasSubstr("spec.schedulerName"));
+}
+
+TEST_F(CacheClientTest, ANamespaceRestrictedCacheWorksForAUserWhoMayOnlyListThere) {
+    CreatePods(4);
+    const std::string user = "reader-" + ns_;
+    StatusOr<std::string> kubeconfig = ctrl::testing::SharedControlPlane().AddUser(user);
+    ASSERT_TRUE(kubeconfig.Ok()) << kubeconfig.GetStatus();
+    StatusOr<Object> role = Object::Parse(R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"Role",
+        "metadata":{"name":"pod-reader"},
+        "rules":[{"apiGroups":[""],"resources":["pods"],"verbs":["get","list","watch"]}]})");
+    ASSERT_TRUE(role.Ok());
+    role->SetNamespace(ns_);
+    ASSERT_TRUE(Run(direct_->Create(Within(30s), *role)).Ok());
+    StatusOr<Object> binding = Object::Parse(R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding",
+        "metadata":{"name":"pod-reader"},
+        "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"pod-reader"}})");
+    ASSERT_TRUE(binding.Ok());
+    binding->SetNamespace(ns_);
+    ASSERT_TRUE(
+        binding->SetNestedField({"subjects"}, Object::Parse(R"([{"kind":"User","name":")" + user + R"("}])").Value())
+            .Ok());
+    ASSERT_TRUE(Run(direct_->Create(Within(30s), *binding)).Ok());
+
+    CacheOptions restricted;
+    restricted.default_namespaces = {ns_};
+    MakeCache(std::move(restricted), client::CacheReadOptions{}, *kubeconfig);
+    api::PodList pods;
+    Status listed = Run(cache_->List(Within(30s), pods, {.namespace_name = ns_}));
+    ASSERT_TRUE(listed.Ok()) << listed;
+    EXPECT_EQ(pods.Items().size(), 4u);
+    api::PodList elsewhere;
+    Status other = Run(cache_->List(Within(30s), elsewhere, {.namespace_name = "default"}));
+    EXPECT_TRUE(IsBadRequest(other)) << other;
+    EXPECT_THAT(other.Message(), ::testing::HasSubstr("not cached"));
+}
+
+TEST_F(CacheClientTest, WaitForCacheSyncNamesTheKindTheUserMayNotListAndWhy) {
+    StatusOr<std::string> kubeconfig = ctrl::testing::SharedControlPlane().AddUser("nobody-" + ns_);
+    ASSERT_TRUE(kubeconfig.Ok());
+    MakeCache(CacheOptions{}, client::CacheReadOptions{}, *kubeconfig);
+    StatusOr<std::vector<Informer*>> informers = Run(cache_->GetInformers(kPod, false, Within(30s)));
+    ASSERT_TRUE(informers.Ok()) << informers.GetStatus();
+    const auto started = std::chrono::steady_clock::now();
+    Status synced = Run(cache_->WaitForCacheSync(Within(3s)));
+    const auto took = std::chrono::steady_clock::now() - started;
+    ASSERT_FALSE(synced.Ok());
+    std::printf("WaitForCacheSync said: %s\n", synced.ToString().c_str());
+    EXPECT_TRUE(IsTimeout(synced)) << synced;
+    EXPECT_THAT(synced.Message(), ::testing::HasSubstr("Kind=Pod"));
+    EXPECT_THAT(synced.Message(), ::testing::HasSubstr("Forbidden"));
+    EXPECT_LT(took, 6s) << "within its deadline";
+}
+
+}  // namespace
+}  // namespace ctrl::cache::test
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    ctrl::testing::InstallControlPlaneEnvironment();
+    return RUN_ALL_TESTS();
+}
