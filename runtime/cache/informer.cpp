@@ -5,19 +5,36 @@
 
 #include <boost/asio/co_spawn.hpp>
 
+#include "runtime/core/sleep.hpp"
+
 namespace ctrl::cache {
 
 Informer::Informer(GroupVersionKind gvk, rest::RestClient& client, ListWatchTarget target, StoreOptions store_options,
                    ReflectorOptions reflector_options)
     : gvk_(std::move(gvk)),
       store_(std::move(store_options)),
-      reflector_(client, std::move(target), store_, reflector_options) {}
+      reflector_(client, std::move(target), store_, reflector_options),
+      resync_period_(reflector_options.resync_period) {}
 
 void Informer::Start(boost::asio::any_io_executor executor, Context ctx) {
     if (started_.exchange(true))
         return;
-    boost::asio::co_spawn(executor, reflector_.Run(std::move(ctx)),
-                          [stopped = stopped_](std::exception_ptr /*error*/) { stopped->store(true); });
+    running_->fetch_add(1);
+    boost::asio::co_spawn(executor, reflector_.Run(ctx),
+                          [running = running_](std::exception_ptr /*error*/) { running->fetch_sub(1); });
+    if (resync_period_.count() > 0) {
+        running_->fetch_add(1);
+        boost::asio::co_spawn(executor, ResyncLoop(std::move(ctx)),
+                              [running = running_](std::exception_ptr /*error*/) { running->fetch_sub(1); });
+    }
+}
+
+Task<void> Informer::ResyncLoop(Context ctx) {
+    while (true) {
+        if (Status slept = co_await SleepFor(resync_period_, ctx); !slept.Ok())
+            co_return;
+        reflector_.Resync();
+    }
 }
 
 Task<Status> Informer::WaitForSync(Context ctx) const {

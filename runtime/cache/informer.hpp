@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -28,11 +29,12 @@ class Informer final {
     Informer(const Informer&) = delete;
     Informer& operator=(const Informer&) = delete;
 
-    // Starts the reflector on executor; it stops when ctx ends. A second call does nothing.
+    // Starts the reflector on executor (and the resync timer, when the reflector options ask for
+    // one); they stop when ctx ends. A second call does nothing.
     void Start(boost::asio::any_io_executor executor, Context ctx);
     bool Started() const { return started_.load(); }
-    // Whether Run has returned (after ctx ended).
-    bool Stopped() const { return stopped_->load(); }
+    // Whether what Start began has returned (after ctx ended).
+    bool Stopped() const { return running_->load() == 0; }
 
     bool HasSynced() const { return reflector_.HasSynced(); }
     // Waits until synced; when ctx ends first, an error naming the kind, the resource and the last
@@ -49,11 +51,15 @@ class Informer final {
     ReflectorStats Stats() const { return reflector_.Stats(); }
 
   private:
+    // Calls Resync every resync_period_ until ctx ends.
+    Task<void> ResyncLoop(Context ctx);
+
     const GroupVersionKind gvk_;
     Store store_;
     Reflector reflector_;
     std::atomic<bool> started_{false};
-    std::shared_ptr<std::atomic<bool>> stopped_ = std::make_shared<std::atomic<bool>>(false);
+    const std::chrono::milliseconds resync_period_;
+    std::shared_ptr<std::atomic<int>> running_ = std::make_shared<std::atomic<int>>(0);
 };
 
 }  // namespace ctrl::cache

@@ -275,6 +275,17 @@ void Reflector::AddEventHandler(std::shared_ptr<EventHandler> handler) {
     handlers_.push_back(std::move(handler));
 }
 
+void Reflector::Resync() {
+    std::lock_guard lock(dispatch_mu_);
+    if (!synced_.load(std::memory_order_acquire) || handlers_.empty())
+        return;
+    for (const CachedObject& object : store_.List()) {
+        const std::shared_ptr<const Object> shared = object.Shared();
+        for (const auto& handler : handlers_)
+            handler->OnUpdate(shared, shared);
+    }
+}
+
 Task<Status> Reflector::WaitForSync(Context ctx) const {
     while (!HasSynced()) {
         Status slept = co_await SleepFor(kSyncPoll, ctx);

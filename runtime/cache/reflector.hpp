@@ -33,6 +33,10 @@ struct ReflectorOptions {
     std::chrono::milliseconds max_backoff{std::chrono::seconds(30)};
     // Per list page, and for a watch until its response headers arrive. Default 60 s.
     std::chrono::milliseconds request_timeout{std::chrono::seconds(60)};
+    // Every resync_period the Informer calls Resync: handlers get OnUpdate(object, object) for every
+    // object held, so a controller re-reconciles everything (controller-runtime's SyncPeriod).
+    // Default 0: never.
+    std::chrono::milliseconds resync_period{0};
 };
 
 // Counters of what a Reflector did, for tests and metrics.
@@ -72,6 +76,10 @@ class Reflector final {
     // Adds a handler. Once the first list is in, it first receives what the store holds as adds
     // (is_initial_list true), then every later change, with no change missed or repeated.
     void AddEventHandler(std::shared_ptr<EventHandler> handler);
+
+    // Once synced: OnUpdate(object, object) to every handler for every object held (a periodic
+    // resync). Before the first sync it does nothing.
+    void Resync();
 
     // Whether the first list is in the store and its events were dispatched.
     bool HasSynced() const { return synced_.load(std::memory_order_acquire); }

@@ -142,25 +142,23 @@ Patch RawPatch(PatchType type, std::string_view data) {
     return patch;
 }
 
-Patch MergeFrom(const Object& original, MergeFromOptions options) {
-    Patch patch(PatchType::kMergePatch, Patch::Source::kMergeFrom);
+Patch Patch::FromOriginal(PatchType type, Source source, const Object& original, MergeFromOptions options) {
+    Patch patch(type, source);
     patch.original_ = &original;
     patch.options_ = options;
     return patch;
+}
+
+Patch MergeFrom(const Object& original, MergeFromOptions options) {
+    return Patch::FromOriginal(PatchType::kMergePatch, Patch::Source::kMergeFrom, original, options);
 }
 
 Patch StrategicMergeFrom(const Object& original, MergeFromOptions options) {
-    Patch patch(PatchType::kStrategicMergePatch, Patch::Source::kStrategicMergeFrom);
-    patch.original_ = &original;
-    patch.options_ = options;
-    return patch;
+    return Patch::FromOriginal(PatchType::kStrategicMergePatch, Patch::Source::kStrategicMergeFrom, original, options);
 }
 
 Patch JsonPatchFrom(const Object& original, MergeFromOptions options) {
-    Patch patch(PatchType::kJsonPatch, Patch::Source::kJsonPatchFrom);
-    patch.original_ = &original;
-    patch.options_ = options;
-    return patch;
+    return Patch::FromOriginal(PatchType::kJsonPatch, Patch::Source::kJsonPatchFrom, original, options);
 }
 
 Patch Apply() {

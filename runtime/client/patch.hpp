@@ -46,6 +46,8 @@ class Patch {
   private:
     enum class Source { kRaw, kMergeFrom, kStrategicMergeFrom, kJsonPatchFrom, kApply };
     Patch(PatchType type, Source source) : type_(type), source_(source) {}
+    // A patch computed from original when it is sent.
+    static Patch FromOriginal(PatchType type, Source source, const Object& original, MergeFromOptions options);
 
     friend Patch RawPatch(PatchType type, std::string_view data);
     friend Patch MergeFrom(const Object& original, MergeFromOptions options);

@@ -26,6 +26,7 @@
 #include "runtime/rest/authenticator.hpp"
 #include "runtime/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/counting_transport.hpp"
 #include "test/support/workload.hpp"
 
 namespace ctrl::cache::test {
@@ -36,24 +37,7 @@ using namespace std::chrono_literals;
 const GroupVersionKind kPod{"", "v1", "Pod"};
 const GroupVersionKind kConfigMap{"", "v1", "ConfigMap"};
 
-// Counts the requests that pass to a real transport.
-class CountingTransport final : public rest::Transport {
-  public:
-    explicit CountingTransport(std::unique_ptr<rest::Transport> inner) : inner_(std::move(inner)) {}
-    Task<StatusOr<rest::HttpResponse>> Send(rest::HttpRequest request, Context ctx) override {
-        ++count_;
-        co_return co_await inner_->Send(std::move(request), std::move(ctx));
-    }
-    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(rest::HttpRequest request, Context ctx) override {
-        ++count_;
-        co_return co_await inner_->Open(std::move(request), std::move(ctx));
-    }
-    int Count() const { return count_.load(); }
-
-  private:
-    std::unique_ptr<rest::Transport> inner_;
-    std::atomic<int> count_{0};
-};
+using ctrl::testing::CountingTransport;
 
 rest::Config ConfigFrom(const std::string& kubeconfig) {
     rest::KubeconfigOptions options;
@@ -224,6 +208,29 @@ TEST_F(CacheClientTest, MetadataOnlyReadsHaveTheirOwnInformerAndSharedViewsAreSh
         Run(cache_->ListShared(Within(30s), kPod, {.namespace_name = ns_}));
     ASSERT_TRUE(all.Ok());
     EXPECT_EQ(all->size(), 3u);
+}
+
+TEST_F(CacheClientTest, AResyncPeriodRedeliversEveryObjectAsAnUpdate) {
+    CreatePods(3);
+    CacheOptions options;
+    options.reflector.resync_period = 200ms;
+    MakeCache(std::move(options), client::CacheReadOptions{});
+    StatusOr<std::vector<Informer*>> informers = Run(cache_->GetInformers(kPod, false, Within(30s)));
+    ASSERT_TRUE(informers.Ok()) << informers.GetStatus();
+    ASSERT_EQ(informers->size(), 1u);
+    // The handler outlives this body (the informer runs until TearDown): it owns what it touches.
+    auto resynced = std::make_shared<std::atomic<int>>(0);
+    auto handler = std::make_shared<EventHandlerFuncs>();
+    handler->on_update = [resynced, ns = ns_](const std::shared_ptr<const Object>& old_object,
+                                              const std::shared_ptr<const Object>& new_object) {
+        if (old_object == new_object && new_object->Namespace() == ns)
+            ++*resynced;
+    };
+    informers->front()->AddEventHandler(handler);
+    ASSERT_TRUE(Run(cache_->WaitForCacheSync(Within(30s))).Ok());
+    for (int i = 0; i < 300 && resynced->load() < 6; ++i)
+        std::this_thread::sleep_for(10ms);
+    EXPECT_GE(resynced->load(), 6) << "two resyncs of the 3 pods within 3 s";
 }
 
 TEST_F(CacheClientTest, AFieldIndexAnswersMatchingFields) {

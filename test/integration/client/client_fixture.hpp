@@ -15,28 +15,11 @@
 #include "runtime/core/run_sync.hpp"
 #include "runtime/metrics/registry.hpp"
 #include "runtime/rest/transport.hpp"
+#include "test/support/counting_transport.hpp"
 
 namespace ctrl::client::test {
 
-// Forwards to a real transport and counts the requests that pass (to prove what happens "before
-// any request").
-class CountingTransport final : public rest::Transport {
-  public:
-    explicit CountingTransport(std::unique_ptr<rest::Transport> inner) : inner_(std::move(inner)) {}
-    Task<StatusOr<rest::HttpResponse>> Send(rest::HttpRequest request, Context ctx) override {
-        ++count_;
-        co_return co_await inner_->Send(std::move(request), std::move(ctx));
-    }
-    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(rest::HttpRequest request, Context ctx) override {
-        ++count_;
-        co_return co_await inner_->Open(std::move(request), std::move(ctx));
-    }
-    int Count() const { return count_.load(); }
-
-  private:
-    std::unique_ptr<rest::Transport> inner_;
-    std::atomic<int> count_{0};
-};
+using ctrl::testing::CountingTransport;
 
 // A direct client on the shared control plane, run on this thread with RunSync, and a namespace
 // of its own per test.

@@ -19,6 +19,7 @@
 #include "runtime/discovery/lazy_rest_mapper.hpp"
 #include "runtime/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/counting_transport.hpp"
 #include "test/support/fake_api_server.hpp"
 #include "test/support/kubectl.hpp"
 
@@ -31,24 +32,7 @@ const GroupKind kPod{"", "Pod"};
 const GroupKind kSgp{"vpcresources.k8s.aws", "SecurityGroupPolicy"};
 const GroupKind kCniNode{"vpcresources.k8s.aws", "CNINode"};
 
-// Forwards to a real transport and counts the requests that pass.
-class CountingTransport final : public rest::Transport {
-  public:
-    explicit CountingTransport(std::unique_ptr<rest::Transport> inner) : inner_(std::move(inner)) {}
-    Task<StatusOr<rest::HttpResponse>> Send(rest::HttpRequest request, Context ctx) override {
-        ++count_;
-        co_return co_await inner_->Send(std::move(request), std::move(ctx));
-    }
-    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(rest::HttpRequest request, Context ctx) override {
-        ++count_;
-        co_return co_await inner_->Open(std::move(request), std::move(ctx));
-    }
-    int Count() const { return count_.load(); }
-
-  private:
-    std::unique_ptr<rest::Transport> inner_;
-    std::atomic<int> count_{0};
-};
+using ctrl::testing::CountingTransport;
 
 std::string Kubeconfig() {
     return ctrl::testing::SharedControlPlane().KubeconfigPath();
