@@ -233,6 +233,29 @@ TEST_F(CacheClientTest, AResyncPeriodRedeliversEveryObjectAsAnUpdate) {
     EXPECT_GE(resynced->load(), 6) << "two resyncs of the 3 pods within 3 s";
 }
 
+TEST_F(CacheClientTest, PerKindSelectorsAndReaderFailOnMissingInformer) {
+    CreatePods(5);
+    api::Pod labelled;
+    ASSERT_TRUE(Run(direct_->Get(Within(30s), {ns_, ctrl::testing::WorkloadPodName({}, 3)}, labelled)).Ok());
+    labelled.SetLabel("tier", "gold");
+    ASSERT_TRUE(Run(direct_->Update(Within(30s), labelled)).Ok());
+
+    CacheOptions options;
+    options.by_object[kPod] = ByObject{.label_selector = client::MatchingLabels({{"tier", "gold"}})};
+    options.reader_fail_on_missing_informer = true;
+    MakeCache(std::move(options), client::CacheReadOptions{});
+
+    api::PodList pods;
+    Status missing = Run(client_->List(Within(30s), pods, {.namespace_name = ns_}));
+    EXPECT_TRUE(IsNotFound(missing)) << missing;
+    EXPECT_THAT(missing.Message(), ::testing::HasSubstr("reader_fail_on_missing_informer"));
+
+    ASSERT_TRUE(Run(cache_->GetInformers(kPod, false, Within(30s))).Ok());
+    ASSERT_TRUE(Run(client_->List(Within(30s), pods, {.namespace_name = ns_})).Ok());
+    ASSERT_EQ(pods.Items().size(), 1u) << "the informer lists only what its selector selects";
+    EXPECT_EQ(pods.Items()[0].Name(), labelled.Name());
+}
+
 TEST_F(CacheClientTest, AFieldIndexAnswersMatchingFields) {
     CreatePods(10);
     MakeCache(CacheOptions{}, client::CacheReadOptions{});
