@@ -33,7 +33,7 @@ StatusOr<GroupVersionKind> ItemKindOf(const ObjectList& list) {
 struct Cache::Entry {
     discovery::RESTMapping mapping{};
     std::vector<std::string> namespaces{};  // parallel to informers; "" = every namespace
-    std::vector<std::unique_ptr<Informer>> informers{};
+    std::vector<std::shared_ptr<Informer>> informers{};
 };
 
 Cache::Cache(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<discovery::RESTMapper> mapper,
@@ -43,13 +43,19 @@ Cache::Cache(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<discovery::
       executor_(std::move(executor)),
       options_(std::move(options)) {}
 
-Cache::~Cache() = default;
+Cache::~Cache() {
+    // Informers still running hold themselves; stop them so they go.
+    if (stop_)
+        stop_->Cancel();
+}
 
 void Cache::Start(Context ctx) {
     std::lock_guard lock(mu_);
     if (started_ctx_)
         return;
-    started_ctx_ = ctx;
+    stop_ = Context::WithCancel(ctx);
+    started_ctx_ = *stop_;
+    ctx = *stop_;
     for (auto& [key, entry] : entries_)
         for (auto& informer : entry->informers)
             informer->Start(executor_, ctx);
@@ -123,7 +129,7 @@ Task<StatusOr<Cache::Entry*>> Cache::EntryFor(const GroupVersionKind& gvk, bool 
         target.metadata_only = metadata_only;
         entry->namespaces.push_back(namespace_name);
         entry->informers.push_back(
-            std::make_unique<Informer>(gvk, *rest_, std::move(target), StoreOptionsFor(gvk), options_.reflector));
+            std::make_shared<Informer>(gvk, rest_, std::move(target), StoreOptionsFor(gvk), options_.reflector));
     }
 
     std::lock_guard lock(mu_);

@@ -31,7 +31,7 @@ namespace ctrl::cache {
 // ListShared hand out shared const views (zero copy, DESIGN.md decision 4).
 //
 // Informers run on the executor given to the constructor once Start is called, until Start's
-// context ends; the cache must outlive them (Stopped()). Thread-safe.
+// context ends or the Cache is destroyed (which cancels them; they finish on their own). Thread-safe.
 class Cache final : public client::Reader {
   public:
     Cache(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<discovery::RESTMapper> mapper,
@@ -85,6 +85,7 @@ class Cache final : public client::Reader {
     mutable std::mutex mu_;
     std::map<EntryKey, std::unique_ptr<Entry>> entries_;
     std::optional<Context> started_ctx_;
+    std::optional<Context> stop_;  // a child of Start's context, cancelled by the destructor
 };
 
 }  // namespace ctrl::cache

@@ -21,11 +21,13 @@ namespace ctrl::cache {
 
 // One kind's cache (a shared informer): a Store kept equal to the server by a Reflector, with
 // event handlers and indexes. Made and started by the Cache; Start runs the reflector as one
-// coroutine on the given executor until the Cache's context ends. Thread-safe.
-class Informer final {
+// coroutine on the given executor until the context ends. The running coroutines hold the
+// Informer (and it the RestClient), so dropping the last outside reference while they run is
+// safe: it goes when they end. Thread-safe.
+class Informer final : public std::enable_shared_from_this<Informer> {
   public:
-    Informer(GroupVersionKind gvk, rest::RestClient& client, ListWatchTarget target, StoreOptions store_options,
-             ReflectorOptions reflector_options);
+    Informer(GroupVersionKind gvk, std::shared_ptr<rest::RestClient> client, ListWatchTarget target,
+             StoreOptions store_options, ReflectorOptions reflector_options);
     Informer(const Informer&) = delete;
     Informer& operator=(const Informer&) = delete;
 
@@ -51,10 +53,12 @@ class Informer final {
     ReflectorStats Stats() const { return reflector_.Stats(); }
 
   private:
-    // Calls Resync every resync_period_ until ctx ends.
-    Task<void> ResyncLoop(Context ctx);
+    // Run the reflector, and Resync every resync_period_, until ctx ends; self keeps the Informer.
+    static Task<void> RunReflector(std::shared_ptr<Informer> self, Context ctx);
+    static Task<void> ResyncLoop(std::shared_ptr<Informer> self, Context ctx);
 
     const GroupVersionKind gvk_;
+    const std::shared_ptr<rest::RestClient> client_;
     Store store_;
     Reflector reflector_;
     std::atomic<bool> started_{false};

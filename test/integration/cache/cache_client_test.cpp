@@ -256,6 +256,19 @@ TEST_F(CacheClientTest, PerKindSelectorsAndReaderFailOnMissingInformer) {
     EXPECT_EQ(pods.Items()[0].Name(), labelled.Name());
 }
 
+TEST_F(CacheClientTest, DestroyingARunningCacheStopsItsInformersSafely) {
+    CreatePods(2);
+    MakeCache(CacheOptions{.reflector = {.resync_period = 50ms}}, client::CacheReadOptions{});
+    api::PodList pods;
+    ASSERT_TRUE(Run(client_->List(Within(30s), pods, {.namespace_name = ns_})).Ok());
+    client_.reset();
+    cache_.reset();  // the reflector and the resync loop are mid-run on the loop thread
+    std::this_thread::sleep_for(300ms);
+    api::Pod pod;
+    EXPECT_TRUE(Run(direct_->Get(Within(30s), {ns_, ctrl::testing::WorkloadPodName({}, 0)}, pod)).Ok())
+        << "the loop goes on";
+}
+
 TEST_F(CacheClientTest, AFieldIndexAnswersMatchingFields) {
     CreatePods(10);
     MakeCache(CacheOptions{}, client::CacheReadOptions{});
