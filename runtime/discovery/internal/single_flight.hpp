@@ -81,22 +81,20 @@ class SingleFlight final {
         // Named, not a temporary of the co_await: GCC 12 destroyed the lambda (and its reference
         // to call) twice, freeing call while waiters still used it.
         auto initiation = [call](auto handler) {
-                auto executor = boost::asio::get_associated_executor(handler);
-                auto shared = std::make_shared<decltype(handler)>(std::move(handler));
-                auto work = std::make_shared<boost::asio::executor_work_guard<decltype(executor)>>(executor);
-                auto resume = [shared, work, executor] {
-                    boost::asio::post(executor, [shared, work] { (*shared)(); });
-                };
-                std::unique_lock lock(call->mu);
-                if (call->result) {
-                    lock.unlock();
-                    resume();
-                } else {
-                    call->waiters.push_back(std::move(resume));
-                }
+            auto executor = boost::asio::get_associated_executor(handler);
+            auto shared = std::make_shared<decltype(handler)>(std::move(handler));
+            auto work = std::make_shared<boost::asio::executor_work_guard<decltype(executor)>>(executor);
+            auto resume = [shared, work, executor] { boost::asio::post(executor, [shared, work] { (*shared)(); }); };
+            std::unique_lock lock(call->mu);
+            if (call->result) {
+                lock.unlock();
+                resume();
+            } else {
+                call->waiters.push_back(std::move(resume));
+            }
         };
         co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void()>(initiation,
-                                                                                          boost::asio::use_awaitable);
+                                                                                           boost::asio::use_awaitable);
         std::lock_guard lock(call->mu);
         co_return *call->result;
     }
