@@ -245,17 +245,19 @@ int main(int argc, char** argv) {
         patch_seconds);
     std::printf(
         "| patch load | patches answered | update events in the cache | answer -> event (cache) | "
-        "answer -> event (raw watch) | send -> event (cache) | client CPU | load average before |\n");
-    std::printf("|---|---|---|---|---|---|---|---|\n");
+        "answer -> event (raw watch) | send -> event (cache) | cache re-watches | client CPU | load average before "
+        "|\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|\n");
     for (std::size_t i = 0; i < loads.size(); ++i) {
         const Figures& f = loads[i].second;
         std::printf(
             "| %zu: %d in flight | %.0f/s (%.0f, %.0f errors) | %.0f/s (%.0f, %.0f missed) | %.1f / %.1f | "
-            "%.1f / %.1f (%.0f missed) | %.1f / %.1f | %.2f s | %s |\n",
+            "%.1f / %.1f (%.0f missed) | %.1f / %.1f | %.0f | %.2f s | %s |\n",
             i + 1, patch_concurrency[i], f.at("patches") / f.at("patch_s"), f.at("patches"), f.at("patch_errors"),
             f.at("events") / f.at("events_s"), f.at("events"), f.at("missing"), f.at("answer_event_p50_ms"),
             f.at("answer_event_p99_ms"), f.at("answer_raw_p50_ms"), f.at("answer_raw_p99_ms"), f.at("raw_missing"),
-            f.at("send_event_p50_ms"), f.at("send_event_p99_ms"), f.at("load_cpu_s"), loads[i].first.c_str());
+            f.at("send_event_p50_ms"), f.at("send_event_p99_ms"), f.at("rewatches"), f.at("load_cpu_s"),
+            loads[i].first.c_str());
     }
     std::printf(
         "(events/s: update events / time from the load's start to the last event. The raw watch is a plain "
