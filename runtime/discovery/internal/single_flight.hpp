@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/core/task.hpp"
@@ -41,8 +42,12 @@ class SingleFlight final {
             call = it->second;
             leader = inserted;
         }
-        if (!leader)
-            co_return Outcome{co_await Wait(call), true};
+        if (!leader) {
+            // Named, not built inside the co_await (GCC 12 destroys such temporaries twice).
+            Task<T> waiting = Wait(call);
+            T shared_value = co_await std::move(waiting);
+            co_return Outcome{std::move(shared_value), true};
+        }
 
         T value = co_await fn();
         std::vector<std::function<void()>> waiters;
@@ -73,23 +78,23 @@ class SingleFlight final {
 
     // Suspends until call has a result, then resumes on the caller's executor.
     static Task<T> Wait(std::shared_ptr<Call> call) {
-        co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void()>(
-            [call](auto handler) {
-                auto executor = boost::asio::get_associated_executor(handler);
-                auto shared = std::make_shared<decltype(handler)>(std::move(handler));
-                auto work = std::make_shared<boost::asio::executor_work_guard<decltype(executor)>>(executor);
-                auto resume = [shared, work, executor] {
-                    boost::asio::post(executor, [shared, work] { (*shared)(); });
-                };
-                std::unique_lock lock(call->mu);
-                if (call->result) {
-                    lock.unlock();
-                    resume();
-                } else {
-                    call->waiters.push_back(std::move(resume));
-                }
-            },
-            boost::asio::use_awaitable);
+        // Named, not a temporary of the co_await: GCC 12 destroyed the lambda (and its reference
+        // to call) twice, freeing call while waiters still used it.
+        auto initiation = [call](auto handler) {
+            auto executor = boost::asio::get_associated_executor(handler);
+            auto shared = std::make_shared<decltype(handler)>(std::move(handler));
+            auto work = std::make_shared<boost::asio::executor_work_guard<decltype(executor)>>(executor);
+            auto resume = [shared, work, executor] { boost::asio::post(executor, [shared, work] { (*shared)(); }); };
+            std::unique_lock lock(call->mu);
+            if (call->result) {
+                lock.unlock();
+                resume();
+            } else {
+                call->waiters.push_back(std::move(resume));
+            }
+        };
+        co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void()>(initiation,
+                                                                                           boost::asio::use_awaitable);
         std::lock_guard lock(call->mu);
         co_return *call->result;
     }
