@@ -15,10 +15,12 @@ namespace ctrl::client {
 
 // Knows how to read objects (client.Reader): the API server and the cache both implement it.
 // Callers use the templates, which take the object's form from its type:
+//   const ObjectKey key{"default", "web-0"};
 //   api::Pod pod;
-//   CTRL_CO_RETURN_IF_ERROR(co_await client.Get(ctx, {"default", "web-0"}, pod));
+//   CTRL_CO_RETURN_IF_ERROR(co_await client.Get(ctx, key, pod));
+//   const ListOptions in_default{.namespace_name = "default"};
 //   api::PodList pods;
-//   CTRL_CO_RETURN_IF_ERROR(co_await client.List(ctx, pods, {.namespace_name = "default"}));
+//   CTRL_CO_RETURN_IF_ERROR(co_await client.List(ctx, pods, in_default));
 // The object or list passed in is written only on success; on failure it is left as it was,
 // except that a List may have been cleared. The caller keeps it alive until the Task ends.
 // Options are separate overloads, not default arguments: under GCC 12 a defaulted argument of a
