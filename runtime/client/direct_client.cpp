@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "runtime/client/internal/delete_body.hpp"
+#include "runtime/client/object_checks.hpp"
 
 namespace ctrl::client {
 namespace {
@@ -22,7 +23,7 @@ DirectClient::DirectClient(std::shared_ptr<rest::RestClient> rest, std::shared_p
     : rest_(std::move(rest)), scheme_(std::move(scheme)), mapper_(std::move(mapper)), options_(std::move(options)) {}
 
 StatusOr<GroupVersionKind> DirectClient::GroupVersionKindFor(const Object& object) const {
-    return internal::KindOfObject(object, ObjectForm::kUnstructured, *scheme_);
+    return client::KindOfObject(object);
 }
 
 Task<StatusOr<bool>> DirectClient::IsObjectNamespaced(const Object& object, Context ctx) {

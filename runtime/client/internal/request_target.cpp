@@ -2,16 +2,10 @@
 
 #include <utility>
 
+#include "runtime/client/object_checks.hpp"
+
 namespace ctrl::client::internal {
 namespace {
-
-constexpr std::string_view kListSuffix = "List";
-
-Status Required(const GroupVersionKind& gvk, std::string_view name, std::string_view field, std::string_view why) {
-    std::string message = gvk.kind + " \"" + std::string(name) + "\" is invalid: " + std::string(field) +
-                          ": Required value: " + std::string(why);
-    return InvalidError(std::move(message), {StatusCause{"FieldValueRequired", "Required value", std::string(field)}});
-}
 
 Status CheckTypedKind(const GroupVersionKind& gvk, ObjectForm form, const scheme::Scheme& scheme) {
     if (form != ObjectForm::kTyped || scheme.Recognizes(gvk))
@@ -22,24 +16,13 @@ Status CheckTypedKind(const GroupVersionKind& gvk, ObjectForm form, const scheme
 }  // namespace
 
 StatusOr<GroupVersionKind> KindOfObject(const Object& object, ObjectForm form, const scheme::Scheme& scheme) {
-    if (object.Kind().empty())
-        return BadRequestError("Object 'Kind' is missing in object \"" + object.Key().String() +
-                               "\": set apiVersion and kind (a typed kind sets them itself)");
-    StatusOr<GroupVersionKind> gvk = object.GetGroupVersionKind();
-    if (!gvk.Ok())
-        return gvk.GetStatus().Annotate("object \"" + object.Key().String() + "\"");
-    CTRL_RETURN_IF_ERROR(CheckTypedKind(gvk.Value(), form, scheme));
+    CTRL_ASSIGN_OR_RETURN(GroupVersionKind gvk, client::KindOfObject(object));
+    CTRL_RETURN_IF_ERROR(CheckTypedKind(gvk, form, scheme));
     return gvk;
 }
 
 StatusOr<GroupVersionKind> ItemKindOfList(const ObjectList& list, ObjectForm form, const scheme::Scheme& scheme) {
-    const std::string_view kind = list.Kind();
-    if (kind.empty())
-        return BadRequestError("list 'Kind' is missing: set the list's apiVersion and kind (\"PodList\")");
-    if (kind.size() <= kListSuffix.size() || !kind.ends_with(kListSuffix))
-        return BadRequestError("list kind \"" + std::string(kind) +
-                               "\" does not end in \"List\": the client lists a kind through its list kind");
-    CTRL_ASSIGN_OR_RETURN(GroupVersionKind item, list.ItemGroupVersionKind());
+    CTRL_ASSIGN_OR_RETURN(GroupVersionKind item, client::ItemKindOfList(list));
     CTRL_RETURN_IF_ERROR(CheckTypedKind(item, form, scheme));
     return item;
 }
@@ -58,19 +41,14 @@ rest::RequestBuilder RequestTarget::Request(std::string method, std::string_view
 
 StatusOr<RequestTarget> TargetForNamed(const discovery::RESTMapping& mapping, const ObjectKey& key,
                                        std::string_view verb) {
-    if (key.name.empty())
-        return Required(mapping.gvk, key.name, "metadata.name",
-                        "a " + std::string(verb) + " names one object; the name is empty");
-    if (mapping.Namespaced() && key.namespace_name.empty())
-        return Required(mapping.gvk, key.name, "metadata.namespace",
-                        mapping.resource.resource + " are namespaced; the namespace is empty");
+    CTRL_RETURN_IF_ERROR(CheckNamedKey(mapping, key, verb));
     return RequestTarget{mapping, mapping.Namespaced() ? key.namespace_name : std::string(), key.name};
 }
 
 StatusOr<RequestTarget> TargetForCreate(const discovery::RESTMapping& mapping, const Object& object) {
     if (mapping.Namespaced() && object.Namespace().empty())
-        return Required(mapping.gvk, object.Name(), "metadata.namespace",
-                        mapping.resource.resource + " are namespaced; the namespace is empty");
+        return RequiredValue(mapping.gvk, object.Name(), "metadata.namespace",
+                             mapping.resource.resource + " are namespaced; the namespace is empty");
     return RequestTarget{mapping, mapping.Namespaced() ? std::string(object.Namespace()) : std::string(), ""};
 }
 

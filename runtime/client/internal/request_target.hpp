@@ -15,12 +15,10 @@
 
 namespace ctrl::client::internal {
 
-// The kind an object of form names: its apiVersion and kind, which a typed kind must also have
-// registered in scheme. BadRequest when either is missing ("Object 'Kind' is missing ..."),
-// NotRegistered (NotFound) for a typed kind the scheme lacks.
+// client::KindOfObject, and for a typed kind also registered in scheme: NotRegistered (NotFound)
+// when the scheme lacks it.
 StatusOr<GroupVersionKind> KindOfObject(const Object& object, ObjectForm form, const scheme::Scheme& scheme);
-// The item kind a list of form names: "PodList" gives Pod. BadRequest when the list's kind is
-// missing or does not end in "List".
+// client::ItemKindOfList, with the same scheme check.
 StatusOr<GroupVersionKind> ItemKindOfList(const ObjectList& list, ObjectForm form, const scheme::Scheme& scheme);
 
 // What a request needs to know of the object: which resource, in which namespace.
@@ -33,10 +31,8 @@ struct RequestTarget {
     rest::RequestBuilder Request(std::string method, std::string_view sub_resource = {}) const;
 };
 
-// Why a name is required: "get", "update", ... Validates the key for a request on one named
-// object of mapping's kind, before any request: Invalid (naming the kind and field) when the name
-// is empty, or when the kind is namespaced and the namespace is empty. A cluster-scoped kind drops
-// the namespace, as client-go does.
+// The target of a request (verb: "get", "update", ...) on one named object of mapping's kind, after
+// client::CheckNamedKey. A cluster-scoped kind drops the namespace, as client-go does.
 StatusOr<RequestTarget> TargetForNamed(const discovery::RESTMapping& mapping, const ObjectKey& key,
                                        std::string_view verb);
 // The same for a create: the name may be empty (generateName), the namespace may not.

@@ -1,0 +1,49 @@
+#include "runtime/client/object_checks.hpp"
+
+#include <string>
+#include <utility>
+
+namespace ctrl::client {
+namespace {
+
+constexpr std::string_view kListSuffix = "List";
+
+}  // namespace
+
+StatusOr<GroupVersionKind> KindOfObject(const Object& object) {
+    if (object.Kind().empty())
+        return BadRequestError("Object 'Kind' is missing in object \"" + object.Key().String() +
+                               "\": set apiVersion and kind (a typed kind sets them itself)");
+    StatusOr<GroupVersionKind> gvk = object.GetGroupVersionKind();
+    if (!gvk.Ok())
+        return gvk.GetStatus().Annotate("object \"" + object.Key().String() + "\"");
+    return gvk;
+}
+
+StatusOr<GroupVersionKind> ItemKindOfList(const ObjectList& list) {
+    const std::string_view kind = list.Kind();
+    if (kind.empty())
+        return BadRequestError("list 'Kind' is missing: set the list's apiVersion and kind (\"PodList\")");
+    if (kind.size() <= kListSuffix.size() || !kind.ends_with(kListSuffix))
+        return BadRequestError("list kind \"" + std::string(kind) +
+                               "\" does not end in \"List\": the client lists a kind through its list kind");
+    return list.ItemGroupVersionKind();
+}
+
+Status CheckNamedKey(const discovery::RESTMapping& mapping, const ObjectKey& key, std::string_view verb) {
+    if (key.name.empty())
+        return RequiredValue(mapping.gvk, key.name, "metadata.name",
+                             "a " + std::string(verb) + " names one object; the name is empty");
+    if (mapping.Namespaced() && key.namespace_name.empty())
+        return RequiredValue(mapping.gvk, key.name, "metadata.namespace",
+                             mapping.resource.resource + " are namespaced; the namespace is empty");
+    return OkStatus();
+}
+
+Status RequiredValue(const GroupVersionKind& gvk, std::string_view name, std::string_view field, std::string_view why) {
+    std::string message = gvk.kind + " \"" + std::string(name) + "\" is invalid: " + std::string(field) +
+                          ": Required value: " + std::string(why);
+    return InvalidError(std::move(message), {StatusCause{"FieldValueRequired", "Required value", std::string(field)}});
+}
+
+}  // namespace ctrl::client
