@@ -164,16 +164,7 @@ TEST(AggregatedDocumentsTest, CoreGroupFromApi) {
                             "pods/log", "pods/status", "serviceaccounts", "serviceaccounts/token"));
     const APIResource* pods = FindResource(v1, "pods");
     ASSERT_NE(pods, nullptr);
-    EXPECT_EQ(*pods,
-              (APIResource{.name = "pods",
-                           .singular_name = "pod",
-                           .namespaced = true,
-                           .kind = "Pod",
-                           .group = "",
-                           .version = "",
-                           .verbs = {"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
-                           .short_names = {"po"},
-                           .categories = {"all"}}));
+    EXPECT_EQ(*pods, ServedPods());
     EXPECT_FALSE(FindResource(v1, "namespaces")->namespaced);
     EXPECT_FALSE(FindResource(v1, "namespaces/status")->namespaced);
     const APIResource* eviction = FindResource(v1, "pods/eviction");

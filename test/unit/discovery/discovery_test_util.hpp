@@ -14,6 +14,19 @@ namespace ctrl::discovery::test {
 using ctrl::test::ReadTestdata;
 
 // The resource named name ("pods", "pods/status"), or nullptr.
+// core/v1 pods as both testdata documents (aggregated and legacy) describe them.
+inline APIResource ServedPods() {
+    return APIResource{.name = "pods",
+                       .singular_name = "pod",
+                       .namespaced = true,
+                       .kind = "Pod",
+                       .group = "",
+                       .version = "",
+                       .verbs = {"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
+                       .short_names = {"po"},
+                       .categories = {"all"}};
+}
+
 inline const APIResource* FindResource(const GroupVersionResources& gvr, std::string_view name) {
     for (const APIResource& resource : gvr.resources) {
         if (resource.name == name)

@@ -29,16 +29,7 @@ TEST(LegacyDocumentsTest, CoreV1ResourceList) {
 
     const APIResource* pods = FindResource(*parsed, "pods");
     ASSERT_NE(pods, nullptr);
-    EXPECT_EQ(*pods,
-              (APIResource{.name = "pods",
-                           .singular_name = "pod",
-                           .namespaced = true,
-                           .kind = "Pod",
-                           .group = "",
-                           .version = "",
-                           .verbs = {"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
-                           .short_names = {"po"},
-                           .categories = {"all"}}));
+    EXPECT_EQ(*pods, ServedPods());
     EXPECT_FALSE(pods->IsSubresource());
 
     const APIResource* namespaces = FindResource(*parsed, "namespaces");
