@@ -190,67 +190,70 @@ Task<Status> Cache::IndexField(GroupVersionKind gvk, std::string field,
     co_return OkStatus();
 }
 
-Task<Status> Cache::GetObject(Context ctx, ObjectKey key, Object& object, client::ObjectForm form,
-                              client::GetOptions /*options*/) {
-    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, client::KindOfObject(object));
-    const bool metadata_only = form == client::ObjectForm::kMetadata;
+Task<StatusOr<CachedObject>> Cache::Find(const GroupVersionKind& gvk, bool metadata_only, const ObjectKey& key,
+                                         Context& ctx) {
     CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, metadata_only, /*for_read=*/true, ctx));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(entry->mapping, key, "get"));
     const std::string namespace_name = entry->mapping.Namespaced() ? key.namespace_name : std::string();
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<const Store*> stores,
                              co_await SyncedStores(*entry, namespace_name, /*named_read=*/true, ctx));
-    for (const Store* store : stores) {
-        if (CachedObject cached = store->Get(namespace_name, key.name)) {
-            object = internal::MaterializeCopy(cached, form, gvk);
-            co_return OkStatus();
-        }
-    }
+    for (const Store* store : stores)
+        if (CachedObject cached = store->Get(namespace_name, key.name))
+            co_return cached;
     co_return internal::ObjectNotFound(entry->mapping, key.name);
+}
+
+Task<StatusOr<std::vector<CachedObject>>> Cache::Select(const GroupVersionKind& gvk, bool metadata_only,
+                                                        client::ListOptions& options, std::string& resource_version,
+                                                        Context& ctx) {
+    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, metadata_only, /*for_read=*/true, ctx));
+    if (options.label_selector.IsNothing())
+        co_return std::vector<CachedObject>();
+    if (!entry->mapping.Namespaced())
+        options.namespace_name.clear();
+    CTRL_CO_ASSIGN_OR_RETURN(std::vector<const Store*> stores,
+                             co_await SyncedStores(*entry, options.namespace_name, /*named_read=*/false, ctx));
+    if (stores.size() == 1)
+        resource_version = stores.front()->LastSyncResourceVersion();
+    co_return internal::SelectObjects(stores, options);
+}
+
+Task<Status> Cache::GetObject(Context ctx, ObjectKey key, Object& object, client::ObjectForm form,
+                              client::GetOptions /*options*/) {
+    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, client::KindOfObject(object));
+    const bool metadata_only = form == client::ObjectForm::kMetadata;
+    CTRL_CO_ASSIGN_OR_RETURN(CachedObject cached, co_await Find(gvk, metadata_only, key, ctx));
+    object = internal::MaterializeCopy(cached, form, gvk);
+    co_return OkStatus();
 }
 
 Task<Status> Cache::ListObjects(Context ctx, ObjectList& list, client::ObjectForm form, client::ListOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, client::ItemKindOfList(list));
     const bool metadata_only = form == client::ObjectForm::kMetadata;
-    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, metadata_only, /*for_read=*/true, ctx));
+    std::string resource_version;
+    CTRL_CO_ASSIGN_OR_RETURN(std::vector<CachedObject> selected,
+                             co_await Select(gvk, metadata_only, options, resource_version, ctx));
     list.Items().clear();
     list.SetContinue("");
-    if (options.label_selector.IsNothing())
-        co_return OkStatus();
-    if (!entry->mapping.Namespaced())
-        options.namespace_name.clear();
-    CTRL_CO_ASSIGN_OR_RETURN(std::vector<const Store*> stores,
-                             co_await SyncedStores(*entry, options.namespace_name, /*named_read=*/false, ctx));
-    CTRL_CO_ASSIGN_OR_RETURN(std::vector<CachedObject> selected, internal::SelectObjects(stores, options));
     list.Items().reserve(selected.size());
     for (const CachedObject& cached : selected)
         list.Items().push_back(internal::MaterializeCopy(cached, form, gvk));
-    if (stores.size() == 1)
-        list.SetResourceVersion(stores.front()->LastSyncResourceVersion());
+    if (!resource_version.empty())
+        list.SetResourceVersion(resource_version);
     co_return OkStatus();
 }
 
 Task<StatusOr<std::shared_ptr<const Object>>> Cache::GetShared(Context ctx, GroupVersionKind gvk, ObjectKey key) {
-    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, /*metadata_only=*/false, /*for_read=*/true, ctx));
-    const std::string namespace_name = entry->mapping.Namespaced() ? key.namespace_name : std::string();
-    CTRL_CO_ASSIGN_OR_RETURN(std::vector<const Store*> stores,
-                             co_await SyncedStores(*entry, namespace_name, /*named_read=*/true, ctx));
-    for (const Store* store : stores)
-        if (CachedObject cached = store->Get(namespace_name, key.name))
-            co_return cached.Shared();
-    co_return internal::ObjectNotFound(entry->mapping, key.name);
+    CTRL_CO_ASSIGN_OR_RETURN(CachedObject cached, co_await Find(gvk, /*metadata_only=*/false, key, ctx));
+    co_return cached.Shared();
 }
 
 Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> Cache::ListShared(Context ctx, GroupVersionKind gvk,
                                                                              client::ListOptions options) {
-    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, /*metadata_only=*/false, /*for_read=*/true, ctx));
+    std::string resource_version;
+    CTRL_CO_ASSIGN_OR_RETURN(std::vector<CachedObject> selected,
+                             co_await Select(gvk, /*metadata_only=*/false, options, resource_version, ctx));
     std::vector<std::shared_ptr<const Object>> shared;
-    if (options.label_selector.IsNothing())
-        co_return shared;
-    if (!entry->mapping.Namespaced())
-        options.namespace_name.clear();
-    CTRL_CO_ASSIGN_OR_RETURN(std::vector<const Store*> stores,
-                             co_await SyncedStores(*entry, options.namespace_name, /*named_read=*/false, ctx));
-    CTRL_CO_ASSIGN_OR_RETURN(std::vector<CachedObject> selected, internal::SelectObjects(stores, options));
     shared.reserve(selected.size());
     for (const CachedObject& cached : selected)
         shared.push_back(cached.Shared());

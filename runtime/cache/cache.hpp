@@ -75,6 +75,15 @@ class Cache final : public client::Reader {
     // The stores to read for namespace_name ("" = all), after their informers synced.
     Task<StatusOr<std::vector<const Store*>>> SyncedStores(Entry& entry, std::string_view namespace_name,
                                                            bool named_read, Context& ctx);
+    // The cached object key names (a copy or a view is the caller's choice); NotFound as the
+    // server says it, Invalid for a key without a name or a namespace its kind needs.
+    Task<StatusOr<CachedObject>> Find(const GroupVersionKind& gvk, bool metadata_only, const ObjectKey& key,
+                                      Context& ctx);
+    // The cached objects options select (namespace cleared for a cluster-scoped kind);
+    // resource_version is the store's when one store answered.
+    Task<StatusOr<std::vector<CachedObject>>> Select(const GroupVersionKind& gvk, bool metadata_only,
+                                                     client::ListOptions& options, std::string& resource_version,
+                                                     Context& ctx);
     StoreOptions StoreOptionsFor(const GroupVersionKind& gvk) const;
 
     const std::shared_ptr<rest::RestClient> rest_;
