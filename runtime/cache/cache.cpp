@@ -248,7 +248,7 @@ Task<StatusOr<std::shared_ptr<const Object>>> Cache::GetShared(Context ctx, Grou
     co_return cached.Shared();
 }
 
-Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> Cache::ListShared(Context ctx, GroupVersionKind gvk,
+Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> Cache::ListSharedSelected(Context ctx, GroupVersionKind gvk,
                                                                              client::ListOptions options) {
     std::string resource_version;
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<CachedObject> selected,

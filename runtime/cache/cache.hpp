@@ -63,8 +63,16 @@ class Cache final : public client::Reader {
 
     // The cached object itself, shared and read-only; NotFound as Get.
     Task<StatusOr<std::shared_ptr<const Object>>> GetShared(Context ctx, GroupVersionKind gvk, ObjectKey key);
+    // The cached objects the option values select (as List's), shared and read-only.
+    template <client::ListOption... Options>
     Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> ListShared(Context ctx, GroupVersionKind gvk,
-                                                                          client::ListOptions options);
+                                                                          const Options&... options) {
+        client::ListOptions selected;
+        (options.ApplyToList(selected), ...);
+        return ListSharedSelected(std::move(ctx), std::move(gvk), std::move(selected));
+    }
+    Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> ListSharedSelected(Context ctx, GroupVersionKind gvk,
+                                                                                  client::ListOptions options);
 
   private:
     struct Entry;

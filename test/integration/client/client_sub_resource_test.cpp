@@ -48,7 +48,7 @@ class SubResourceTest : public ClientTest {
         for (int i = 0; i < 100; ++i) {
             ObjectList widgets;
             widgets.SetItemGroupVersionKind(kWidget);
-            if (Run(client_->List(Ctx(), widgets, {.namespace_name = ns_})).Ok())
+            if (Run(client_->List(Ctx(), widgets, InNamespace(ns_))).Ok())
                 return;
             std::this_thread::sleep_for(100ms);
         }
