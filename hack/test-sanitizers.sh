@@ -3,7 +3,8 @@
 # UndefinedBehaviorSanitizer into build-asan, warnings as errors, and runs them: any heap error,
 # leak or undefined behaviour fails the run. Extra arguments go to ctest, e.g. `-R Queue`.
 #
-#   hack/test-sanitizers.sh                  configure, build `unit_tests` and `asan_proof_tests`, run
+#   hack/test-sanitizers.sh                  configure (Debug), build `unit_tests` and
+#                                            `asan_proof_tests`, run them
 #   CTRL_ASAN_BUILD_DIR=DIR ...              build directory (default: build-asan)
 #   CTRL_SANITIZE=address ...                other sanitizers (default: address,undefined)
 #
@@ -18,7 +19,8 @@ step() { echo "== test-sanitizers.sh: $*" >&2; }
 step "configuring ${BUILD_DIR} (-fsanitize=${SANITIZE})"
 generator=()
 command -v ninja >/dev/null && [[ ! -f "${BUILD_DIR}/Makefile" ]] && generator=(-G Ninja)
-cmake -S "${ROOT}" -B "${BUILD_DIR}" "${generator[@]}" -DCTRL_WERROR=ON -DCTRL_SANITIZE="${SANITIZE}" >/dev/null
+cmake -S "${ROOT}" -B "${BUILD_DIR}" "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug -DCTRL_WERROR=ON \
+    -DCTRL_SANITIZE="${SANITIZE}" >/dev/null
 
 step "building unit_tests and asan_proof_tests"
 cmake --build "${BUILD_DIR}" -j "${JOBS}" --target unit_tests asan_proof_tests
