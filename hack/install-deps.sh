@@ -14,6 +14,8 @@ PACKAGES=(
     libbenchmark-dev
     libssl-dev zlib1g-dev
     clang-format clang-tidy
+    clang-tools-19 python3          # hack/check-coawait.sh (clang-query-19)
+    clang-19                        # hack/build-clang.sh: the second compiler
 )
 
 missing=()

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's one test command. On a fresh machine it installs the packages, builds the
 # control plane (kube-apiserver + etcd, cached under ~/.cache/ctrl), checks formatting, builds
-# with warnings as errors and runs every test: unit, integration (against the real control
-# plane) and e2e. Extra arguments go to ctest, e.g. `hack/test.sh -L unit` or `-R Object`.
+# with warnings as errors, checks co_await expressions (hack/check-coawait.sh) and runs every
+# test: unit, integration (against the real control plane), e2e and tool. Extra arguments go
+# to ctest, e.g. `hack/test.sh -L unit` or `-R Object`.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${CTRL_BUILD_DIR:-${ROOT}/build}"
@@ -22,9 +23,12 @@ step "checking formatting"
 step "building (warnings are errors)"
 CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/build.sh"
 
+step "checking co_await expressions for temporaries GCC 12 destroys twice (hack/check-coawait.sh)"
+status=0
+"${ROOT}/hack/check-coawait.sh" -p "${BUILD_DIR}" || status=$?
+
 step "running tests"
 cd "${BUILD_DIR}"
-status=0
 ctest --output-on-failure --no-tests=error "$@" || status=$?
 # The control planes the integration tests started: version and start-to-ready time.
 grep -h "^control plane: " Testing/Temporary/LastTest.log 2>/dev/null | sort -u >&2 || true

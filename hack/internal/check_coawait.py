@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Finds the temporaries GCC 12 destroys twice in a coroutine (GCC PR 99576).
+
+The entry point is hack/check-coawait.sh, which documents the usage. This file builds one
+clang-query AST matcher, runs it over each translation unit (two at a time) and prints one line
+per finding. The rules come from ASan reproductions on GCC 12.2 (docs/architecture.md): in a
+coroutine, inside a full-expression that contains a co_await of that coroutine,
+  - aggregate initialization (braced, designated, `{}` or C++20 parenthesized) of a class or array
+    whose destructor is not trivial,
+  - a lambda whose closure type has a non-trivial destructor (a by-copy capture of such a value),
+  - a conditional expression (?:) whose result is a temporary with a non-trivial destructor,
+  - a defaulted argument whose default expression holds one of the above
+are destroyed twice (or the heap is corrupted). Constructor calls, std::string temporaries,
+literals, function-returned prvalues and trivially destructible aggregates are not hit and not
+reported.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# A record type's destructor is non-trivial if it is user-provided or virtual, or if a base or a
+# member (or array member) has a non-trivial destructor. AST matchers cannot recurse, so the
+# rule is unrolled; six levels cover the standard library's containers, optional and variant
+# nested inside user aggregates and lambdas.
+NESTING_DEPTH = 6
+
+KINDS = {
+    "aggregate": "aggregate initialization of a type with a non-trivial destructor",
+    "lambda": "lambda capturing by copy a value with a non-trivial destructor",
+    "conditional": "conditional expression (?:) yielding a temporary with a non-trivial destructor",
+    "defaultarg": "defaulted argument built by aggregate initialization, a capturing lambda or ?:",
+}
+
+
+def record_type(decl):
+    return (f"qualType(anyOf(hasCanonicalType(recordType(hasDeclaration({decl}))), "
+            f"hasCanonicalType(arrayType(hasElementType(recordType(hasDeclaration({decl})))))))")
+
+
+def matcher_script():
+    lines = ["set bind-root false", "set output diag", "enable output dump",
+             "let nontrivial0 cxxRecordDecl(has(cxxDestructorDecl(anyOf(isUserProvided(), isVirtual()))))"]
+    for level in range(1, NESTING_DEPTH + 1):
+        below = f"nontrivial{level - 1}"
+        lines.append(f"let nontrivial{level} cxxRecordDecl(anyOf({below}, "
+                     f"has(fieldDecl(hasType({record_type(below)}))), isDerivedFrom({below})))")
+    lines.append(f"let T {record_type(f'nontrivial{NESTING_DEPTH}')}")
+    bound_branch = "ignoringParenCasts(cxxBindTemporaryExpr())"
+    lines.append(
+        'let unsafe expr(anyOf(initListExpr(hasType(T)).bind("aggregate"), '
+        'lambdaExpr(hasType(T)).bind("lambda"), '
+        f'conditionalOperator(hasType(T), anyOf(hasTrueExpression({bound_branch}), '
+        f'hasFalseExpression({bound_branch}))).bind("conditional"), '
+        # clang-query has no matcher for C++20 parenthesized aggregate initialization
+        # (CXXParenListInitExpr): take class-typed expressions of no common kind and keep, in
+        # parse(), those whose dump names that node.
+        'expr(hasType(T), unless(anyOf(cxxConstructExpr(), callExpr(), initListExpr(), lambdaExpr(), '
+        'conditionalOperator(), declRefExpr(), memberExpr(), castExpr(), materializeTemporaryExpr(), '
+        'cxxBindTemporaryExpr(), exprWithCleanups(), parenExpr(), coawaitExpr(), opaqueValueExpr(), '
+        'cxxDefaultArgExpr(), arraySubscriptExpr(), unaryOperator(), '
+        'binaryOperator(), cxxThisExpr()))).bind("other")))')
+    # A default argument's expression sits at the declaration; report it at the call.
+    default_arg = ('forEachArgumentWithParam(cxxDefaultArgExpr().bind("defaultarg"), '
+                   'parmVarDecl(hasInitializer(expr(anyOf(unsafe, hasDescendant(unsafe))))))')
+    lines.append(f"let unsafeDefault expr(anyOf(callExpr({default_arg}), cxxConstructExpr({default_arg})))")
+    lines.append('let own coawaitExpr(forCallable(equalsBoundNode("fn")))')
+    lines.append(
+        'match expr(anyOf(expr(unsafe, unless(hasAncestor(cxxDefaultArgExpr()))), unsafeDefault.bind("call")), '
+        'unless(isExpansionInSystemHeader()), '
+        'forCallable(functionDecl(hasBody(coroutineBodyStmt())).bind("fn")), '
+        'anyOf(hasAncestor(own.bind("inside")), hasDescendant(own), '
+        'hasAncestor(expr(forCallable(equalsBoundNode("fn")), hasDescendant(own)))))')
+    return "\n".join(lines) + "\n"
+
+
+NOTE = re.compile(r'^(?P<loc>.+?:\d+:\d+): note: "(?P<name>\w+)" binds here$')
+BINDING = re.compile(r'^Binding for "(?P<name>\w+)":$')
+QUOTED = re.compile(r"'([^']*)'")
+DIAG_ERROR = re.compile(r"^(?P<loc>.+?:\d+:\d+): (?:fatal )?error: (?P<msg>.*)$")
+
+
+def parse(output):
+    """Returns (findings, errors) from clang-query's diag+dump output of one TU."""
+    findings, errors = set(), []
+    for block in re.split(r"^Match #\d+:$", output, flags=re.M)[1:]:
+        locations, types, heads, current = {}, {}, {}, None
+        for line in block.splitlines():
+            note = NOTE.match(line)
+            if note:
+                locations.setdefault(note["name"], note["loc"])
+                continue
+            binding = BINDING.match(line)
+            if binding:
+                current = binding["name"]
+                continue
+            if current and current not in types and line.strip():
+                quoted = QUOTED.findall(line)
+                types[current] = quoted[0] if quoted else "?"
+                heads[current] = line
+        if "other" in types:
+            if not heads.get("other", "").startswith("CXXParenListInitExpr "):
+                continue
+            types["aggregate"], locations["aggregate"] = types["other"], locations.get("other")
+        kind = "defaultarg" if "defaultarg" in types else next((k for k in KINDS if k in types), None)
+        if kind is None:
+            continue
+        loc = locations.get("call" if kind == "defaultarg" else kind)
+        if loc is None:
+            continue
+        type_name = types[kind]
+        if type_name.startswith("(lambda at"):
+            type_name = "closure"
+        where = "inside co_await" if "inside" in types else "in the same full-expression as a co_await"
+        findings.add((loc, kind, type_name, where))
+    for line in output.splitlines():
+        error = DIAG_ERROR.match(line)
+        if error:
+            errors.append(line)
+    return findings, errors
+
+
+def find_clang_query():
+    for name in [os.environ.get("CLANG_QUERY", ""), "clang-query-19", "clang-query-18", "clang-query-17",
+                 "clang-query"]:
+        if name and shutil.which(name):
+            return name
+    sys.exit("check-coawait: clang-query (Debian clang-tools-19) is missing; run hack/install-deps.sh")
+
+
+def run_one(clang_query, script_path, tu, build_dir, flags):
+    # Boost < 1.81 only enables co_await for clang with <experimental/coroutine>; the flag is
+    # guarded by #if !defined, so newer Boost ignores it.
+    extra = ["-DBOOST_ASIO_HAS_CO_AWAIT=1", "-w", "-Wno-error", "-Wno-unknown-warning-option"]
+    cmd = [clang_query, "-f", script_path] + [f"--extra-arg={a}" for a in extra]
+    if flags is not None:
+        cmd += [tu, "--"] + flags
+    else:
+        cmd += ["-p", build_dir, tu]
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    findings, errors = parse(proc.stdout)
+    if proc.returncode != 0 and not errors:
+        errors.append(f"{tu}: clang-query exited with {proc.returncode}: {proc.stdout[-2000:]}")
+    return tu, findings, errors
+
+
+def translation_units(root, build_dir):
+    database = os.path.join(build_dir, "compile_commands.json")
+    if not os.path.exists(database):
+        sys.exit(f"check-coawait: {database} is missing; configure with cmake first (hack/build.sh)")
+    with open(database) as f:
+        entries = json.load(f)
+    units = set()
+    for entry in entries:
+        path = os.path.normpath(os.path.join(entry.get("directory", ""), entry["file"]))
+        if not path.endswith(".cpp") or not path.startswith(root + os.sep):
+            continue
+        with open(path, errors="replace") as source:
+            if "co_await" in source.read():
+                units.add(path)
+    return sorted(units)
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="hack/check-coawait.sh", description=__doc__.splitlines()[0])
+    parser.add_argument("-p", dest="build_dir", help="directory holding compile_commands.json (default: build)")
+    parser.add_argument("-j", dest="jobs", type=int, default=2, help="translation units checked at once (default 2)")
+    parser.add_argument("files", nargs="*", help="translation units to check (default: every .cpp with co_await)")
+    argv = sys.argv[1:]
+    flags = None
+    if "--" in argv:
+        flags = argv[argv.index("--") + 1:]
+        argv = argv[:argv.index("--")]
+    args = parser.parse_args(argv)
+
+    root = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    build_dir = os.path.realpath(args.build_dir or os.path.join(root, "build"))
+    if args.files:
+        units = [os.path.realpath(f) for f in args.files]
+    elif flags is not None:
+        sys.exit("check-coawait: `-- FLAGS` needs FILES")
+    else:
+        units = translation_units(root, build_dir)
+    clang_query = find_clang_query()
+
+    findings, errors = set(), []
+    with tempfile.NamedTemporaryFile("w", suffix=".query", delete=False) as script:
+        script.write(matcher_script())
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            jobs = [pool.submit(run_one, clang_query, script.name, tu, build_dir, flags) for tu in units]
+            for job in concurrent.futures.as_completed(jobs):
+                _, tu_findings, tu_errors = job.result()
+                findings |= tu_findings
+                errors += tu_errors
+    finally:
+        os.unlink(script.name)
+
+    cwd = os.getcwd()
+    # One line per source line and kind: nested braces and template instantiations merge.
+    merged = {}
+    for loc, kind, type_name, where in findings:
+        path, line, col = loc.rsplit(":", 2)
+        entry = merged.setdefault((path, int(line), kind, where), [int(col), set()])
+        entry[0] = min(entry[0], int(col))
+        entry[1].add(type_name)
+    for (path, line, kind, where), (col, types) in sorted(merged.items()):
+        shown = os.path.relpath(path, cwd) if path.startswith(cwd + os.sep) else path
+        print(f"{shown}:{line}:{col}: {KINDS[kind]} (type {', '.join(sorted(types))}) {where}")
+    sys.stdout.flush()
+    for error in errors:
+        print(f"check-coawait: could not parse: {error}", file=sys.stderr)
+    print(f"check-coawait: {len(units)} translation units checked, {len(merged)} findings"
+          + (f", {len(errors)} parse errors" if errors else ""), file=sys.stderr)
+    if errors:
+        return 2
+    return 1 if merged else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
