@@ -14,6 +14,7 @@ PACKAGES=(
     libbenchmark-dev
     libssl-dev zlib1g-dev
     clang-format clang-tidy
+    stress-ng                       # hack/stress-unit.sh: the unit tests on a loaded machine
 )
 
 missing=()

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's one test command. On a fresh machine it installs the packages, builds the
 # control plane (kube-apiserver + etcd, cached under ~/.cache/ctrl), checks formatting, builds
-# with warnings as errors and runs every test: unit, integration (against the real control
-# plane) and e2e. Extra arguments go to ctest, e.g. `hack/test.sh -L unit` or `-R Object`.
+# with warnings as errors and runs every test, by ctest label: unit (no sockets), fake (loopback
+# sockets to a scripted server, no control plane), integration (against the real control plane)
+# and e2e. Extra arguments go to ctest, e.g. `hack/test.sh -L unit`, `-L fake` or `-R Object`.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${CTRL_BUILD_DIR:-${ROOT}/build}"

@@ -29,6 +29,7 @@
 #include "runtime/rest/beast_transport.hpp"
 #include "test/integration/rest/rest_test_util.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/eventually.hpp"
 #include "test/support/pki.hpp"
 
 namespace ctrl::rest {
@@ -49,9 +50,7 @@ HttpRequest Get(std::string target) {
     return request;
 }
 
-Context Within(std::chrono::milliseconds timeout) {
-    return Context::WithTimeout(Context::Background(), timeout);
-}
+using ctrl::testing::Within;
 
 // Forwards TCP connections from a loopback port to the apiserver and counts them: how the test
 // sees connection reuse from outside the transport. TLS passes through untouched.

@@ -21,6 +21,7 @@
 #include "runtime/rest/cpprest_transport.hpp"
 #include "test/integration/rest/rest_test_util.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/eventually.hpp"
 #include "test/support/free_port.hpp"
 #include "test/support/pki.hpp"
 
@@ -50,9 +51,7 @@ HttpRequest Get(std::string target) {
     return request;
 }
 
-Context Within(std::chrono::milliseconds timeout) {
-    return Context::WithTimeout(Context::Background(), timeout);
-}
+using ctrl::testing::Within;
 
 class CppRestTransportTest : public ::testing::Test {
   protected:
