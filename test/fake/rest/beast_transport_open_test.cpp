@@ -151,16 +151,21 @@ TEST_F(BeastOpenTest, IdleTimeoutBetweenBytesGivesTimeout) {
     EXPECT_THAT(n.GetStatus().Message(), HasSubstr("idle timeout of 200ms exceeded"));
 }
 
+// The body is sent only once the test has waited past the request timeout.
 TEST_F(BeastOpenTest, TheRequestTimeoutCoversOnlyTheHeader) {
-    BeastTestServer server([](ServerExchange& exchange) -> Task<void> {
+    std::atomic<bool> send_body = false;
+    BeastTestServer server([&send_body](ServerExchange& exchange) -> Task<void> {
         co_await exchange.StartChunked(200);
-        co_await exchange.Sleep(milliseconds(400));
+        while (!send_body)
+            co_await exchange.Sleep(milliseconds(5));
         co_await exchange.WriteChunk("late\n");
         co_await exchange.EndChunks();
     });
     auto transport = NewTransport(server.Url());
-    auto stream = Open(*transport, Get("/w", milliseconds(150)));
+    auto stream = Open(*transport, Get("/w", milliseconds(500)));
     ASSERT_NE(stream, nullptr);
+    std::this_thread::sleep_for(milliseconds(700));
+    send_body = true;
     std::string body;
     ASSERT_TRUE(ReadAll(*stream, body).Ok());
     EXPECT_EQ(body, "late\n");
