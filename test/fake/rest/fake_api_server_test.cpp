@@ -34,7 +34,6 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
-
 using testing::kTestWait;
 using testing::TestContext;
 using testing::Within;
