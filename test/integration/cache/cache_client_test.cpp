@@ -77,8 +77,9 @@ class CacheClientTest : public ::testing::Test {
 
     void TearDown() override {
         stop_.Cancel();
-        if (cache_)
+        if (cache_) {
             EXPECT_TRUE(ctrl::testing::Eventually([this] { return cache_->Stopped(); })) << "the cache did not stop";
+        }
         work_.reset();
         io_.stop();
         loop_.join();
