@@ -27,6 +27,7 @@
 #include "runtime/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/counting_transport.hpp"
+#include "test/support/eventually.hpp"
 #include "test/support/workload.hpp"
 
 namespace ctrl::cache::test {
@@ -47,9 +48,7 @@ rest::Config ConfigFrom(const std::string& kubeconfig) {
     return config.Ok() ? *config : rest::Config{};
 }
 
-Context Within(std::chrono::milliseconds timeout) {
-    return Context::WithTimeout(Context::Background(), timeout);
-}
+using ctrl::testing::Within;
 
 // A loop thread; an admin direct client whose requests are counted; a cache (its own RestClient)
 // and a delegating client over both.
@@ -78,8 +77,9 @@ class CacheClientTest : public ::testing::Test {
 
     void TearDown() override {
         stop_.Cancel();
-        for (int i = 0; i < 500 && cache_ && !cache_->Stopped(); ++i)
-            std::this_thread::sleep_for(10ms);
+        if (cache_) {
+            EXPECT_TRUE(ctrl::testing::Eventually([this] { return cache_->Stopped(); })) << "the cache did not stop";
+        }
         work_.reset();
         io_.stop();
         loop_.join();
@@ -228,9 +228,8 @@ TEST_F(CacheClientTest, AResyncPeriodRedeliversEveryObjectAsAnUpdate) {
     };
     informers->front()->AddEventHandler(handler);
     ASSERT_TRUE(Run(cache_->WaitForCacheSync(Within(30s))).Ok());
-    for (int i = 0; i < 300 && resynced->load() < 6; ++i)
-        std::this_thread::sleep_for(10ms);
-    EXPECT_GE(resynced->load(), 6) << "two resyncs of the 3 pods within 3 s";
+    EXPECT_TRUE(ctrl::testing::Eventually([&] { return resynced->load() >= 6; }))
+        << "two resyncs of the 3 pods: " << resynced->load() << " resynced updates";
 }
 
 TEST_F(CacheClientTest, PerKindSelectorsAndReaderFailOnMissingInformer) {
@@ -356,7 +355,7 @@ TEST_F(CacheClientTest, WaitForCacheSyncNamesTheKindTheUserMayNotListAndWhy) {
     EXPECT_TRUE(IsTimeout(synced)) << synced;
     EXPECT_THAT(synced.Message(), ::testing::HasSubstr("Kind=Pod"));
     EXPECT_THAT(synced.Message(), ::testing::HasSubstr("Forbidden"));
-    EXPECT_LT(took, 6s) << "within its deadline";
+    EXPECT_LT(took, ctrl::testing::kTestWait) << "ended by its deadline";
 }
 
 }  // namespace

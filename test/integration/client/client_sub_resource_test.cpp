@@ -10,6 +10,7 @@
 #include "runtime/api/pod.hpp"
 #include "runtime/api/service_account.hpp"
 #include "test/integration/client/client_fixture.hpp"
+#include "test/support/eventually.hpp"
 
 namespace ctrl::client::test {
 namespace {
@@ -45,14 +46,13 @@ class SubResourceTest : public ClientTest {
         ASSERT_TRUE(crd.Ok());
         Status created = Run(client_->Create(Ctx(), *crd));
         ASSERT_TRUE(created.Ok() || IsAlreadyExists(created)) << created;
-        for (int i = 0; i < 100; ++i) {
+        const auto served = [&] {
             ObjectList widgets;
             widgets.SetItemGroupVersionKind(kWidget);
-            if (Run(client_->List(Ctx(), widgets, InNamespace(ns_))).Ok())
-                return;
-            std::this_thread::sleep_for(100ms);
-        }
-        FAIL() << "widgets are not served 10 s after the CRD was created";
+            return Run(client_->List(Ctx(), widgets, InNamespace(ns_))).Ok();
+        };
+        EXPECT_TRUE(ctrl::testing::Eventually(served, ctrl::testing::kTestWait, 100ms))
+            << "widgets are not served after the CRD was created";
     }
 
     Object NewWidget(const std::string& name) {
@@ -168,15 +168,13 @@ TEST_F(SubResourceTest, ACrdDeletedUnderTheClientBecomesNoMatch) {
     // The first call after the group version went away answers 404 for the path; the client then
     // drops what the mapper knew, and the next call is NoMatch.
     Status last;
-    for (int i = 0; i < 100; ++i) {
+    const auto no_match = [&] {
         Object read;
         read.SetGroupVersionKind(kWidget);
         last = Run(client_->Get(Ctx(), {ns_, "short-lived"}, read));
-        if (IsNoMatch(last))
-            break;
-        std::this_thread::sleep_for(100ms);
-    }
-    EXPECT_TRUE(IsNoMatch(last)) << last;
+        return IsNoMatch(last);
+    };
+    EXPECT_TRUE(ctrl::testing::Eventually(no_match, ctrl::testing::kTestWait, 100ms)) << last;
     EXPECT_FALSE(client_->RESTMapper().CachedMapping(kWidget).has_value());
 }
 

@@ -13,8 +13,9 @@
 
 #include "runtime/core/run_sync.hpp"
 #include "runtime/rest/beast_transport.hpp"
+#include "test/fake/rest/beast_test_server.hpp"
+#include "test/support/eventually.hpp"
 #include "test/support/pki.hpp"
-#include "test/unit/rest/beast_test_server.hpp"
 
 namespace ctrl::rest {
 namespace {
@@ -108,7 +109,7 @@ class BeastTlsTest : public ::testing::Test {
         auto transport = NewBeastTransport(io_.get_executor(), options);
         if (!transport.Ok())
             return transport.GetStatus();
-        return RunSync(io_, (*transport)->Send(Get("/version"), Context::Background()));
+        return RunSync(io_, (*transport)->Send(Get("/version"), ctrl::testing::TestContext()));
     }
 
     boost::asio::io_context io_;

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -16,10 +17,12 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
 
 #include "runtime/cache/reflector.hpp"
 #include "runtime/core/run_sync.hpp"
 #include "test/integration/cache/reflector_test_util.hpp"
+#include "test/support/eventually.hpp"
 #include "test/support/fake_api_server.hpp"
 
 namespace ctrl::cache::test {
@@ -29,6 +32,8 @@ using ctrl::testing::FakeApiServer;
 using ctrl::testing::FakeEnd;
 using ctrl::testing::FakeRequest;
 using ctrl::testing::FakeResponse;
+using ctrl::testing::kTestWait;
+using ctrl::testing::TestContext;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using namespace std::chrono_literals;
@@ -273,23 +278,22 @@ TEST_P(ReflectorFaultTest, ForbiddenListIsRetriedAndNamedByWaitForSync) {
     script_.SetLists(
         {FakeResponse::ApiStatus(403, "Forbidden", "pods is forbidden: User \"bob\" cannot list resource \"pods\"")});
     Start();
-    const auto started = std::chrono::steady_clock::now();
-    Status synced =
-        RunOn(io_.get_executor(), reflector_->WaitForSync(Context::WithTimeout(Context::Background(), 500ms)));
-    EXPECT_LT(std::chrono::steady_clock::now() - started, 3s);
+    std::future<Status> waited = boost::asio::co_spawn(
+        io_, reflector_->WaitForSync(Context::WithTimeout(Context::Background(), 500ms)), boost::asio::use_future);
+    ASSERT_EQ(waited.wait_for(kTestWait), std::future_status::ready) << "WaitForSync outlived its deadline";
+    const Status synced = waited.get();
     EXPECT_EQ(synced.Code(), StatusCode::kTimeout);
     EXPECT_THAT(synced.Message(), HasSubstr("pods.v1 did not sync"));
     EXPECT_THAT(synced.Message(), HasSubstr("Forbidden"));
     EXPECT_THAT(synced.Message(), HasSubstr("cannot list resource"));
     EXPECT_TRUE(IsForbidden(reflector_->LastError()));
-    EXPECT_GE(script_.Lists().size(), 2u);  // retried with backoff
+    EXPECT_TRUE(Eventually([&] { return script_.Lists().size() >= 2; }));  // retried with backoff
     EXPECT_FALSE(reflector_->HasSynced());
 
     // Once allowed, it syncs and the error is cleared.
     script_.SetLists({Json(PodList("10", {PodItem("a", "1")}))});
     script_.SetWatches({OpenWatch("")});
-    EXPECT_TRUE(
-        RunOn(io_.get_executor(), reflector_->WaitForSync(Context::WithTimeout(Context::Background(), 10s))).Ok());
+    EXPECT_TRUE(RunOn(io_.get_executor(), reflector_->WaitForSync(TestContext())).Ok());
     EXPECT_TRUE(reflector_->LastError().Ok());
 }
 
@@ -302,7 +306,15 @@ TEST_P(ReflectorFaultTest, HandlerAddedAfterSyncGetsTheStoreThenChanges) {
     auto late = std::make_shared<Recorder>();
     reflector_->AddEventHandler(late);
     ASSERT_TRUE(Eventually([&] { return late->Count() == 3; }));
-    EXPECT_THAT(late->Events(), ElementsAre("add ns/a 1 initial", "add ns/b 2 initial", "add ns/c 11"));
+    // c comes 300 ms after the watch starts: on a loaded machine that can be before the handler
+    // is added, and then c is part of the store the handler is given.
+    const std::vector<std::string> events = late->Events();
+    if (events.back() == "add ns/c 11") {
+        EXPECT_THAT(events, ElementsAre("add ns/a 1 initial", "add ns/b 2 initial", "add ns/c 11"));
+    } else {
+        EXPECT_THAT(events,
+                    ::testing::UnorderedElementsAre("add ns/a 1 initial", "add ns/b 2 initial", "add ns/c 11 initial"));
+    }
 }
 
 TEST_P(ReflectorFaultTest, CancelStopsAHangingWatchPromptly) {
@@ -310,10 +322,8 @@ TEST_P(ReflectorFaultTest, CancelStopsAHangingWatchPromptly) {
     script_.SetWatches({OpenWatch("")});
     Start();
     ASSERT_TRUE(Eventually([&] { return !script_.Watches().empty(); }));
-    const auto cancelled = std::chrono::steady_clock::now();
-    ctx_.Cancel();
-    ASSERT_TRUE(Eventually([&] { return stopped_.load(); }, 5s));
-    EXPECT_LT(std::chrono::steady_clock::now() - cancelled, 2s);
+    ctx_.Cancel();  // the watch never ends by itself: only the cancel can stop Run
+    EXPECT_TRUE(Eventually([&] { return stopped_.load(); }));
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, ReflectorFaultTest,

@@ -1,4 +1,4 @@
-#include "test/unit/rest/beast_test_server.hpp"
+#include "test/fake/rest/beast_test_server.hpp"
 
 #include <openssl/ssl.h>
 #include <openssl/x509.h>

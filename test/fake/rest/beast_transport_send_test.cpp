@@ -14,19 +14,21 @@
 
 #include "runtime/core/run_sync.hpp"
 #include "runtime/rest/beast_transport.hpp"
+#include "test/fake/rest/beast_test_server.hpp"
+#include "test/support/eventually.hpp"
 #include "test/support/free_port.hpp"
-#include "test/unit/rest/beast_test_server.hpp"
 
 namespace ctrl::rest {
 namespace {
 
+using ctrl::testing::kTestWait;
+using ctrl::testing::TestContext;
+using std::chrono::milliseconds;
 using testing::BeastTestServer;
 using testing::Get;
 using ::testing::HasSubstr;
 using testing::Request;
 using testing::ServerExchange;
-using Clock = std::chrono::steady_clock;
-using std::chrono::milliseconds;
 
 Task<void> RespondOk(ServerExchange& exchange) {
     co_await exchange.Respond(200, "ok:" + exchange.Request().target);
@@ -40,7 +42,7 @@ class BeastSendTest : public ::testing::Test {
         EXPECT_TRUE(transport.Ok()) << transport.GetStatus();
         return transport.Ok() ? std::move(transport).Value() : nullptr;
     }
-    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request, Context ctx = Context::Background()) {
+    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request, Context ctx = TestContext()) {
         return RunSync(io_, transport.Send(std::move(request), std::move(ctx)));
     }
 
@@ -174,23 +176,21 @@ TEST_F(BeastSendTest, DoesNotRetryOnAFreshConnection) {
     EXPECT_EQ(server.Requests().size(), 1u);
 }
 
-Task<void> RespondSlowly(ServerExchange& exchange) {
-    co_await exchange.Sleep(milliseconds(3000));
-    co_await RespondOk(exchange);
+// A server that never answers: a request to it ends only by its timeout, deadline or cancel.
+Task<void> NeverRespond(ServerExchange& exchange) {
+    co_await exchange.Sleep(std::chrono::hours(1));
 }
 
 TEST_F(BeastSendTest, RequestTimeoutGivesTimeout) {
-    BeastTestServer server(RespondSlowly);
+    BeastTestServer server(NeverRespond);
     auto transport = NewTransport(server.Url());
-    const auto start = Clock::now();
     auto response = Send(*transport, Get("/slow", milliseconds(200)));
     EXPECT_TRUE(IsTimeout(response.GetStatus())) << response.GetStatus();
     EXPECT_THAT(response.GetStatus().Message(), HasSubstr("request timeout of 200ms exceeded"));
-    EXPECT_LT(Clock::now() - start, milliseconds(1500));
 }
 
 TEST_F(BeastSendTest, TheEarlierOfContextDeadlineAndTimeoutWins) {
-    BeastTestServer server(RespondSlowly);
+    BeastTestServer server(NeverRespond);
     auto transport = NewTransport(server.Url());
     auto ctx = Context::WithTimeout(Context::Background(), milliseconds(150));
     auto response = Send(*transport, Get("/slow", milliseconds(5000)), ctx);
@@ -198,19 +198,18 @@ TEST_F(BeastSendTest, TheEarlierOfContextDeadlineAndTimeoutWins) {
     EXPECT_THAT(response.GetStatus().Message(), HasSubstr("context deadline exceeded"));
 }
 
+// Should the cancel not reach the request, its timeout (the test's wait) ends it with Timeout.
 TEST_F(BeastSendTest, CancellingTheContextFromAnotherThreadEndsTheRequest) {
-    BeastTestServer server(RespondSlowly);
+    BeastTestServer server(NeverRespond);
     auto transport = NewTransport(server.Url());
     auto ctx = Context::WithCancel(Context::Background());
     std::thread canceller([ctx] {
         std::this_thread::sleep_for(milliseconds(150));
         ctx.Cancel();
     });
-    const auto start = Clock::now();
-    auto response = Send(*transport, Get("/slow"), ctx);
+    auto response = Send(*transport, Get("/slow", kTestWait), ctx);
     canceller.join();
     EXPECT_TRUE(IsCancelled(response.GetStatus())) << response.GetStatus();
-    EXPECT_LT(Clock::now() - start, milliseconds(1500));
 }
 
 TEST_F(BeastSendTest, AnAlreadyCancelledContextSendsNothing) {
@@ -281,11 +280,11 @@ TEST(BeastTransportTest, ManyConcurrentRequestsOnSeveralThreads) {
     constexpr int kRequests = 200;
     std::vector<std::future<StatusOr<HttpResponse>>> results;
     for (int i = 0; i < kRequests; ++i) {
-        results.push_back(boost::asio::co_spawn(
-            pool, (*transport)->Send(Get("/r/" + std::to_string(i)), Context::Background()), boost::asio::use_future));
+        results.push_back(boost::asio::co_spawn(pool, (*transport)->Send(Get("/r/" + std::to_string(i)), TestContext()),
+                                                boost::asio::use_future));
     }
     for (int i = 0; i < kRequests; ++i) {
-        ASSERT_EQ(results[i].wait_for(std::chrono::seconds(30)), std::future_status::ready);
+        ASSERT_EQ(results[i].wait_for(kTestWait), std::future_status::ready);
         auto response = results[i].get();
         ASSERT_TRUE(response.Ok()) << response.GetStatus();
         EXPECT_EQ(response->body, "ok:/r/" + std::to_string(i));
@@ -294,7 +293,7 @@ TEST(BeastTransportTest, ManyConcurrentRequestsOnSeveralThreads) {
     const int after_burst = server.Connections();
     // The pool keeps at most 4: a sequential tail reuses them instead of connecting again.
     for (int i = 0; i < 20; ++i)
-        ASSERT_TRUE(RunOn(pool.get_executor(), (*transport)->Send(Get("/t"), Context::Background())).Ok());
+        ASSERT_TRUE(RunOn(pool.get_executor(), (*transport)->Send(Get("/t"), TestContext())).Ok());
     EXPECT_EQ(server.Connections(), after_burst);
     transport->reset();
     pool.join();
