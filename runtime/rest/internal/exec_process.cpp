@@ -21,7 +21,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
-#include "runtime/rest/internal/exec_await.hpp"
+#include "runtime/core/resume.hpp"
 
 namespace ctrl::rest::internal {
 namespace {
@@ -293,7 +293,7 @@ Task<StatusOr<ProcessResult>> RunProcess(const ProcessSpec& spec) {
         }
         op->Start();
     };
-    co_return co_await AwaitCompletion<StatusOr<ProcessResult>>(Context::Background(), std::move(start));
+    co_return co_await Suspend<StatusOr<ProcessResult>>(std::move(start));
 }
 
 }  // namespace ctrl::rest::internal
