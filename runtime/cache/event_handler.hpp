@@ -7,6 +7,7 @@
 
 namespace ctrl::cache {
 
+class Reflector;
 namespace internal {
 class Listener;
 }  // namespace internal
@@ -61,7 +62,6 @@ struct EventHandlerFuncs final : EventHandler {
 class EventHandlerRegistration {
   public:
     EventHandlerRegistration() = default;
-    explicit EventHandlerRegistration(std::shared_ptr<internal::Listener> listener) : listener_(std::move(listener)) {}
 
     explicit operator bool() const { return listener_ != nullptr; }
     // Whether the handler has received every object of the informer's first list (for a handler
@@ -71,9 +71,11 @@ class EventHandlerRegistration {
     friend bool operator==(const EventHandlerRegistration& a, const EventHandlerRegistration& b) {
         return a.listener_ == b.listener_;
     }
-    const std::shared_ptr<internal::Listener>& Listener() const { return listener_; }
 
   private:
+    friend class Reflector;
+    explicit EventHandlerRegistration(std::shared_ptr<internal::Listener> listener) : listener_(std::move(listener)) {}
+
     std::shared_ptr<internal::Listener> listener_;
 };
 

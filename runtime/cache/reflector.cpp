@@ -357,7 +357,7 @@ EventHandlerRegistration Reflector::AddEventHandler(std::shared_ptr<EventHandler
 }
 
 Status Reflector::RemoveEventHandler(const EventHandlerRegistration& registration) {
-    const std::shared_ptr<internal::Listener>& listener = registration.Listener();
+    const std::shared_ptr<internal::Listener>& listener = registration.listener_;
     {
         std::lock_guard lock(dispatch_mu_);
         auto next = std::make_shared<Listeners>(*listeners_);
