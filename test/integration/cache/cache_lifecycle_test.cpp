@@ -290,6 +290,45 @@ TEST_F(CacheLifecycleTest, AHandlerThatThrowsOnEveryThirdEventLeavesTheCacheEqua
     EXPECT_TRUE(informer->LastError().Ok()) << informer->LastError();
 }
 
+TEST_F(CacheLifecycleTest, AnObjectTheTransformRefusesIsLeftOutLoggedAndCounted) {
+    auto sink = std::make_shared<CacheLogSink>();
+    log::SetSink(sink);
+    CacheOptions options;
+    options.default_namespaces = {ns_};
+    options.default_transform = [](Object& object) {
+        if (object.Labels().count("refuse") > 0)
+            return BadRequestError("refused by the test's transform");
+        return StripManagedFields(object);
+    };
+    MakeCache(std::move(options));
+    api::ConfigMap good = NewConfigMap("good");
+    api::ConfigMap bad = NewConfigMap("bad");
+    bad.SetLabel("refuse", "yes");
+    ASSERT_TRUE(Run(direct_->Create(Within(kHung), good)).Ok());
+    ASSERT_TRUE(Run(direct_->Create(Within(kHung), bad)).Ok());
+    Informer* informer = InformerOf(kConfigMap);
+    ASSERT_NE(informer, nullptr);
+    auto recorder = std::make_shared<Recorder>();
+    informer->AddEventHandler(recorder);
+    cache_->Start(stop_);
+    ASSERT_TRUE(Run(cache_->WaitForCacheSync(Within(kHung))).Ok()) << "a refused object does not fail the list";
+    EXPECT_EQ(Held(informer->GetStore(), ns_), (std::map<std::string, std::string>{{"good", std::string(good.ResourceVersion())}}));
+    EXPECT_EQ(CounterValue("ctrl_informer_transform_errors_total", kConfigMap), 1);
+
+    // A new state the transform refuses: the old one goes, as a delete whose final state is unknown.
+    good.SetLabel("refuse", "yes");
+    ASSERT_TRUE(Run(direct_->Update(Within(kHung), good)).Ok());
+    ASSERT_TRUE(Eventually([&] { return informer->GetStore().Size() == 0; }, kHung));
+    EXPECT_TRUE(Eventually([&] { return recorder->Count() == 2; }, kHung));
+    EXPECT_THAT(recorder->Events(), ::testing::ElementsAre(::testing::StartsWith("add " + ns_ + "/good"),
+                                                           ::testing::EndsWith(" unknown")));
+    EXPECT_EQ(CounterValue("ctrl_informer_transform_errors_total", kConfigMap), 2);
+    int logged = 0;
+    for (const CacheLogSink::Line& line : sink->Lines())
+        logged += line.error.find("refused by the test's transform") != std::string::npos ? 1 : 0;
+    EXPECT_EQ(logged, 2);
+}
+
 // What the callback test's handlers did from inside their calls.
 struct Callbacks {
     std::mutex mu;
