@@ -29,7 +29,7 @@ Task<Status> Informer::Run(Context ctx) {
     if (resync_period_.count() > 0 && self) {
         const auto executor = co_await boost::asio::this_coro::executor;
         resync_done = std::make_shared<Notification>();
-        boost::asio::co_spawn(executor, ResyncLoop(self, run_ctx, resync_done),
+        boost::asio::co_spawn(executor, ResyncLoop(self, run_ctx),
                               [resync_done](std::exception_ptr) { resync_done->Notify(); });
     }
     // The reflector retries every failure; only a bug (an exception) ends it before ctx does.
@@ -46,13 +46,12 @@ Task<Status> Informer::Run(Context ctx) {
     co_return ended;
 }
 
-Task<void> Informer::ResyncLoop(std::shared_ptr<Informer> self, Context ctx, std::shared_ptr<Notification> done) {
+Task<void> Informer::ResyncLoop(std::shared_ptr<Informer> self, Context ctx) {
     while (true) {
         if (Status slept = co_await SleepFor(self->resync_period_, ctx); !slept.Ok())
-            break;
+            co_return;
         self->reflector_.Resync();
     }
-    done->Notify();
 }
 
 Task<Status> Informer::WaitForSync(Context ctx) const {

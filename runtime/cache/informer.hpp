@@ -62,8 +62,8 @@ class Informer final : public std::enable_shared_from_this<Informer> {
     ReflectorStats Stats() const { return reflector_.Stats(); }
 
   private:
-    // Calls Resync every resync_period_ until ctx ends, then notifies done.
-    static Task<void> ResyncLoop(std::shared_ptr<Informer> self, Context ctx, std::shared_ptr<Notification> done);
+    // Calls Resync every resync_period_ until ctx ends.
+    static Task<void> ResyncLoop(std::shared_ptr<Informer> self, Context ctx);
 
     const GroupVersionKind gvk_;
     const std::shared_ptr<rest::RestClient> client_;

@@ -184,17 +184,8 @@ Status Reflector::ApplyList(State& state) {
 
 void Reflector::QueueReplaceLocked(const StoreReplaceResult& result, bool initial) {
     if (!listeners_->empty()) {
-        for (const StoreChange& change : result.changes) {
-            const std::shared_ptr<const Object> current = change.current.Shared();
-            if (change.previous) {
-                const std::shared_ptr<const Object> previous = change.previous.Shared();
-                for (const auto& listener : *listeners_)
-                    listener->QueueUpdate(previous, current);
-            } else {
-                for (const auto& listener : *listeners_)
-                    listener->QueueAdd(current, initial);
-            }
-        }
+        for (const StoreChange& change : result.changes)
+            QueueChangeLocked(change, initial);
         for (const CachedObject& gone : result.deleted)
             QueueDeleteLocked(gone.Shared(), /*final_state_unknown=*/true);
     }
@@ -203,7 +194,7 @@ void Reflector::QueueReplaceLocked(const StoreReplaceResult& result, bool initia
             listener->QueueSynced();
 }
 
-void Reflector::QueueChangeLocked(const StoreChange& change) {
+void Reflector::QueueChangeLocked(const StoreChange& change, bool is_initial_list) {
     if (listeners_->empty())
         return;
     const std::shared_ptr<const Object> current = change.current.Shared();
@@ -213,7 +204,7 @@ void Reflector::QueueChangeLocked(const StoreChange& change) {
             listener->QueueUpdate(previous, current);
     } else {
         for (const auto& listener : *listeners_)
-            listener->QueueAdd(current, /*is_initial_list=*/false);
+            listener->QueueAdd(current, is_initial_list);
     }
 }
 
@@ -302,7 +293,7 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
         StatusOr<StoreChange> change = store_.Update(std::move(event.object));
         applied = change.GetStatus();
         if (change.Ok()) {
-            QueueChangeLocked(*change);
+            QueueChangeLocked(*change, /*is_initial_list=*/false);
         } else if (const CachedObject stale = store_.Delete(namespace_name, name); stale && !listeners_->empty()) {
             // The new state could not be stored: the old one must not stay as if current.
             QueueDeleteLocked(stale.Shared(), /*final_state_unknown=*/true);

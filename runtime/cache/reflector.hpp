@@ -134,7 +134,7 @@ class Reflector final {
     Status ApplyEvent(State& state, rest::WatchEvent event);
     // Under dispatch_mu_: the store's change, queued to every listener.
     void QueueReplaceLocked(const StoreReplaceResult& result, bool initial);
-    void QueueChangeLocked(const StoreChange& change);
+    void QueueChangeLocked(const StoreChange& change, bool is_initial_list);
     void QueueDeleteLocked(const std::shared_ptr<const Object>& last, bool final_state_unknown);
     // Without dispatch_mu_: hands what is queued to the handlers.
     static void Deliver(const Listeners& listeners);

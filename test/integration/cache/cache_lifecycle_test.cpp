@@ -312,7 +312,8 @@ TEST_F(CacheLifecycleTest, AnObjectTheTransformRefusesIsLeftOutLoggedAndCounted)
     informer->AddEventHandler(recorder);
     cache_->Start(stop_);
     ASSERT_TRUE(Run(cache_->WaitForCacheSync(Within(kHung))).Ok()) << "a refused object does not fail the list";
-    EXPECT_EQ(Held(informer->GetStore(), ns_), (std::map<std::string, std::string>{{"good", std::string(good.ResourceVersion())}}));
+    EXPECT_EQ(Held(informer->GetStore(), ns_),
+              (std::map<std::string, std::string>{{"good", std::string(good.ResourceVersion())}}));
     EXPECT_EQ(CounterValue("ctrl_informer_transform_errors_total", kConfigMap), 1);
 
     // A new state the transform refuses: the old one goes, as a delete whose final state is unknown.
@@ -320,8 +321,8 @@ TEST_F(CacheLifecycleTest, AnObjectTheTransformRefusesIsLeftOutLoggedAndCounted)
     ASSERT_TRUE(Run(direct_->Update(Within(kHung), good)).Ok());
     ASSERT_TRUE(Eventually([&] { return informer->GetStore().Size() == 0; }, kHung));
     EXPECT_TRUE(Eventually([&] { return recorder->Count() == 2; }, kHung));
-    EXPECT_THAT(recorder->Events(), ::testing::ElementsAre(::testing::StartsWith("add " + ns_ + "/good"),
-                                                           ::testing::EndsWith(" unknown")));
+    EXPECT_THAT(recorder->Events(),
+                ::testing::ElementsAre(::testing::StartsWith("add " + ns_ + "/good"), ::testing::EndsWith(" unknown")));
     EXPECT_EQ(CounterValue("ctrl_informer_transform_errors_total", kConfigMap), 2);
     int logged = 0;
     for (const CacheLogSink::Line& line : sink->Lines())
