@@ -3,7 +3,12 @@
 #include <random>
 #include <utility>
 
+#include <boost/asio/post.hpp>
+#include <boost/asio/this_coro.hpp>
+
 #include "runtime/cache/internal/backoff.hpp"
+#include "runtime/cache/internal/informer_faults.hpp"
+#include "runtime/cache/internal/listener.hpp"
 #include "runtime/core/object_list.hpp"
 #include "runtime/core/sleep.hpp"
 #include "runtime/rest/watch_decoder.hpp"
@@ -17,8 +22,6 @@ using Clock = std::chrono::steady_clock;
 // A watch that ends cleanly this soon without a single event is a failure (client-go's "very short
 // watch"): renewing it at once could spin.
 constexpr auto kShortWatch = std::chrono::seconds(1);
-// How often WaitForSync looks.
-constexpr auto kSyncPoll = std::chrono::milliseconds(10);
 
 }  // namespace
 
@@ -52,13 +55,33 @@ struct Reflector::State {
     }
 };
 
+bool EventHandlerRegistration::HasSynced() const {
+    return listener_ && listener_->HasSynced();
+}
+
+Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, ReflectorOptions options,
+                     const std::string& kind, metrics::Registry& registry)
+    : client_(client),
+      target_(std::move(target)),
+      store_(store),
+      options_(std::move(options)),
+      faults_(std::make_shared<const internal::InformerFaults>(kind, registry)),
+      listeners_(std::make_shared<const Listeners>()) {}
+
 Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, ReflectorOptions options)
-    : client_(client), target_(std::move(target)), store_(store), options_(std::move(options)) {}
+    : Reflector(client, target, store, std::move(options), target.resource.String(), metrics::DefaultRegistry()) {}
 
 Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store)
     : Reflector(client, std::move(target), store, ReflectorOptions{}) {}
 
+Reflector::~Reflector() = default;
+
 Task<void> Reflector::Run(Context ctx) {
+    {
+        auto executor = co_await boost::asio::this_coro::executor;
+        std::lock_guard lock(mu_);
+        executor_ = std::move(executor);
+    }
     State state(options_);
     while (ctx.Err().Ok()) {
         Status status = co_await Step(state, ctx);
@@ -118,7 +141,7 @@ Task<Status> Reflector::ListPage(State& state, Context& ctx) {
     }
     for (Object& item : list->Items()) {
         if (Status added = state.replacement->Add(std::move(item)); !added.Ok())
-            co_return added.Annotate("listing " + target_.Describe());
+            faults_->TransformFailed(added.Annotate("listing " + target_.Describe()));
     }
     if (!list->Continue().empty()) {
         state.continue_token = std::string(list->Continue());
@@ -129,14 +152,23 @@ Task<Status> Reflector::ListPage(State& state, Context& ctx) {
 }
 
 Status Reflector::ApplyList(State& state) {
+    std::shared_ptr<const Listeners> listeners;
+    bool initial = false;
     {
         std::lock_guard lock(dispatch_mu_);
         StatusOr<StoreReplaceResult> result = store_.Replace(std::move(*state.replacement), state.resource_version);
         state.replacement.reset();
         if (!result.Ok())
             return result.GetStatus().Annotate("replacing the cache of " + target_.Describe());
-        DispatchReplace(*result, /*initial=*/!synced_.load(std::memory_order_relaxed));
+        initial = !listed_;
+        listed_ = true;
+        QueueReplaceLocked(*result, initial);
+        listeners = listeners_;
+    }
+    Deliver(*listeners);
+    if (initial) {
         synced_.store(true, std::memory_order_release);
+        synced_event_.Notify();
     }
     SetResourceVersion(state.resource_version);
     {
@@ -150,25 +182,40 @@ Status Reflector::ApplyList(State& state) {
     return OkStatus();
 }
 
-void Reflector::DispatchReplace(const StoreReplaceResult& result, bool initial) {
-    if (handlers_.empty())
+void Reflector::QueueReplaceLocked(const StoreReplaceResult& result, bool initial) {
+    if (!listeners_->empty()) {
+        for (const StoreChange& change : result.changes)
+            QueueChangeLocked(change, initial);
+        for (const CachedObject& gone : result.deleted)
+            QueueDeleteLocked(gone.Shared(), /*final_state_unknown=*/true);
+    }
+    if (initial)
+        for (const auto& listener : *listeners_)
+            listener->QueueSynced();
+}
+
+void Reflector::QueueChangeLocked(const StoreChange& change, bool is_initial_list) {
+    if (listeners_->empty())
         return;
-    for (const StoreChange& change : result.changes) {
-        const std::shared_ptr<const Object> current = change.current.Shared();
-        if (change.previous) {
-            const std::shared_ptr<const Object> previous = change.previous.Shared();
-            for (const auto& handler : handlers_)
-                handler->OnUpdate(previous, current);
-        } else {
-            for (const auto& handler : handlers_)
-                handler->OnAdd(current, initial);
-        }
+    const std::shared_ptr<const Object> current = change.current.Shared();
+    if (change.previous) {
+        const std::shared_ptr<const Object> previous = change.previous.Shared();
+        for (const auto& listener : *listeners_)
+            listener->QueueUpdate(previous, current);
+    } else {
+        for (const auto& listener : *listeners_)
+            listener->QueueAdd(current, is_initial_list);
     }
-    for (const CachedObject& gone : result.deleted) {
-        const std::shared_ptr<const Object> last = gone.Shared();
-        for (const auto& handler : handlers_)
-            handler->OnDelete(last, /*final_state_unknown=*/true);
-    }
+}
+
+void Reflector::QueueDeleteLocked(const std::shared_ptr<const Object>& last, bool final_state_unknown) {
+    for (const auto& listener : *listeners_)
+        listener->QueueDelete(last, final_state_unknown);
+}
+
+void Reflector::Deliver(const Listeners& listeners) {
+    for (const auto& listener : listeners)
+        listener->Deliver();
 }
 
 Task<Status> Reflector::OpenWatch(State& state, Context& ctx) {
@@ -223,6 +270,7 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
     state.backoff.Reset();
     state.gone_in_a_row = 0;
     Status applied;
+    std::shared_ptr<const Listeners> listeners;
     if (event.type == Type::kBookmark) {
         std::lock_guard lock(mu_);
         ++stats_.bookmarks;
@@ -230,32 +278,37 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
         std::lock_guard lock(dispatch_mu_);
         const CachedObject previous = store_.Delete(event.object.Namespace(), event.object.Name());
         applied = store_.ApplyTransform(event.object);
-        if (previous && !handlers_.empty() && applied.Ok()) {
-            const auto last = std::make_shared<const Object>(std::move(event.object));
-            for (const auto& handler : handlers_)
-                handler->OnDelete(last, /*final_state_unknown=*/false);
+        if (previous && !listeners_->empty()) {
+            // A final state the transform refuses is replaced by the last one held.
+            if (applied.Ok())
+                QueueDeleteLocked(std::make_shared<const Object>(std::move(event.object)), false);
+            else
+                QueueDeleteLocked(previous.Shared(), /*final_state_unknown=*/true);
         }
+        listeners = listeners_;
     } else {
         std::lock_guard lock(dispatch_mu_);
+        const std::string namespace_name(event.object.Namespace());
+        const std::string name(event.object.Name());
         StatusOr<StoreChange> change = store_.Update(std::move(event.object));
         applied = change.GetStatus();
-        if (change.Ok() && !handlers_.empty()) {
-            const std::shared_ptr<const Object> current = change->current.Shared();
-            if (change->previous) {
-                const std::shared_ptr<const Object> previous = change->previous.Shared();
-                for (const auto& handler : handlers_)
-                    handler->OnUpdate(previous, current);
-            } else {
-                for (const auto& handler : handlers_)
-                    handler->OnAdd(current, /*is_initial_list=*/false);
-            }
+        if (change.Ok()) {
+            QueueChangeLocked(*change, /*is_initial_list=*/false);
+        } else if (const CachedObject stale = store_.Delete(namespace_name, name); stale && !listeners_->empty()) {
+            // The new state could not be stored: the old one must not stay as if current.
+            QueueDeleteLocked(stale.Shared(), /*final_state_unknown=*/true);
         }
+        listeners = listeners_;
     }
+    if (listeners)
+        Deliver(*listeners);
+    if (!applied.Ok())
+        faults_->TransformFailed(applied.Annotate("watching " + target_.Describe()));
     if (event.type != Type::kBookmark) {
         std::lock_guard lock(mu_);
         ++stats_.events;
     }
-    // An object the transform refused is left out (client-go logs and goes on); the watch goes on.
+    // An object the transform refused is left out (logged and counted above); the watch goes on.
     if (!applied.Ok()) {
         std::lock_guard lock(mu_);
         last_error_ = applied;
@@ -266,37 +319,72 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
     return OkStatus();
 }
 
-void Reflector::AddEventHandler(std::shared_ptr<EventHandler> handler) {
-    std::lock_guard lock(dispatch_mu_);
-    if (synced_.load(std::memory_order_acquire)) {
-        for (const CachedObject& object : store_.List())
-            handler->OnAdd(object.Shared(), /*is_initial_list=*/true);
+EventHandlerRegistration Reflector::AddEventHandler(std::shared_ptr<EventHandler> handler) {
+    auto listener = std::make_shared<internal::Listener>(std::move(handler), faults_);
+    bool replayed = false;
+    {
+        std::lock_guard lock(dispatch_mu_);
+        if (listed_) {
+            for (const CachedObject& object : store_.List())
+                listener->QueueAdd(object.Shared(), /*is_initial_list=*/true);
+            listener->QueueSynced();
+            replayed = true;
+        }
+        auto next = std::make_shared<Listeners>(*listeners_);
+        next->push_back(listener);
+        listeners_ = std::move(next);
     }
-    handlers_.push_back(std::move(handler));
+    if (replayed) {
+        // On the informer's executor, never on the caller's thread (which may be a handler's).
+        std::optional<boost::asio::any_io_executor> executor;
+        {
+            std::lock_guard lock(mu_);
+            executor = executor_;
+        }
+        if (executor)
+            boost::asio::post(*executor, [listener] { listener->Deliver(); });
+    }
+    return EventHandlerRegistration(std::move(listener));
+}
+
+Status Reflector::RemoveEventHandler(const EventHandlerRegistration& registration) {
+    const std::shared_ptr<internal::Listener>& listener = registration.listener_;
+    {
+        std::lock_guard lock(dispatch_mu_);
+        auto next = std::make_shared<Listeners>(*listeners_);
+        const auto removed = std::erase(*next, listener);
+        if (!listener || removed == 0)
+            return NotFoundError("the event handler is not registered with the informer of " + target_.Describe());
+        listeners_ = std::move(next);
+    }
+    listener->Stop();
+    return OkStatus();
 }
 
 void Reflector::Resync() {
-    std::lock_guard lock(dispatch_mu_);
-    if (!synced_.load(std::memory_order_acquire) || handlers_.empty())
-        return;
-    for (const CachedObject& object : store_.List()) {
-        const std::shared_ptr<const Object> shared = object.Shared();
-        for (const auto& handler : handlers_)
-            handler->OnUpdate(shared, shared);
+    std::shared_ptr<const Listeners> listeners;
+    {
+        std::lock_guard lock(dispatch_mu_);
+        if (!listed_ || listeners_->empty())
+            return;
+        for (const CachedObject& object : store_.List()) {
+            const std::shared_ptr<const Object> shared = object.Shared();
+            for (const auto& listener : *listeners_)
+                listener->QueueUpdate(shared, shared);
+        }
+        listeners = listeners_;
     }
+    Deliver(*listeners);
 }
 
 Task<Status> Reflector::WaitForSync(Context ctx) const {
-    while (!HasSynced()) {
-        Status slept = co_await SleepFor(kSyncPoll, ctx);
-        if (!slept.Ok()) {
-            const Status last = LastError();
-            std::string message = target_.Describe() + " did not sync";
-            message += last.Ok() ? ": no list answered yet" : ": " + last.ToString();
-            co_return IsCancelled(slept) ? CancelledError(std::move(message)) : TimeoutError(std::move(message));
-        }
-    }
-    co_return OkStatus();
+    Status synced = co_await synced_event_.Wait(std::move(ctx));
+    if (synced.Ok())
+        co_return synced;
+    const Status last = LastError();
+    std::string message = target_.Describe() + " did not sync";
+    message += last.Ok() ? ": no list answered yet" : ": " + last.ToString();
+    co_return IsCancelled(synced) ? CancelledError(std::move(message)) : TimeoutError(std::move(message));
 }
 
 void Reflector::SetResourceVersion(std::string resource_version) {

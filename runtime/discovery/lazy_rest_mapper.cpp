@@ -111,7 +111,7 @@ Task<Status> LazyRESTMapper::Refresh(const std::string& group, const std::vector
                 co_return co_await AggregatedRound(group, versions, find, want_all, ctx);
             co_return co_await LegacyRound(group, versions, find, want_all, false, ctx);
         };
-        auto outcome = co_await rounds_.Do(key, std::move(round_fn));
+        auto outcome = co_await rounds_.Do(key, std::move(round_fn), ctx);
         const bool leader_gave_up = IsCancelled(outcome.value) || IsTimeout(outcome.value);
         if (outcome.shared && leader_gave_up && ctx.Err().Ok())
             continue;  // our context is still live

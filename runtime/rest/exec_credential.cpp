@@ -12,7 +12,7 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/this_coro.hpp>
 
-#include "runtime/rest/internal/exec_await.hpp"
+#include "runtime/core/resume.hpp"
 #include "runtime/rest/internal/exec_json.hpp"
 #include "runtime/rest/internal/exec_process.hpp"
 #include "runtime/rest/internal/kubeconfig_env.hpp"
@@ -218,7 +218,7 @@ Task<StatusOr<ExecCredential>> ExecCredentialProvider::Get(Context ctx) {
             boost::asio::co_spawn(executor, Impl::Run(impl), boost::asio::detached);
         }
     };
-    co_return co_await internal::AwaitCompletion<StatusOr<ExecCredential>>(ctx, std::move(join));
+    co_return co_await Suspend<StatusOr<ExecCredential>>(ctx, std::move(join));
 }
 
 void ExecCredentialProvider::Invalidate() {
