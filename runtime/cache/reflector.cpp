@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "runtime/cache/internal/backoff.hpp"
+#include "runtime/core/log.hpp"
 #include "runtime/core/object_list.hpp"
 #include "runtime/core/sleep.hpp"
 #include "runtime/rest/watch_decoder.hpp"
@@ -19,6 +20,19 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kShortWatch = std::chrono::seconds(1);
 // How often WaitForSync looks.
 constexpr auto kSyncPoll = std::chrono::milliseconds(10);
+
+// The reflector's logger: the context's, named "cache", with what it lists and watches.
+log::Logger LoggerFor(const Context& ctx, const ListWatchTarget& target) {
+    std::string resource = target.resource.resource + "." + target.resource.version;
+    if (!target.resource.group.empty())
+        resource += "." + target.resource.group;
+    log::Logger logger = log::FromContext(ctx).WithName("cache").WithValues("resource", resource);
+    if (target.namespaced && !target.namespace_name.empty())
+        logger = logger.WithValues("namespace", target.namespace_name);
+    if (target.metadata_only)
+        logger = logger.WithValues("metadataOnly", true);
+    return logger;
+}
 
 }  // namespace
 
@@ -37,6 +51,9 @@ struct Reflector::State {
     int64_t watch_events = 0;
     int gone_in_a_row = 0;
     internal::Backoff backoff;
+    log::Logger log;
+    Clock::time_point list_started{};
+    int64_t list_pages = 0;
 
     void CloseWatch() {
         if (stream)
@@ -60,6 +77,8 @@ Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& st
 
 Task<void> Reflector::Run(Context ctx) {
     State state(options_);
+    state.log = LoggerFor(ctx, target_);
+    state.log.V(1).Info("starting");
     while (ctx.Err().Ok()) {
         Status status = co_await Step(state, ctx);
         if (status.Ok())
@@ -68,23 +87,30 @@ Task<void> Reflector::Run(Context ctx) {
             break;
         Fail(status);
         if (IsGone(status)) {
+            state.log.V(1).Info("resourceVersion expired: relisting", "err", status, "expiredInARow",
+                                state.gone_in_a_row + 1);
             // Too old a resourceVersion or an expired continue token: only a fresh list helps. The
             // first time at once; if the list itself keeps expiring, with backoff.
             state.Relist();
             if (state.gone_in_a_row++ == 0)
                 continue;
         } else if (state.phase == Phase::kListing) {
+            state.log.Error(status, "list failed: listing again after a backoff");
             state.Relist();  // the next attempt starts the list over
         } else {
+            state.log.V(1).Info("watch failed: watching again after a backoff", "err", status, "resourceVersion",
+                                state.resource_version);
             state.CloseWatch();  // the next attempt watches again from the same resourceVersion
         }
         // Named first: GCC 12 mishandles temporaries built inside a co_await expression.
         const auto wait = state.backoff.Next();
+        state.log.V(2).Info("backing off", "wait", wait);
         Status slept = co_await SleepFor(wait, ctx);
         if (!slept.Ok())
             break;
     }
     state.CloseWatch();
+    state.log.V(1).Info("stopped");
 }
 
 Task<Status> Reflector::Step(State& state, Context& ctx) {
@@ -99,6 +125,13 @@ Task<Status> Reflector::ListPage(State& state, Context& ctx) {
     if (!state.replacement) {
         state.replacement.emplace(store_.BeginReplace());
         state.continue_token.clear();
+        state.list_started = Clock::now();
+        state.list_pages = 0;
+        state.log.V(2).Info("listing", "reason",
+                            !HasSynced()              ? "initial list"
+                            : state.gone_in_a_row > 0 ? "resourceVersion expired"
+                                                      : "the previous list failed",
+                            "pageSize", options_.page_size);
     }
     StatusOr<rest::HttpRequest> request =
         BuildListRequest(target_, options_.page_size, state.continue_token, options_.request_timeout);
@@ -116,6 +149,9 @@ Task<Status> Reflector::ListPage(State& state, Context& ctx) {
         std::lock_guard lock(mu_);
         ++stats_.list_pages;
     }
+    ++state.list_pages;
+    state.log.V(4).Info("list page", "page", state.list_pages, "items", list->Items().size(), "more",
+                        !list->Continue().empty());
     for (Object& item : list->Items()) {
         if (Status added = state.replacement->Add(std::move(item)); !added.Ok())
             co_return added.Annotate("listing " + target_.Describe());
@@ -129,6 +165,7 @@ Task<Status> Reflector::ListPage(State& state, Context& ctx) {
 }
 
 Status Reflector::ApplyList(State& state) {
+    const bool initial = !HasSynced();
     {
         std::lock_guard lock(dispatch_mu_);
         StatusOr<StoreReplaceResult> result = store_.Replace(std::move(*state.replacement), state.resource_version);
@@ -138,6 +175,8 @@ Status Reflector::ApplyList(State& state) {
         DispatchReplace(*result, /*initial=*/!synced_.load(std::memory_order_relaxed));
         synced_.store(true, std::memory_order_release);
     }
+    state.log.V(1).Info(initial ? "synced" : "relisted", "objects", store_.Size(), "pages", state.list_pages, "took",
+                        Clock::now() - state.list_started, "resourceVersion", state.resource_version);
     SetResourceVersion(state.resource_version);
     {
         std::lock_guard lock(mu_);
@@ -192,6 +231,7 @@ Task<Status> Reflector::OpenWatch(State& state, Context& ctx) {
     state.watch_ctx = std::move(watch_ctx);
     state.watch_started = Clock::now();
     state.watch_events = 0;
+    state.log.V(4).Info("watching", "resourceVersion", state.resource_version, "timeoutSeconds", timeout_seconds);
     co_return OkStatus();
 }
 
@@ -200,6 +240,8 @@ Task<Status> Reflector::ReadEvent(State& state, Context& ctx) {
     if (!next.Ok()) {
         const bool own_deadline = ctx.Err().Ok() && !state.watch_ctx->Err().Ok();
         state.CloseWatch();
+        state.log.V(4).Info("watch closed", "reason", own_deadline ? "its deadline passed" : "it failed", "events",
+                            state.watch_events);
         if (own_deadline)
             co_return OkStatus();  // our deadline, not a failure: renew
         co_return next.GetStatus().Annotate("watching " + target_.Describe());
@@ -207,6 +249,9 @@ Task<Status> Reflector::ReadEvent(State& state, Context& ctx) {
     if (!next->has_value()) {
         const bool short_watch = state.watch_events == 0 && Clock::now() - state.watch_started < kShortWatch;
         state.CloseWatch();
+        state.log.V(4).Info("watch closed", "reason",
+                            short_watch ? "the server ended it at once" : "the server ended it (timeoutSeconds)",
+                            "events", state.watch_events);
         if (short_watch)
             co_return UnavailableError("the watch of " + target_.Describe() + " ended at once without an event");
         co_return OkStatus();  // the server's timeoutSeconds: renew from the last resourceVersion
@@ -219,6 +264,13 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
     if (event.type == Type::kError)
         return rest::StatusFromWatchEvent(event).Annotate("watching " + target_.Describe());
     std::string resource_version(event.object.ResourceVersion());
+    if (auto v = state.log.V(6); v.Enabled()) {
+        static constexpr const char* kTypes[] = {"ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"};  // Type's order
+        const std::string_view ns = event.object.Namespace();
+        v.Info("event", "type", kTypes[static_cast<int>(event.type)], "object",
+               ns.empty() ? std::string(event.object.Name()) : std::string(ns) + "/" + std::string(event.object.Name()),
+               "resourceVersion", resource_version);
+    }
     ++state.watch_events;
     state.backoff.Reset();
     state.gone_in_a_row = 0;
@@ -257,6 +309,7 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
     }
     // An object the transform refused is left out (client-go logs and goes on); the watch goes on.
     if (!applied.Ok()) {
+        state.log.Error(applied, "dropped an object: the transform failed");
         std::lock_guard lock(mu_);
         last_error_ = applied;
     }

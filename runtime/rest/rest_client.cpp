@@ -7,6 +7,7 @@
 #include "runtime/rest/api_status.hpp"
 #include "runtime/rest/beast_transport.hpp"
 #include "runtime/rest/cpprest_transport.hpp"
+#include "runtime/rest/internal/request_log.hpp"
 
 #ifndef CTRL_VERSION
 #define CTRL_VERSION "0.0.0"
@@ -18,6 +19,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kMaxErrorBody = 1 << 20;
+// A client-side rate limiter wait longer than this is logged (client-go's throttling message).
+constexpr std::chrono::seconds kLongThrottle{1};
 
 // "host:port" of a server URL, the `host` label client-go uses.
 std::string HostLabel(std::string_view server) {
@@ -102,6 +105,11 @@ Task<StatusOr<HttpRequest>> RestClient::Prepare(const HttpRequest& request, Cont
             co_return waited.GetStatus().Annotate("waiting for the client-side rate limiter");
         metrics_.rate_limiter_duration_seconds.WithLabelValues({request.method, host_label_})
             .Observe(std::chrono::duration<double>(*waited).count());
+        if (*waited > kLongThrottle) {
+            internal::RequestLogger(ctx).V(1).Info("waited for the client-side rate limiter", "verb", request.method,
+                                                   "url", internal::LoggedUrl(config_.host, request.target), "waited",
+                                                   *waited);
+        }
     }
     HttpRequest prepared = request;
     if (prepared.timeout.count() == 0)
@@ -113,13 +121,17 @@ Task<StatusOr<HttpRequest>> RestClient::Prepare(const HttpRequest& request, Cont
         if (!authorized.Ok())
             co_return authorized.Annotate("authenticating to " + config_.host);
     }
+    internal::LogRequestHeaders(ctx, config_.host, prepared);
     co_return prepared;
 }
 
 Task<bool> RestClient::ShouldRetry(int http_status, std::optional<std::string_view> retry_after, int attempt,
-                                   bool& reauthenticated, const std::string& method, Context& ctx, Status& stop) {
+                                   bool& reauthenticated, const HttpRequest& request, Context& ctx, Status& stop) {
+    const std::string& method = request.method;
     if (http_status == 401 && !reauthenticated && authenticator_) {
         // Exec plugins and token files may have a fresh credential; a static one fails again.
+        internal::RequestLogger(ctx).V(1).Info("unauthorized: dropping cached credentials and retrying once", "verb",
+                                               method, "url", internal::LoggedUrl(config_.host, request.target));
         reauthenticated = true;
         authenticator_->OnUnauthorized();
         co_return true;
@@ -130,6 +142,9 @@ Task<bool> RestClient::ShouldRetry(int http_status, std::optional<std::string_vi
     if (!delay || attempt >= max_retries_)
         co_return false;
     metrics_.request_retries_total.WithLabelValues({std::to_string(http_status), method, host_label_}).Inc();
+    internal::RequestLogger(ctx).V(1).Info("retrying after Retry-After", "verb", method, "url",
+                                           internal::LoggedUrl(config_.host, request.target), "code", http_status,
+                                           "attempt", attempt + 1, "wait", *delay);
     if (Status slept = co_await SleepFor(*delay, ctx); !slept.Ok()) {
         stop = slept.Annotate("waiting " + std::to_string(delay->count()) + "s to retry after HTTP " +
                               std::to_string(http_status));
@@ -147,11 +162,13 @@ Task<StatusOr<HttpResponse>> RestClient::Do(HttpRequest request, Context ctx) {
         StatusOr<HttpResponse> response = co_await transport_->Send(std::move(prepared), ctx);
         Observe(request.method, response.Ok() ? std::to_string(response->status) : kErrorCodeLabel,
                 Clock::now() - start);
+        internal::LogResponse(ctx, config_.host, request, response.Ok() ? response->status : 0, response.GetStatus(),
+                              Clock::now() - start);
         if (!response.Ok())
             co_return response.GetStatus();
         Status stop;
         if (co_await ShouldRetry(response->status, response->FindHeader("Retry-After"), attempt, reauthenticated,
-                                 request.method, ctx, stop)) {
+                                 request, ctx, stop)) {
             continue;
         }
         if (!stop.Ok())
@@ -172,6 +189,8 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest reque
         StatusOr<std::unique_ptr<BodyStream>> stream = co_await transport_->Open(std::move(prepared), ctx);
         Observe(request.method, stream.Ok() ? std::to_string((*stream)->StatusCode()) : kErrorCodeLabel,
                 Clock::now() - start);
+        internal::LogResponse(ctx, config_.host, request, stream.Ok() ? (*stream)->StatusCode() : 0, stream.GetStatus(),
+                              Clock::now() - start);
         if (!stream.Ok())
             co_return stream.GetStatus();
         BodyStream& body = **stream;
@@ -186,8 +205,8 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest reque
         response.body = std::move(error_body);
         body.Close();
         Status stop;
-        if (co_await ShouldRetry(response.status, response.FindHeader("Retry-After"), attempt, reauthenticated,
-                                 request.method, ctx, stop)) {
+        if (co_await ShouldRetry(response.status, response.FindHeader("Retry-After"), attempt, reauthenticated, request,
+                                 ctx, stop)) {
             continue;
         }
         if (!stop.Ok())
@@ -197,7 +216,9 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest reque
 }
 
 Task<StatusOr<std::unique_ptr<WatchStream>>> RestClient::Watch(HttpRequest request, Context ctx) {
+    const std::string url = internal::LoggedUrl(config_.host, request.target);
     CTRL_CO_ASSIGN_OR_RETURN(std::unique_ptr<BodyStream> body, co_await Stream(std::move(request), ctx));
+    internal::RequestLogger(ctx).V(4).Info("watch opened", "url", url);
     co_return std::make_unique<WatchStream>(std::move(body));
 }
 
