@@ -240,8 +240,11 @@ Task<Status> Reflector::ReadEvent(State& state, Context& ctx) {
     if (!next.Ok()) {
         const bool own_deadline = ctx.Err().Ok() && !state.watch_ctx->Err().Ok();
         state.CloseWatch();
-        state.log.V(4).Info("watch closed", "reason", own_deadline ? "its deadline passed" : "it failed", "events",
-                            state.watch_events);
+        state.log.V(4).Info("watch closed", "reason",
+                            own_deadline     ? "its deadline passed"
+                            : ctx.Err().Ok() ? "it failed"
+                                             : "stopping",
+                            "events", state.watch_events);
         if (own_deadline)
             co_return OkStatus();  // our deadline, not a failure: renew
         co_return next.GetStatus().Annotate("watching " + target_.Describe());

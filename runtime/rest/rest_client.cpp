@@ -54,6 +54,21 @@ Task<std::string> ReadErrorBody(BodyStream& stream, Context ctx) {
     co_return body;
 }
 
+// How config authenticates, in NewAuthenticator's order (never the credential itself).
+std::string_view AuthenticationKind(const Config& config) {
+    if (!config.bearer_token_file.empty())
+        return "token file";
+    if (!config.bearer_token.empty())
+        return "bearer token";
+    if (!config.username.empty() || !config.password.empty())
+        return "basic";
+    if (config.exec)
+        return "exec plugin";
+    if (!config.tls.client_cert_pem.empty())
+        return "client certificate";
+    return "none";
+}
+
 }  // namespace
 
 std::string DefaultUserAgent() {
@@ -80,6 +95,10 @@ StatusOr<std::unique_ptr<RestClient>> RestClient::New(const Config& config, boos
                                                       metrics::Registry& registry) {
     CTRL_ASSIGN_OR_RETURN(std::unique_ptr<Transport> transport, NewTransport(config, std::move(executor)));
     CTRL_ASSIGN_OR_RETURN(std::shared_ptr<Authenticator> authenticator, NewAuthenticator(config));
+    log::Logger().WithName("rest").V(1).Info("client for the API server", "host", internal::LoggedUrl(config.host, ""),
+                                             "transport",
+                                             config.transport == TransportKind::kBeast ? "beast" : "cpprest", "auth",
+                                             AuthenticationKind(config), "qps", config.qps, "burst", config.burst);
     return std::make_unique<RestClient>(config, std::move(transport), std::move(authenticator), registry);
 }
 
