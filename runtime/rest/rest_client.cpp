@@ -179,10 +179,10 @@ Task<StatusOr<HttpResponse>> RestClient::Do(HttpRequest request, Context ctx) {
         CTRL_CO_ASSIGN_OR_RETURN(HttpRequest prepared, co_await Prepare(request, ctx));
         const Clock::time_point start = Clock::now();
         StatusOr<HttpResponse> response = co_await transport_->Send(std::move(prepared), ctx);
-        Observe(request.method, response.Ok() ? std::to_string(response->status) : kErrorCodeLabel,
-                Clock::now() - start);
+        const Clock::duration took = Clock::now() - start;
+        Observe(request.method, response.Ok() ? std::to_string(response->status) : kErrorCodeLabel, took);
         internal::LogResponse(ctx, config_.host, request, response.Ok() ? response->status : 0, response.GetStatus(),
-                              Clock::now() - start);
+                              took);
         if (!response.Ok())
             co_return response.GetStatus();
         Status stop;
@@ -206,10 +206,10 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest reque
         prepared.timeout = request.timeout;  // a stream lives past the per-request timeout
         const Clock::time_point start = Clock::now();
         StatusOr<std::unique_ptr<BodyStream>> stream = co_await transport_->Open(std::move(prepared), ctx);
-        Observe(request.method, stream.Ok() ? std::to_string((*stream)->StatusCode()) : kErrorCodeLabel,
-                Clock::now() - start);
+        const Clock::duration took = Clock::now() - start;
+        Observe(request.method, stream.Ok() ? std::to_string((*stream)->StatusCode()) : kErrorCodeLabel, took);
         internal::LogResponse(ctx, config_.host, request, stream.Ok() ? (*stream)->StatusCode() : 0, stream.GetStatus(),
-                              Clock::now() - start);
+                              took);
         if (!stream.Ok())
             co_return stream.GetStatus();
         BodyStream& body = **stream;
