@@ -173,7 +173,8 @@ Task<bool> RestClient::ShouldRetry(int http_status, std::optional<std::string_vi
 }
 
 Task<StatusOr<HttpResponse>> RestClient::Do(HttpRequest request, Context ctx) {
-    const std::string what = request.method + " " + config_.host + request.target;
+    // Errors name the request without credentials in the URL: they end up in log lines.
+    const std::string what = request.method + " " + internal::LoggedUrl(config_.host, request.target);
     bool reauthenticated = false;
     for (int attempt = 0;; ++attempt) {
         CTRL_CO_ASSIGN_OR_RETURN(HttpRequest prepared, co_await Prepare(request, ctx));
@@ -199,7 +200,7 @@ Task<StatusOr<HttpResponse>> RestClient::Do(HttpRequest request, Context ctx) {
 }
 
 Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest request, Context ctx) {
-    const std::string what = request.method + " " + config_.host + request.target;
+    const std::string what = request.method + " " + internal::LoggedUrl(config_.host, request.target);
     bool reauthenticated = false;
     for (int attempt = 0;; ++attempt) {
         CTRL_CO_ASSIGN_OR_RETURN(HttpRequest prepared, co_await Prepare(request, ctx));
