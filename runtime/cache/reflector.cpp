@@ -9,6 +9,7 @@
 #include "runtime/cache/internal/backoff.hpp"
 #include "runtime/cache/internal/informer_faults.hpp"
 #include "runtime/cache/internal/listener.hpp"
+#include "runtime/core/log.hpp"
 #include "runtime/core/object_list.hpp"
 #include "runtime/core/sleep.hpp"
 #include "runtime/rest/watch_decoder.hpp"
@@ -22,6 +23,19 @@ using Clock = std::chrono::steady_clock;
 // A watch that ends cleanly this soon without a single event is a failure (client-go's "very short
 // watch"): renewing it at once could spin.
 constexpr auto kShortWatch = std::chrono::seconds(1);
+
+// The reflector's logger: the context's, named "cache", with what it lists and watches.
+log::Logger LoggerFor(const Context& ctx, const ListWatchTarget& target) {
+    std::string resource = target.resource.resource + "." + target.resource.version;
+    if (!target.resource.group.empty())
+        resource += "." + target.resource.group;
+    log::Logger logger = log::FromContext(ctx).WithName("cache").WithValues("resource", resource);
+    if (target.namespaced && !target.namespace_name.empty())
+        logger = logger.WithValues("namespace", target.namespace_name);
+    if (target.metadata_only)
+        logger = logger.WithValues("metadataOnly", true);
+    return logger;
+}
 
 }  // namespace
 
@@ -40,6 +54,9 @@ struct Reflector::State {
     int64_t watch_events = 0;
     int gone_in_a_row = 0;
     internal::Backoff backoff;
+    log::Logger log;
+    Clock::time_point list_started{};
+    int64_t list_pages = 0;
 
     void CloseWatch() {
         if (stream)
@@ -83,6 +100,8 @@ Task<void> Reflector::Run(Context ctx) {
         executor_ = std::move(executor);
     }
     State state(options_);
+    state.log = LoggerFor(ctx, target_);
+    state.log.V(1).Info("starting");
     while (ctx.Err().Ok()) {
         Status status = co_await Step(state, ctx);
         if (status.Ok())
@@ -91,23 +110,30 @@ Task<void> Reflector::Run(Context ctx) {
             break;
         Fail(status);
         if (IsGone(status)) {
+            state.log.V(1).Info("resourceVersion expired: relisting", "err", status, "expiredInARow",
+                                state.gone_in_a_row + 1);
             // Too old a resourceVersion or an expired continue token: only a fresh list helps. The
             // first time at once; if the list itself keeps expiring, with backoff.
             state.Relist();
             if (state.gone_in_a_row++ == 0)
                 continue;
         } else if (state.phase == Phase::kListing) {
+            state.log.Error(status, "list failed: listing again after a backoff");
             state.Relist();  // the next attempt starts the list over
         } else {
+            state.log.V(1).Info("watch failed: watching again after a backoff", "err", status, "resourceVersion",
+                                state.resource_version);
             state.CloseWatch();  // the next attempt watches again from the same resourceVersion
         }
         // Named first: GCC 12 mishandles temporaries built inside a co_await expression.
         const auto wait = state.backoff.Next();
+        state.log.V(2).Info("backing off", "wait", wait);
         Status slept = co_await SleepFor(wait, ctx);
         if (!slept.Ok())
             break;
     }
     state.CloseWatch();
+    state.log.V(1).Info("stopped");
 }
 
 Task<Status> Reflector::Step(State& state, Context& ctx) {
@@ -122,6 +148,13 @@ Task<Status> Reflector::ListPage(State& state, Context& ctx) {
     if (!state.replacement) {
         state.replacement.emplace(store_.BeginReplace());
         state.continue_token.clear();
+        state.list_started = Clock::now();
+        state.list_pages = 0;
+        state.log.V(2).Info("listing", "reason",
+                            !HasSynced()              ? "initial list"
+                            : state.gone_in_a_row > 0 ? "resourceVersion expired"
+                                                      : "the previous list failed",
+                            "pageSize", options_.page_size);
     }
     StatusOr<rest::HttpRequest> request =
         BuildListRequest(target_, options_.page_size, state.continue_token, options_.request_timeout);
@@ -139,6 +172,9 @@ Task<Status> Reflector::ListPage(State& state, Context& ctx) {
         std::lock_guard lock(mu_);
         ++stats_.list_pages;
     }
+    ++state.list_pages;
+    state.log.V(4).Info("list page", "page", state.list_pages, "items", list->Items().size(), "more",
+                        !list->Continue().empty());
     for (Object& item : list->Items()) {
         if (Status added = state.replacement->Add(std::move(item)); !added.Ok())
             faults_->TransformFailed(added.Annotate("listing " + target_.Describe()));
@@ -170,6 +206,8 @@ Status Reflector::ApplyList(State& state) {
         synced_.store(true, std::memory_order_release);
         synced_event_.Notify();
     }
+    state.log.V(1).Info(initial ? "synced" : "relisted", "objects", store_.Size(), "pages", state.list_pages, "took",
+                        Clock::now() - state.list_started, "resourceVersion", state.resource_version);
     SetResourceVersion(state.resource_version);
     {
         std::lock_guard lock(mu_);
@@ -239,6 +277,7 @@ Task<Status> Reflector::OpenWatch(State& state, Context& ctx) {
     state.watch_ctx = std::move(watch_ctx);
     state.watch_started = Clock::now();
     state.watch_events = 0;
+    state.log.V(4).Info("watching", "resourceVersion", state.resource_version, "timeoutSeconds", timeout_seconds);
     co_return OkStatus();
 }
 
@@ -247,6 +286,11 @@ Task<Status> Reflector::ReadEvent(State& state, Context& ctx) {
     if (!next.Ok()) {
         const bool own_deadline = ctx.Err().Ok() && !state.watch_ctx->Err().Ok();
         state.CloseWatch();
+        state.log.V(4).Info("watch closed", "reason",
+                            own_deadline     ? "its deadline passed"
+                            : ctx.Err().Ok() ? "it failed"
+                                             : "stopping",
+                            "events", state.watch_events);
         if (own_deadline)
             co_return OkStatus();  // our deadline, not a failure: renew
         co_return next.GetStatus().Annotate("watching " + target_.Describe());
@@ -254,6 +298,9 @@ Task<Status> Reflector::ReadEvent(State& state, Context& ctx) {
     if (!next->has_value()) {
         const bool short_watch = state.watch_events == 0 && Clock::now() - state.watch_started < kShortWatch;
         state.CloseWatch();
+        state.log.V(4).Info("watch closed", "reason",
+                            short_watch ? "the server ended it at once" : "the server ended it (timeoutSeconds)",
+                            "events", state.watch_events);
         if (short_watch)
             co_return UnavailableError("the watch of " + target_.Describe() + " ended at once without an event");
         co_return OkStatus();  // the server's timeoutSeconds: renew from the last resourceVersion
@@ -266,6 +313,13 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
     if (event.type == Type::kError)
         return rest::StatusFromWatchEvent(event).Annotate("watching " + target_.Describe());
     std::string resource_version(event.object.ResourceVersion());
+    if (auto v = state.log.V(6); v.Enabled()) {
+        static constexpr const char* kTypes[] = {"ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"};  // Type's order
+        const std::string_view ns = event.object.Namespace();
+        v.Info("event", "type", kTypes[static_cast<int>(event.type)], "object",
+               ns.empty() ? std::string(event.object.Name()) : std::string(ns) + "/" + std::string(event.object.Name()),
+               "resourceVersion", resource_version);
+    }
     ++state.watch_events;
     state.backoff.Reset();
     state.gone_in_a_row = 0;

@@ -4,6 +4,7 @@
 
 #include "runtime/client/internal/delete_body.hpp"
 #include "runtime/client/object_checks.hpp"
+#include "runtime/core/log.hpp"
 
 namespace ctrl::client {
 namespace {
@@ -49,9 +50,14 @@ Task<StatusOr<RequestTarget>> DirectClient::NamedTarget(const Object& object, co
 Task<StatusOr<rest::HttpResponse>> DirectClient::Send(const rest::RequestBuilder& request,
                                                       const discovery::RESTMapping& mapping, Context ctx) {
     CTRL_CO_ASSIGN_OR_RETURN(rest::HttpRequest built, request.Build());
-    StatusOr<rest::HttpResponse> response = co_await rest_->Do(std::move(built), std::move(ctx));
-    if (!response.Ok() && internal::IsResourcePathNotFound(response.GetStatus()))
+    StatusOr<rest::HttpResponse> response = co_await rest_->Do(std::move(built), ctx);
+    if (!response.Ok() && internal::IsResourcePathNotFound(response.GetStatus())) {
+        // The resource's path is gone (a deleted CRD, a version no longer served): rediscover it.
+        log::FromContext(ctx).WithName("client").V(1).Info(
+            "the server does not know the resource's path: invalidating its group version in the RESTMapper",
+            "resource", mapping.resource.String(), "gvk", mapping.gvk);
         mapper_->Invalidate(mapping.resource.ToGroupVersion());
+    }
     co_return response;
 }
 

@@ -11,8 +11,6 @@
 namespace ctrl::log {
 namespace {
 
-std::atomic<int> g_verbosity{0};
-
 struct SinkSlot {
     std::mutex mu;
     std::shared_ptr<Sink> sink;
@@ -255,10 +253,6 @@ Logger Logger::V(int level) const {
     return Logger(state_, verbosity_ + (level > 0 ? level : 0));
 }
 
-bool Logger::Enabled() const {
-    return verbosity_ <= g_verbosity.load(std::memory_order_relaxed);
-}
-
 void Logger::Write(bool is_error, std::string_view message, std::string_view error, std::vector<Field>& fields) const {
     if (!state_->fields.empty())
         fields.insert(fields.begin(), state_->fields.begin(), state_->fields.end());
@@ -274,11 +268,11 @@ void Logger::Write(bool is_error, std::string_view message, std::string_view err
 }
 
 void SetVerbosity(int level) {
-    g_verbosity.store(level, std::memory_order_relaxed);
+    internal::verbosity.store(level, std::memory_order_relaxed);
 }
 
 int Verbosity() {
-    return g_verbosity.load(std::memory_order_relaxed);
+    return internal::verbosity.load(std::memory_order_relaxed);
 }
 
 void SetSink(std::shared_ptr<Sink> sink) {

@@ -214,6 +214,20 @@ TEST_F(PodListerIntegrationTest, DefaultChunkSizeIs500) {
     EXPECT_THAT(lister.result.err, HasSubstr("in 2 pages of at most 500"));
 }
 
+TEST_F(PodListerIntegrationTest, VerbosityAndLogFormatFlags) {
+    Ran lister = RunPodLister({"--kubeconfig", Kubeconfig(), "--no-headers", "-v", "6", "--log-format", "json"});
+    ASSERT_EQ(lister.result.exit_code, 0) << lister.result.err;
+    EXPECT_EQ(std::count(lister.result.out.begin(), lister.result.out.end(), '\n'), kPods) << "stdout holds only pods";
+    EXPECT_THAT(lister.result.err, HasSubstr(R"({"level":"debug","v":6,)"));
+    EXPECT_THAT(lister.result.err, HasSubstr(R"("logger":"rest","msg":"request","verb":"GET","url":")"));
+    EXPECT_THAT(lister.result.err, HasSubstr("/api/v1/pods?limit=500"));
+
+    Ran quiet = RunPodLister({"--kubeconfig", Kubeconfig(), "--no-headers"});
+    ASSERT_EQ(quiet.result.exit_code, 0) << quiet.result.err;
+    EXPECT_EQ(std::count(quiet.result.err.begin(), quiet.result.err.end(), '\n'), 1)
+        << "verbosity 0 prints only the summary line: " << quiet.result.err;
+}
+
 TEST_F(PodListerIntegrationTest, KubeconfigThatIsNotYaml) {
     const std::string path = ctrl::testing::SharedControlPlane().WorkDir() + "/broken-kubeconfig";
     std::ofstream(path) << "apiVersion: v1\nclusters: [\n  - {name: x\n\tcontexts: ::: }\n";
