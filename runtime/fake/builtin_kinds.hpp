@@ -1,0 +1,31 @@
+#pragma once
+
+#include <memory>
+#include <set>
+
+#include "runtime/core/gvk.hpp"
+#include "runtime/discovery/static_rest_mapper.hpp"
+#include "runtime/scheme/scheme.hpp"
+
+namespace ctrl::fake {
+
+// What the fake client knows of Kubernetes' built-in kinds without asking a server.
+
+// Kinds the API server serves cluster-scoped: Namespace, Node, PersistentVolume,
+// CustomResourceDefinition, ClusterRole(Binding), StorageClass, PriorityClass, webhook
+// configurations, CertificateSigningRequest, CNINode, ... Every other kind is namespaced unless
+// the builder is told otherwise (ClientBuilder::WithClusterScoped).
+const std::set<GroupKind>& ClusterScopedBuiltinKinds();
+// Built-in kinds with a status subresource: Pod, Namespace, Node, Service, PersistentVolume(Claim),
+// Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, CustomResourceDefinition, ...
+const std::set<GroupKind>& StatusSubresourceBuiltinKinds();
+// Built-in kinds whose metadata.generation the server keeps (Pod, the workload kinds, CRDs, ...).
+const std::set<GroupKind>& GenerationBuiltinKinds();
+
+// A mapper serving every object kind of scheme at the resource apimachinery guesses from its kind
+// ("configmaps", "endpoints" for Endpoints), cluster-scoped when ClusterScopedBuiltinKinds or
+// cluster_scoped names it, namespaced otherwise.
+std::shared_ptr<discovery::StaticRESTMapper> NewRESTMapperForScheme(const scheme::Scheme& scheme,
+                                                                    const std::set<GroupKind>& cluster_scoped = {});
+
+}  // namespace ctrl::fake

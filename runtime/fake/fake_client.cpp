@@ -1,0 +1,142 @@
+#include "runtime/fake/fake_client.hpp"
+
+#include <utility>
+
+#include "runtime/client/internal/request_target.hpp"
+#include "runtime/client/object_checks.hpp"
+#include "runtime/fake/internal/object_form.hpp"
+#include "runtime/fake/internal/object_store.hpp"
+
+namespace ctrl::fake {
+namespace {
+
+using client::ObjectForm;
+using internal::InForm;
+using internal::KindRules;
+
+// The direct client's answer for a write the metadata form cannot make.
+Status MetadataOnly(std::string_view verb) {
+    return BadRequestError("cannot " + std::string(verb) +
+                           " using only metadata: use a typed or unstructured object (metadata-only objects can "
+                           "be read, patched and deleted)");
+}
+
+}  // namespace
+
+FakeClient::FakeClient(std::shared_ptr<const scheme::Scheme> scheme, std::shared_ptr<discovery::RESTMapper> mapper,
+                       std::set<GroupKind> status_subresource, std::set<GroupKind> generation,
+                       std::unique_ptr<internal::ObjectStore> store)
+    : scheme_(std::move(scheme)),
+      mapper_(std::move(mapper)),
+      status_subresource_(std::move(status_subresource)),
+      generation_(std::move(generation)),
+      store_(std::move(store)) {}
+
+FakeClient::~FakeClient() = default;
+
+StatusOr<GroupVersionKind> FakeClient::GroupVersionKindFor(const Object& object) const {
+    return client::KindOfObject(object);
+}
+
+Task<StatusOr<KindRules>> FakeClient::RulesForKind(const GroupVersionKind& gvk, Context ctx) {
+    CTRL_CO_RETURN_IF_ERROR(ctx.Err());
+    KindRules rules;
+    if (std::optional<discovery::RESTMapping> cached = mapper_->CachedMapping(gvk)) {
+        rules.mapping = *std::move(cached);
+    } else {
+        GroupKind kind = gvk.ToGroupKind();
+        std::vector<std::string> versions{gvk.version};
+        CTRL_CO_ASSIGN_OR_RETURN(rules.mapping,
+                                 co_await mapper_->RESTMapping(std::move(kind), std::move(versions), std::move(ctx)));
+    }
+    rules.status_subresource = status_subresource_.contains(gvk.ToGroupKind());
+    rules.tracks_generation = generation_.contains(gvk.ToGroupKind());
+    co_return rules;
+}
+
+Task<StatusOr<KindRules>> FakeClient::RulesFor(const Object& object, ObjectForm form, Context ctx) {
+    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, client::internal::KindOfObject(object, form, *scheme_));
+    co_return co_await RulesForKind(gvk, std::move(ctx));
+}
+
+Task<StatusOr<bool>> FakeClient::IsObjectNamespaced(const Object& object, Context ctx) {
+    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, GroupVersionKindFor(object));
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesForKind(gvk, std::move(ctx)));
+    co_return kind.mapping.Namespaced();
+}
+
+Task<Status> FakeClient::GetObject(Context ctx, ObjectKey key, Object& object, ObjectForm form,
+                                   client::GetOptions /*options*/) {
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, key, "get"));
+    CTRL_CO_ASSIGN_OR_RETURN(Object found, store_->Get(kind, key));
+    object = InForm(found, form, kind.mapping.gvk);
+    co_return OkStatus();
+}
+
+Task<Status> FakeClient::ListObjects(Context ctx, ObjectList& list, ObjectForm form, client::ListOptions options) {
+    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind item_gvk, client::internal::ItemKindOfList(list, form, *scheme_));
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesForKind(item_gvk, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(ObjectList found, store_->List(kind, options));
+    internal::ListInForm(found, form, item_gvk);
+    list = std::move(found);
+    co_return OkStatus();
+}
+
+Task<Status> FakeClient::CreateObject(Context ctx, Object& object, ObjectForm form, client::CreateOptions options) {
+    if (form == ObjectForm::kMetadata)
+        co_return MetadataOnly("create");
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_RETURN_IF_ERROR(client::internal::TargetForCreate(kind.mapping, object).GetStatus());
+    CTRL_CO_ASSIGN_OR_RETURN(Object created, store_->Create(kind, object.DeepCopy(), options.dry_run));
+    object = InForm(created, form, kind.mapping.gvk);
+    co_return OkStatus();
+}
+
+Task<Status> FakeClient::UpdateObject(Context ctx, Object& object, ObjectForm form, client::UpdateOptions options) {
+    if (form == ObjectForm::kMetadata)
+        co_return MetadataOnly("update");
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "update"));
+    CTRL_CO_ASSIGN_OR_RETURN(Object updated,
+                             store_->Update(kind, object.DeepCopy(), internal::WriteScope::kObject, options.dry_run));
+    object = InForm(updated, form, kind.mapping.gvk);
+    co_return OkStatus();
+}
+
+Task<Status> FakeClient::PatchObject(Context ctx, Object& object, ObjectForm form, client::Patch patch,
+                                     client::PatchOptions options) {
+    if (options.force && patch.Type() != client::PatchType::kApply)
+        co_return BadRequestError("force is only valid for server-side apply patches");
+    if (patch.Type() == client::PatchType::kApply && options.field_owner.empty())
+        co_return InvalidError(
+            "server-side apply needs a field manager: set PatchOptions.field_owner or the client's "
+            "Options.field_owner",
+            {StatusCause{"FieldValueRequired", "Required value", "fieldManager"}});
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "patch"));
+    CTRL_CO_ASSIGN_OR_RETURN(std::string data, patch.Data(object));
+    CTRL_CO_ASSIGN_OR_RETURN(Object patched, store_->Patch(kind, object.Key(), patch.Type(), data,
+                                                           internal::WriteScope::kObject, options.dry_run));
+    object = InForm(patched, form, kind.mapping.gvk);
+    co_return OkStatus();
+}
+
+Task<Status> FakeClient::DeleteObject(Context ctx, Object& object, ObjectForm form, client::DeleteOptions options) {
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "delete"));
+    co_return store_->Delete(kind, object.Key(), options);
+}
+
+Task<Status> FakeClient::DeleteAllOfObjects(Context ctx, Object& object, ObjectForm form,
+                                            client::DeleteAllOfOptions options) {
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    if (kind.mapping.Namespaced() && options.list.namespace_name.empty())
+        co_return InvalidError("DeleteAllOf " + kind.mapping.resource.resource +
+                                   ": the kind is namespaced and the API deletes a collection in one namespace; set "
+                                   "list.namespace_name",
+                               {StatusCause{"FieldValueRequired", "Required value", "metadata.namespace"}});
+    co_return store_->DeleteCollection(kind, options.list, options.delete_options);
+}
+
+}  // namespace ctrl::fake

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "runtime/core/gvk.hpp"
+#include "runtime/core/status.hpp"
+#include "runtime/discovery/rest_mapper.hpp"
+
+namespace ctrl::fake::internal {
+
+// The errors the kube-apiserver answers, with its code, reason, HTTP code and message text, so a
+// test that checks a Status against the fake sees what it would see against a real server.
+
+// "configmaps", "widgets.test.ctrl.dev": how the server names a resource in messages.
+std::string QualifiedResource(const discovery::RESTMapping& mapping);
+// "ConfigMap", "Widget.test.ctrl.dev": how the server names a kind in Invalid messages.
+std::string QualifiedKind(const GroupVersionKind& gvk);
+
+// `configmaps "x" not found` (404 NotFound).
+Status NotFound(const discovery::RESTMapping& mapping, std::string_view name);
+// `configmaps "x" already exists` (409 AlreadyExists).
+Status AlreadyExists(const discovery::RESTMapping& mapping, std::string_view name);
+// `Operation cannot be fulfilled on configmaps "x": <why>` (409 Conflict).
+Status Conflict(const discovery::RESTMapping& mapping, std::string_view name, std::string_view why);
+// Conflict for a stale resourceVersion: "the object has been modified; please apply your changes
+// to the latest version and try again".
+Status StaleResourceVersion(const discovery::RESTMapping& mapping, std::string_view name);
+// `ConfigMap "x" is invalid: <field>: <type>: <detail>` (422 Invalid) with one field cause.
+// cause_type is the StatusCause type ("FieldValueRequired", "FieldValueInvalid").
+Status InvalidField(const GroupVersionKind& gvk, std::string_view name, std::string_view field,
+                    std::string_view cause_type, std::string_view detail);
+// The answer for a path the server does not serve (a status subresource the kind lacks): 404
+// "the server could not find the requested resource".
+Status ResourcePathNotFound();
+// 400 BadRequest with the server's reason.
+Status ServerBadRequest(std::string message);
+
+}  // namespace ctrl::fake::internal
