@@ -150,7 +150,8 @@ Task<void> ListSelectsByNamespaceLabelsAndFields(Client& client, std::string ns)
     unsupported.field_selector = client::MatchingFields({{"data.mode", "fast"}});
     api::ConfigMapList refused;
     const Status bad_field = co_await client.List(ctx, refused, unsupported);
-    ExpectServerStatus(bad_field, StatusCode::kBadRequest, 400, "BadRequest", "field label not supported: data.mode",
+    ExpectServerStatus(bad_field, StatusCode::kBadRequest, 400, "BadRequest",
+                       "\"data.mode\" is not a known field selector: only \"metadata.name\", \"metadata.namespace\"",
                        "List with an unsupported field");
 
     client::ListOptions nothing;

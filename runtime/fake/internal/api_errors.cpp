@@ -39,9 +39,9 @@ Status StaleResourceVersion(const discovery::RESTMapping& mapping, std::string_v
                     "the object has been modified; please apply your changes to the latest version and try again");
 }
 
-Status InvalidField(const GroupVersionKind& gvk, std::string_view name, std::string_view field,
-                    std::string_view cause_type, std::string_view detail) {
-    std::string message = QualifiedKind(gvk) + " \"" + std::string(name) + "\" is invalid: " + std::string(field) +
+Status InvalidField(std::string_view kind, std::string_view name, std::string_view field, std::string_view cause_type,
+                    std::string_view detail) {
+    std::string message = std::string(kind) + " \"" + std::string(name) + "\" is invalid: " + std::string(field) +
                           ": " + std::string(detail);
     return InvalidError(std::move(message),
                         {StatusCause{std::string(cause_type), std::string(detail), std::string(field)}})

@@ -26,10 +26,12 @@ Status Conflict(const discovery::RESTMapping& mapping, std::string_view name, st
 // Conflict for a stale resourceVersion: "the object has been modified; please apply your changes
 // to the latest version and try again".
 Status StaleResourceVersion(const discovery::RESTMapping& mapping, std::string_view name);
-// `ConfigMap "x" is invalid: <field>: <type>: <detail>` (422 Invalid) with one field cause.
-// cause_type is the StatusCause type ("FieldValueRequired", "FieldValueInvalid").
-Status InvalidField(const GroupVersionKind& gvk, std::string_view name, std::string_view field,
-                    std::string_view cause_type, std::string_view detail);
+// `<kind> "x" is invalid: <field>: <detail>` (422 Invalid) with one field cause. kind is how the
+// server names the kind: QualifiedKind for a kind's validation ("ConfigMap"), QualifiedResource
+// for the registry's own checks ("widgets.test.ctrl.dev"). cause_type is the StatusCause type
+// ("FieldValueRequired", "FieldValueInvalid").
+Status InvalidField(std::string_view kind, std::string_view name, std::string_view field, std::string_view cause_type,
+                    std::string_view detail);
 // The answer for a path the server does not serve (a status subresource the kind lacks): 404
 // "the server could not find the requested resource".
 Status ResourcePathNotFound();

@@ -99,7 +99,7 @@ Status ValidateName(const GroupVersionKind& gvk, std::string_view name) {
     if (gvk.group.empty() && gvk.kind == "Namespace") {
         if (IsLabel(name))
             return OkStatus();
-        return InvalidField(gvk, name, "metadata.name", "FieldValueInvalid",
+        return InvalidField(QualifiedKind(gvk), name, "metadata.name", "FieldValueInvalid",
                             "Invalid value: \"" + std::string(name) +
                                 "\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters "
                                 "or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or "
@@ -107,7 +107,7 @@ Status ValidateName(const GroupVersionKind& gvk, std::string_view name) {
     }
     if (IsSubdomain(name))
         return OkStatus();
-    return InvalidField(gvk, name, "metadata.name", "FieldValueInvalid",
+    return InvalidField(QualifiedKind(gvk), name, "metadata.name", "FieldValueInvalid",
                         "Invalid value: \"" + std::string(name) +
                             "\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
                             "'-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', "

@@ -57,11 +57,22 @@ void DefaultNamespace(Object& ns) {
     ns.SetLabel("kubernetes.io/metadata.name", ns.Name());
 }
 
-Status PreconditionFailed(const discovery::RESTMapping& mapping, std::string_view name, std::string_view what,
-                          std::string_view wanted, std::string_view actual) {
-    return Conflict(mapping, name,
-                    "Precondition failed: " + std::string(what) + " in precondition: " + std::string(wanted) + ", " +
-                        std::string(what) + " in object meta: " + std::string(actual));
+// The server's Conflict for a delete (or update) precondition that does not hold: field is "UID"
+// or "ResourceVersion"; why ends the message.
+Status PreconditionFailed(const GroupVersionKind& gvk, std::string_view name, std::string_view field,
+                          std::string_view wanted, std::string_view actual, std::string_view why) {
+    return ConflictError("Operation cannot be fulfilled on " + QualifiedKind(gvk) + " \"" + std::string(name) +
+                         "\": the " + std::string(field) + " in the precondition (" + std::string(wanted) +
+                         ") does not match the " + std::string(field) + " in record (" + std::string(actual) + "). " +
+                         std::string(why))
+        .WithHttpCode(409)
+        .WithReason("Conflict");
+}
+
+Status UidPreconditionFailed(const GroupVersionKind& gvk, std::string_view name, std::string_view wanted,
+                             std::string_view actual) {
+    return PreconditionFailed(gvk, name, "UID", wanted, actual,
+                              "The object might have been deleted and then recreated");
 }
 
 // The field values of object a field selector is matched against: name, namespace and indexed fields.
@@ -83,6 +94,16 @@ bool MatchesFields(const Object& object, const FieldSelector& selector,
     return true;
 }
 
+// The server's answer for a field selector on a field it does not index for the kind.
+Status UnknownFieldSelector(std::string_view field, const std::map<std::string, IndexFunc>* indexes) {
+    std::string known = "\"metadata.name\", \"metadata.namespace\"";
+    if (indexes != nullptr) {
+        for (const auto& [indexed, extract] : *indexes)
+            known += ", \"" + indexed + "\"";
+    }
+    return ServerBadRequest("\"" + std::string(field) + "\" is not a known field selector: only " + known);
+}
+
 std::string ContinueToken(std::string_view namespace_name, std::string_view name) {
     return Base64Encode(std::string(namespace_name) + "/" + std::string(name));
 }
@@ -102,7 +123,7 @@ void ObjectStore::AddIndex(const GroupKind& kind, std::string field, IndexFunc e
 Status ObjectStore::Seed(const KindRules& kind, Object object) {
     std::lock_guard lock(mutex_);
     if (object.Name().empty())
-        return InvalidField(kind.mapping.gvk, "", "metadata.name", "FieldValueRequired",
+        return InvalidField(QualifiedKind(kind.mapping.gvk), "", "metadata.name", "FieldValueRequired",
                             "Required value: name is required");
     if (!kind.mapping.Namespaced())
         object.SetNamespace("");
@@ -150,7 +171,7 @@ StatusOr<std::vector<ObjectStore::Objects::const_iterator>> ObjectStore::SelectL
     for (const FieldTerm& term : options.field_selector.Terms()) {
         if (term.field != "metadata.name" && term.field != "metadata.namespace" &&
             (indexes == nullptr || !indexes->contains(term.field)))
-            return ServerBadRequest("field label not supported: " + term.field);
+            return UnknownFieldSelector(term.field, indexes);
     }
     std::vector<Objects::const_iterator> selected;
     if (options.label_selector.IsNothing())
@@ -201,12 +222,12 @@ StatusOr<ObjectList> ObjectStore::List(const KindRules& kind, const client::List
 
 StatusOr<Object> ObjectStore::Create(const KindRules& kind, Object object, bool dry_run) {
     const GroupVersionKind& gvk = kind.mapping.gvk;
-    if (!object.ResourceVersion().empty())
-        return ServerBadRequest("resourceVersion should not be set on objects to be created");
+    if (!object.ResourceVersion().empty())  // the server answers 500 with no reason
+        return InternalError("resourceVersion should not be set on objects to be created").WithHttpCode(500);
     std::lock_guard lock(mutex_);
     if (object.Name().empty()) {
         if (object.GenerateName().empty())
-            return InvalidField(gvk, "", "metadata.name", "FieldValueRequired",
+            return InvalidField(QualifiedKind(gvk), "", "metadata.name", "FieldValueRequired",
                                 "Required value: name or generateName is required");
         do {
             object.SetName(GenerateName(object.GenerateName()));
@@ -245,8 +266,8 @@ StatusOr<Object> ObjectStore::Update(const KindRules& kind, Object object, Write
     CTRL_ASSIGN_OR_RETURN(Objects::iterator at, FindLocked(kind, object.Key()));
     if (object.ResourceVersion().empty()) {
         if (!AllowsUnconditionalUpdate(kind.mapping.gvk))
-            return InvalidField(kind.mapping.gvk, object.Name(), "metadata.resourceVersion", "FieldValueInvalid",
-                                "Invalid value: 0x0: must be specified for an update");
+            return InvalidField(QualifiedResource(kind.mapping), object.Name(), "metadata.resourceVersion",
+                                "FieldValueInvalid", "Invalid value: 0: must be specified for an update");
     } else if (object.ResourceVersion() != at->second.ResourceVersion()) {
         return StaleResourceVersion(kind.mapping, object.Name());
     }
@@ -294,7 +315,7 @@ StatusOr<Object> ObjectStore::CommitLocked(const KindRules& kind, Objects::itera
                                            WriteScope scope, bool dry_run) {
     const Object& old = at->second;
     if (!proposed.Uid().empty() && proposed.Uid() != old.Uid())
-        return PreconditionFailed(kind.mapping, old.Name(), "UID", proposed.Uid(), old.Uid());
+        return UidPreconditionFailed(kind.mapping.gvk, old.Name(), proposed.Uid(), old.Uid());
     Object result;
     if (scope == WriteScope::kStatus) {
         result = old.DeepCopy();
@@ -346,10 +367,10 @@ Status ObjectStore::DeleteLocked(const KindRules& kind, Objects::iterator at, co
     const Object& old = at->second;
     const client::Preconditions& pre = options.preconditions;
     if (pre.uid && *pre.uid != old.Uid())
-        return PreconditionFailed(kind.mapping, old.Name(), "UID", *pre.uid, old.Uid());
+        return UidPreconditionFailed(kind.mapping.gvk, old.Name(), *pre.uid, old.Uid());
     if (pre.resource_version && *pre.resource_version != old.ResourceVersion())
-        return PreconditionFailed(kind.mapping, old.Name(), "ResourceVersion", *pre.resource_version,
-                                  old.ResourceVersion());
+        return PreconditionFailed(kind.mapping.gvk, old.Name(), "ResourceVersion", *pre.resource_version,
+                                  old.ResourceVersion(), "The object might have been modified");
     if (options.dry_run)
         return OkStatus();
     Object next = old.DeepCopy();
