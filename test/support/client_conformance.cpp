@@ -8,7 +8,7 @@ namespace ctrl::testing {
 
 std::vector<ClientConformanceCase> ClientConformanceCases() {
     std::vector<ClientConformanceCase> cases = ReadConformanceCases();
-    for (auto* more : {&WriteConformanceCases, &PatchConformanceCases}) {
+    for (auto* more : {&WriteConformanceCases, &PatchConformanceCases, &SubResourceConformanceCases}) {
         std::vector<ClientConformanceCase> next = more();
         cases.insert(cases.end(), next.begin(), next.end());
     }

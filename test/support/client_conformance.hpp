@@ -37,6 +37,7 @@ std::vector<ClientConformanceCase> ClientConformanceCases();
 std::vector<ClientConformanceCase> ReadConformanceCases();
 std::vector<ClientConformanceCase> WriteConformanceCases();
 std::vector<ClientConformanceCase> PatchConformanceCases();
+std::vector<ClientConformanceCase> SubResourceConformanceCases();
 
 // The test.ctrl.dev/v1 Widget CRD (namespaced; status and scale subresources) as JSON.
 std::string_view WidgetCrdJson();

@@ -9,6 +9,7 @@
 #include "runtime/core/base64.hpp"
 #include "runtime/fake/internal/api_errors.hpp"
 #include "runtime/fake/internal/apply_patch.hpp"
+#include "runtime/fake/internal/create_defaults.hpp"
 #include "runtime/fake/internal/object_meta.hpp"
 
 namespace ctrl::fake::internal {
@@ -44,17 +45,6 @@ bool AllowsUnconditionalUpdate(const GroupVersionKind& gvk) {
 
 bool IsPod(const GroupVersionKind& gvk) {
     return gvk.group.empty() && gvk.kind == "Pod";
-}
-
-bool IsNamespace(const GroupVersionKind& gvk) {
-    return gvk.group.empty() && gvk.kind == "Namespace";
-}
-
-// What the server sets on a namespace it creates.
-void DefaultNamespace(Object& ns) {
-    (void)ns.SetNestedString({"status", "phase"}, "Active");
-    (void)ns.SetNestedStringSlice({"spec", "finalizers"}, {"kubernetes"});
-    ns.SetLabel("kubernetes.io/metadata.name", ns.Name());
 }
 
 // The server's Conflict for a delete (or update) precondition that does not hold: field is "UID"
@@ -252,8 +242,7 @@ StatusOr<Object> ObjectStore::Create(const KindRules& kind, Object object, bool 
     } else {
         object.RemoveNestedField({"metadata", "generation"});
     }
-    if (IsNamespace(gvk))
-        DefaultNamespace(object);
+    SetCreateDefaults(gvk, object);
     if (dry_run)
         return object;
     object.SetResourceVersion(NextVersionLocked());
