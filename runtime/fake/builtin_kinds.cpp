@@ -2,6 +2,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace ctrl::fake {
 namespace {
@@ -16,6 +17,59 @@ const std::map<GroupKind, std::string>& IrregularResources() {
 }
 
 }  // namespace
+
+const std::vector<GroupVersionKind>& BuiltinKinds() {
+    static const std::vector<GroupVersionKind> kinds{
+        {"", "v1", "Pod"},
+        {"", "v1", "Service"},
+        {"", "v1", "Endpoints"},
+        {"", "v1", "Node"},
+        {"", "v1", "Namespace"},
+        {"", "v1", "ConfigMap"},
+        {"", "v1", "Secret"},
+        {"", "v1", "ServiceAccount"},
+        {"", "v1", "PersistentVolume"},
+        {"", "v1", "PersistentVolumeClaim"},
+        {"", "v1", "ReplicationController"},
+        {"", "v1", "ResourceQuota"},
+        {"", "v1", "LimitRange"},
+        {"", "v1", "Event"},
+        {"", "v1", "PodTemplate"},
+        {"apps", "v1", "Deployment"},
+        {"apps", "v1", "StatefulSet"},
+        {"apps", "v1", "DaemonSet"},
+        {"apps", "v1", "ReplicaSet"},
+        {"apps", "v1", "ControllerRevision"},
+        {"batch", "v1", "Job"},
+        {"batch", "v1", "CronJob"},
+        {"autoscaling", "v2", "HorizontalPodAutoscaler"},
+        {"policy", "v1", "PodDisruptionBudget"},
+        {"networking.k8s.io", "v1", "Ingress"},
+        {"networking.k8s.io", "v1", "IngressClass"},
+        {"networking.k8s.io", "v1", "NetworkPolicy"},
+        {"discovery.k8s.io", "v1", "EndpointSlice"},
+        {"rbac.authorization.k8s.io", "v1", "Role"},
+        {"rbac.authorization.k8s.io", "v1", "RoleBinding"},
+        {"rbac.authorization.k8s.io", "v1", "ClusterRole"},
+        {"rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"},
+        {"storage.k8s.io", "v1", "StorageClass"},
+        {"storage.k8s.io", "v1", "CSIDriver"},
+        {"storage.k8s.io", "v1", "CSINode"},
+        {"storage.k8s.io", "v1", "VolumeAttachment"},
+        {"coordination.k8s.io", "v1", "Lease"},
+        {"events.k8s.io", "v1", "Event"},
+        {"scheduling.k8s.io", "v1", "PriorityClass"},
+        {"node.k8s.io", "v1", "RuntimeClass"},
+        {"certificates.k8s.io", "v1", "CertificateSigningRequest"},
+        {"admissionregistration.k8s.io", "v1", "MutatingWebhookConfiguration"},
+        {"admissionregistration.k8s.io", "v1", "ValidatingWebhookConfiguration"},
+        {"admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicy"},
+        {"admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBinding"},
+        {"apiextensions.k8s.io", "v1", "CustomResourceDefinition"},
+        {"apiregistration.k8s.io", "v1", "APIService"},
+    };
+    return kinds;
+}
 
 const std::set<GroupKind>& ClusterScopedBuiltinKinds() {
     static const std::set<GroupKind> kinds{
@@ -105,15 +159,19 @@ const std::set<GroupKind>& GenerationBuiltinKinds() {
 std::shared_ptr<discovery::StaticRESTMapper> NewRESTMapperForScheme(const scheme::Scheme& scheme,
                                                                     const std::set<GroupKind>& cluster_scoped) {
     auto mapper = std::make_shared<discovery::StaticRESTMapper>();
-    for (const scheme::KnownType& type : scheme.AllKnownTypeInfo()) {
-        if (type.is_list)
-            continue;
-        const GroupKind kind = type.gvk.ToGroupKind();
+    auto add = [&](const GroupVersionKind& gvk) {
+        const GroupKind kind = gvk.ToGroupKind();
         auto irregular = IrregularResources().find(kind);
         std::string plural =
             irregular != IrregularResources().end() ? irregular->second : discovery::GuessPluralResource(kind.kind);
         const bool root = ClusterScopedBuiltinKinds().contains(kind) || cluster_scoped.contains(kind);
-        mapper->Add(type.gvk, std::move(plural), root ? discovery::Scope::kRoot : discovery::Scope::kNamespace);
+        mapper->Add(gvk, std::move(plural), root ? discovery::Scope::kRoot : discovery::Scope::kNamespace);
+    };
+    for (const GroupVersionKind& gvk : BuiltinKinds())
+        add(gvk);
+    for (const scheme::KnownType& type : scheme.AllKnownTypeInfo()) {
+        if (!type.is_list)
+            add(type.gvk);
     }
     return mapper;
 }

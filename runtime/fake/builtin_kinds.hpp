@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <set>
+#include <vector>
 
 #include "runtime/core/gvk.hpp"
 #include "runtime/discovery/static_rest_mapper.hpp"
@@ -22,9 +23,14 @@ const std::set<GroupKind>& StatusSubresourceBuiltinKinds();
 // Built-in kinds whose metadata.generation the server keeps (Pod, the workload kinds, CRDs, ...).
 const std::set<GroupKind>& GenerationBuiltinKinds();
 
-// A mapper serving every object kind of scheme at the resource apimachinery guesses from its kind
-// ("configmaps", "endpoints" for Endpoints), cluster-scoped when ClusterScopedBuiltinKinds or
-// cluster_scoped names it, namespaced otherwise.
+// The built-in kinds a current API server serves, at their preferred version: core/v1, apps/v1,
+// batch/v1, autoscaling/v2, policy/v1, networking, RBAC, storage, coordination, events,
+// scheduling, node, certificates, admission registration, apiextensions and apiregistration.
+const std::vector<GroupVersionKind>& BuiltinKinds();
+
+// A mapper serving BuiltinKinds() and every object kind of scheme at the resource apimachinery
+// guesses from the kind ("configmaps"; "endpoints" for Endpoints), cluster-scoped when
+// ClusterScopedBuiltinKinds or cluster_scoped names it, namespaced otherwise.
 std::shared_ptr<discovery::StaticRESTMapper> NewRESTMapperForScheme(const scheme::Scheme& scheme,
                                                                     const std::set<GroupKind>& cluster_scoped = {});
 

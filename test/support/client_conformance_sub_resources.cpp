@@ -44,6 +44,44 @@ Task<void> PodStatusIsASubresource(Client& client, std::string ns) {
     EXPECT_EQ(status.Name(), "status");
 }
 
+// An apps/v1 Deployment the scheme does not register, read and written unstructured.
+Task<void> DeploymentGenerationCountsSpecChanges(Client& client, std::string ns) {
+    const Context ctx = CaseContext();
+    StatusOr<Object> parsed = Object::Parse(R"({"apiVersion":"apps/v1","kind":"Deployment","spec":{"replicas":1,
+        "selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},
+        "spec":{"containers":[{"name":"app","image":"busybox:1.36"}]}}},"status":{"replicas":5}})");
+    CONFORMANCE_CO_ASSERT(parsed.Ok());
+    Object deployment = std::move(parsed).Value();
+    deployment.SetNamespace(ns);
+    deployment.SetName("web");
+    CONFORMANCE_CO_ASSERT_OK(co_await client.Create(ctx, deployment));
+    EXPECT_EQ(deployment.Generation(), 1);
+    EXPECT_FALSE(deployment.HasNestedField({"status", "replicas"})) << "create drops status";
+
+    CONFORMANCE_CO_ASSERT(deployment.SetNestedInt({"spec", "replicas"}, 3).Ok());
+    CONFORMANCE_CO_ASSERT_OK(co_await client.Update(ctx, deployment));
+    EXPECT_EQ(deployment.Generation(), 2);
+
+    CONFORMANCE_CO_ASSERT(deployment.SetNestedInt({"status", "observedGeneration"}, 2).Ok());
+    CONFORMANCE_CO_ASSERT(deployment.SetNestedInt({"status", "replicas"}, 3).Ok());
+    CONFORMANCE_CO_ASSERT_OK(co_await client.Status().Update(ctx, deployment));
+    EXPECT_EQ(deployment.NestedInt({"status", "replicas"}).ValueOr(-1), 3);
+    EXPECT_EQ(deployment.Generation(), 2) << "a status write is no new generation";
+
+    const Object original = deployment.DeepCopy();
+    StatusOr<Object> containers = Object::Parse(R"([{"name":"app","image":"busybox:1.37"}])");
+    CONFORMANCE_CO_ASSERT(containers.Ok());
+    CONFORMANCE_CO_ASSERT(deployment.SetNestedField({"spec", "template", "spec", "containers"}, *containers).Ok());
+    const client::Patch smp = client::StrategicMergeFrom(original);
+    CONFORMANCE_CO_ASSERT_OK(co_await client.Patch(ctx, deployment, smp));
+    EXPECT_EQ(deployment.Generation(), 3);
+    EXPECT_EQ(deployment.NestedInt({"status", "replicas"}).ValueOr(-1), 3) << "a patch keeps status";
+
+    deployment.SetLabel("team", "a");
+    CONFORMANCE_CO_ASSERT_OK(co_await client.Update(ctx, deployment));
+    EXPECT_EQ(deployment.Generation(), 3) << "a label is no new generation";
+}
+
 Task<void> EvictionDeletesAnUnscheduledPod(Client& client, std::string ns) {
     const Context ctx = CaseContext();
     api::Pod pod = NewPod(ns, "evictee");
@@ -96,6 +134,7 @@ Task<void> WritesKeepTheServersMetadata(Client& client, std::string ns) {
 std::vector<ClientConformanceCase> SubResourceConformanceCases() {
     return {
         {"PodStatusIsASubresource", &PodStatusIsASubresource},
+        {"DeploymentGenerationCountsSpecChanges", &DeploymentGenerationCountsSpecChanges},
         {"EvictionDeletesAnUnscheduledPod", &EvictionDeletesAnUnscheduledPod},
         {"WritesKeepTheServersMetadata", &WritesKeepTheServersMetadata},
     };

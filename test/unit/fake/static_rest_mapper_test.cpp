@@ -71,6 +71,10 @@ TEST(RESTMapperForSchemeTest, KnowsTheScopeOfBuiltInKinds) {
     EXPECT_EQ(scope({"vpcresources.k8s.aws", "v1beta1", "SecurityGroupPolicy"}), Scope::kNamespace);
     EXPECT_EQ(scope({"coordination.k8s.io", "v1", "Lease"}), Scope::kRoot) << "added as cluster-scoped";
     EXPECT_EQ(mapper->CachedMapping({"", "v1", "ConfigMap"})->resource.resource, "configmaps");
+    EXPECT_EQ(scope({"apps", "v1", "Deployment"}), Scope::kNamespace) << "built-in kinds the scheme lacks";
+    EXPECT_EQ(scope({"rbac.authorization.k8s.io", "v1", "ClusterRole"}), Scope::kRoot);
+    EXPECT_EQ(mapper->CachedMapping({"", "v1", "Endpoints"})->resource.resource, "endpoints");
+    EXPECT_EQ(mapper->CachedMapping({"networking.k8s.io", "v1", "Ingress"})->resource.resource, "ingresses");
 }
 
 }  // namespace
