@@ -14,13 +14,6 @@ using client::ObjectForm;
 using internal::InForm;
 using internal::KindRules;
 
-// The direct client's answer for a write the metadata form cannot make.
-Status MetadataOnly(std::string_view verb) {
-    return BadRequestError("cannot " + std::string(verb) +
-                           " using only metadata: use a typed or unstructured object (metadata-only objects can "
-                           "be read, patched and deleted)");
-}
-
 }  // namespace
 
 FakeClient::FakeClient(std::shared_ptr<const scheme::Scheme> scheme, std::shared_ptr<discovery::RESTMapper> mapper,
@@ -85,7 +78,7 @@ Task<Status> FakeClient::ListObjects(Context ctx, ObjectList& list, ObjectForm f
 
 Task<Status> FakeClient::CreateObject(Context ctx, Object& object, ObjectForm form, client::CreateOptions options) {
     if (form == ObjectForm::kMetadata)
-        co_return MetadataOnly("create");
+        co_return client::MetadataOnlyWrite("create");
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
     CTRL_CO_RETURN_IF_ERROR(client::internal::TargetForCreate(kind.mapping, object).GetStatus());
     CTRL_CO_ASSIGN_OR_RETURN(Object created, store_->Create(kind, object.DeepCopy(), options.dry_run));
@@ -95,7 +88,7 @@ Task<Status> FakeClient::CreateObject(Context ctx, Object& object, ObjectForm fo
 
 Task<Status> FakeClient::UpdateObject(Context ctx, Object& object, ObjectForm form, client::UpdateOptions options) {
     if (form == ObjectForm::kMetadata)
-        co_return MetadataOnly("update");
+        co_return client::MetadataOnlyWrite("update");
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "update"));
     CTRL_CO_ASSIGN_OR_RETURN(Object updated,
@@ -106,13 +99,7 @@ Task<Status> FakeClient::UpdateObject(Context ctx, Object& object, ObjectForm fo
 
 Task<Status> FakeClient::PatchObject(Context ctx, Object& object, ObjectForm form, client::Patch patch,
                                      client::PatchOptions options) {
-    if (options.force && patch.Type() != client::PatchType::kApply)
-        co_return BadRequestError("force is only valid for server-side apply patches");
-    if (patch.Type() == client::PatchType::kApply && options.field_owner.empty())
-        co_return InvalidError(
-            "server-side apply needs a field manager: set PatchOptions.field_owner or the client's "
-            "Options.field_owner",
-            {StatusCause{"FieldValueRequired", "Required value", "fieldManager"}});
+    CTRL_CO_RETURN_IF_ERROR(client::CheckPatchOptions(patch.Type(), options.force, options.field_owner));
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "patch"));
     CTRL_CO_ASSIGN_OR_RETURN(std::string data, patch.Data(object));
@@ -131,11 +118,7 @@ Task<Status> FakeClient::DeleteObject(Context ctx, Object& object, ObjectForm fo
 Task<Status> FakeClient::DeleteAllOfObjects(Context ctx, Object& object, ObjectForm form,
                                             client::DeleteAllOfOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
-    if (kind.mapping.Namespaced() && options.list.namespace_name.empty())
-        co_return InvalidError("DeleteAllOf " + kind.mapping.resource.resource +
-                                   ": the kind is namespaced and the API deletes a collection in one namespace; set "
-                                   "list.namespace_name",
-                               {StatusCause{"FieldValueRequired", "Required value", "metadata.namespace"}});
+    CTRL_CO_RETURN_IF_ERROR(client::CheckDeleteAllOfNamespace(kind.mapping, options.list.namespace_name));
     co_return store_->DeleteCollection(kind, options.list, options.delete_options);
 }
 
