@@ -81,6 +81,11 @@ ClientBuilder& ClientBuilder::WithIndex(const GroupKind& kind, std::string field
     return *this;
 }
 
+ClientBuilder& ClientBuilder::WithInterceptor(Interceptor interceptor) {
+    interceptors_.push_back(std::move(interceptor));
+    return *this;
+}
+
 StatusOr<std::unique_ptr<FakeClient>> ClientBuilder::Build() {
     CTRL_RETURN_IF_ERROR(error_);
     std::shared_ptr<const scheme::Scheme> scheme = scheme_;
@@ -111,7 +116,7 @@ StatusOr<std::unique_ptr<FakeClient>> ClientBuilder::Build() {
     auto store = std::make_unique<internal::ObjectStore>();
     for (auto& [kind, field, extract] : indexes_)
         store->AddIndex(kind, field, extract);
-    for (Object& object : objects_) {
+    for (const Object& object : objects_) {
         CTRL_ASSIGN_OR_RETURN(GroupVersionKind gvk, client::KindOfObject(object));
         std::optional<discovery::RESTMapping> mapping = mapper->CachedMapping(gvk);
         if (!mapping)
@@ -120,11 +125,10 @@ StatusOr<std::unique_ptr<FakeClient>> ClientBuilder::Build() {
         rules.mapping = *std::move(mapping);
         rules.status_subresource = status.contains(gvk.ToGroupKind());
         rules.tracks_generation = generation.contains(gvk.ToGroupKind());
-        CTRL_RETURN_IF_ERROR(store->Seed(rules, std::move(object)));
+        CTRL_RETURN_IF_ERROR(store->Seed(rules, object.DeepCopy()));
     }
-    objects_.clear();
     return std::make_unique<FakeClient>(std::move(scheme), std::move(mapper), std::move(status), std::move(generation),
-                                        std::move(store));
+                                        std::move(store), interceptors_);
 }
 
 }  // namespace ctrl::fake

@@ -15,6 +15,7 @@
 #include "runtime/discovery/rest_mapper.hpp"
 #include "runtime/fake/fake_client.hpp"
 #include "runtime/fake/index_func.hpp"
+#include "runtime/fake/interceptor.hpp"
 #include "runtime/scheme/scheme.hpp"
 #include "runtime/scheme/typed_object.hpp"
 
@@ -66,9 +67,13 @@ class ClientBuilder {
     // metadata.name and metadata.namespace are BadRequest, as an unsupported field label is).
     ClientBuilder& WithIndex(const GroupKind& kind, std::string field, IndexFunc extract);
 
-    // The client. BadRequest for an unusable CRD or an option the given mapper cannot take;
-    // NoMatch for an initial object of a kind the mapper does not know; AlreadyExists for two
-    // initial objects with one key.
+    // Interceptors see every call before the fake makes it, in the order given, and can answer
+    // it with an error instead (interceptor.hpp).
+    ClientBuilder& WithInterceptor(Interceptor interceptor);
+
+    // A client (each call a new one, with its own copy of the initial objects). BadRequest for an unusable CRD or an
+    // option the given mapper cannot take; NoMatch for an initial object of a kind the mapper does not know;
+    // AlreadyExists for two initial objects with one key.
     StatusOr<std::unique_ptr<FakeClient>> Build();
 
   private:
@@ -86,6 +91,7 @@ class ClientBuilder {
     std::set<GroupKind> cluster_scoped_;
     std::vector<Kind> kinds_;
     std::vector<std::tuple<GroupKind, std::string, IndexFunc>> indexes_;
+    std::vector<Interceptor> interceptors_;
     Status error_;
 };
 

@@ -18,17 +18,28 @@ using internal::KindRules;
 
 FakeClient::FakeClient(std::shared_ptr<const scheme::Scheme> scheme, std::shared_ptr<discovery::RESTMapper> mapper,
                        std::set<GroupKind> status_subresource, std::set<GroupKind> generation,
-                       std::unique_ptr<internal::ObjectStore> store)
+                       std::unique_ptr<internal::ObjectStore> store, std::vector<Interceptor> interceptors)
     : scheme_(std::move(scheme)),
       mapper_(std::move(mapper)),
       status_subresource_(std::move(status_subresource)),
       generation_(std::move(generation)),
-      store_(std::move(store)) {}
+      store_(std::move(store)),
+      interceptors_(std::move(interceptors)) {}
 
 FakeClient::~FakeClient() = default;
 
 StatusOr<GroupVersionKind> FakeClient::GroupVersionKindFor(const Object& object) const {
     return client::KindOfObject(object);
+}
+
+Status FakeClient::Intercept(std::string_view verb, std::string_view sub_resource, const GroupVersionKind& gvk,
+                             const ObjectKey& key) const {
+    if (interceptors_.empty())
+        return OkStatus();
+    const Call call{verb, sub_resource, gvk, key};
+    for (const Interceptor& interceptor : interceptors_)
+        CTRL_RETURN_IF_ERROR(interceptor(call));
+    return OkStatus();
 }
 
 Task<StatusOr<KindRules>> FakeClient::RulesForKind(const GroupVersionKind& gvk, Context ctx) {
@@ -62,6 +73,7 @@ Task<Status> FakeClient::GetObject(Context ctx, ObjectKey key, Object& object, O
                                    client::GetOptions /*options*/) {
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, key, "get"));
+    CTRL_CO_RETURN_IF_ERROR(Intercept("get", "", kind.mapping.gvk, key));
     CTRL_CO_ASSIGN_OR_RETURN(Object found, store_->Get(kind, key));
     object = InForm(found, form, kind.mapping.gvk);
     co_return OkStatus();
@@ -70,6 +82,8 @@ Task<Status> FakeClient::GetObject(Context ctx, ObjectKey key, Object& object, O
 Task<Status> FakeClient::ListObjects(Context ctx, ObjectList& list, ObjectForm form, client::ListOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind item_gvk, client::internal::ItemKindOfList(list, form, *scheme_));
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesForKind(item_gvk, std::move(ctx)));
+    const ObjectKey in_namespace{options.namespace_name, ""};
+    CTRL_CO_RETURN_IF_ERROR(Intercept("list", "", kind.mapping.gvk, in_namespace));
     CTRL_CO_ASSIGN_OR_RETURN(ObjectList found, store_->List(kind, options));
     internal::ListInForm(found, form, item_gvk);
     list = std::move(found);
@@ -81,6 +95,7 @@ Task<Status> FakeClient::CreateObject(Context ctx, Object& object, ObjectForm fo
         co_return client::MetadataOnlyWrite("create");
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
     CTRL_CO_RETURN_IF_ERROR(client::internal::TargetForCreate(kind.mapping, object).GetStatus());
+    CTRL_CO_RETURN_IF_ERROR(Intercept("create", "", kind.mapping.gvk, object.Key()));
     CTRL_CO_ASSIGN_OR_RETURN(Object created, store_->Create(kind, object.DeepCopy(), options.dry_run));
     object = InForm(created, form, kind.mapping.gvk);
     co_return OkStatus();
@@ -91,6 +106,7 @@ Task<Status> FakeClient::UpdateObject(Context ctx, Object& object, ObjectForm fo
         co_return client::MetadataOnlyWrite("update");
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "update"));
+    CTRL_CO_RETURN_IF_ERROR(Intercept("update", "", kind.mapping.gvk, object.Key()));
     CTRL_CO_ASSIGN_OR_RETURN(Object updated,
                              store_->Update(kind, object.DeepCopy(), internal::WriteScope::kObject, options.dry_run));
     object = InForm(updated, form, kind.mapping.gvk);
@@ -102,6 +118,7 @@ Task<Status> FakeClient::PatchObject(Context ctx, Object& object, ObjectForm for
     CTRL_CO_RETURN_IF_ERROR(client::CheckPatchOptions(patch.Type(), options.force, options.field_owner));
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "patch"));
+    CTRL_CO_RETURN_IF_ERROR(Intercept("patch", "", kind.mapping.gvk, object.Key()));
     CTRL_CO_ASSIGN_OR_RETURN(std::string data, patch.Data(object));
     CTRL_CO_ASSIGN_OR_RETURN(Object patched, store_->Patch(kind, object.Key(), patch.Type(), data,
                                                            internal::WriteScope::kObject, options.dry_run));
@@ -112,6 +129,7 @@ Task<Status> FakeClient::PatchObject(Context ctx, Object& object, ObjectForm for
 Task<Status> FakeClient::DeleteObject(Context ctx, Object& object, ObjectForm form, client::DeleteOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "delete"));
+    CTRL_CO_RETURN_IF_ERROR(Intercept("delete", "", kind.mapping.gvk, object.Key()));
     co_return store_->Delete(kind, object.Key(), options);
 }
 
@@ -119,6 +137,8 @@ Task<Status> FakeClient::DeleteAllOfObjects(Context ctx, Object& object, ObjectF
                                             client::DeleteAllOfOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
     CTRL_CO_RETURN_IF_ERROR(client::CheckDeleteAllOfNamespace(kind.mapping, options.list.namespace_name));
+    const ObjectKey in_namespace{options.list.namespace_name, ""};
+    CTRL_CO_RETURN_IF_ERROR(Intercept("deletecollection", "", kind.mapping.gvk, in_namespace));
     co_return store_->DeleteCollection(kind, options.list, options.delete_options);
 }
 

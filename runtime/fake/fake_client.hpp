@@ -3,9 +3,12 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "runtime/client/client.hpp"
 #include "runtime/core/gvk.hpp"
+#include "runtime/fake/interceptor.hpp"
 
 namespace ctrl::fake {
 
@@ -29,7 +32,7 @@ class FakeClient final : public client::Client {
     // kinds whose metadata.generation the server keeps.
     FakeClient(std::shared_ptr<const scheme::Scheme> scheme, std::shared_ptr<discovery::RESTMapper> mapper,
                std::set<GroupKind> status_subresource, std::set<GroupKind> generation,
-               std::unique_ptr<internal::ObjectStore> store);
+               std::unique_ptr<internal::ObjectStore> store, std::vector<Interceptor> interceptors = {});
     ~FakeClient() override;
 
     Task<ctrl::Status> GetObject(Context ctx, ObjectKey key, Object& object, client::ObjectForm form,
@@ -69,12 +72,16 @@ class FakeClient final : public client::Client {
     // The object's kind (checked against the scheme for the typed form) and its store rules.
     Task<StatusOr<internal::KindRules>> RulesFor(const Object& object, client::ObjectForm form, Context ctx);
     Task<StatusOr<internal::KindRules>> RulesForKind(const GroupVersionKind& gvk, Context ctx);
+    // The first error an interceptor returns for the call, or OK.
+    ctrl::Status Intercept(std::string_view verb, std::string_view sub_resource, const GroupVersionKind& gvk,
+                           const ObjectKey& key) const;
 
     std::shared_ptr<const scheme::Scheme> scheme_;
     std::shared_ptr<discovery::RESTMapper> mapper_;
     std::set<GroupKind> status_subresource_;
     std::set<GroupKind> generation_;
     std::unique_ptr<internal::ObjectStore> store_;
+    std::vector<Interceptor> interceptors_;
 };
 
 }  // namespace ctrl::fake

@@ -35,6 +35,7 @@ Task<Status> FakeClient::GetSubResource(Context ctx, std::string sub_resource, c
                                         Object& sub_resource_object, client::SubResourceGetOptions /*options*/) {
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "get"));
+    CTRL_CO_RETURN_IF_ERROR(Intercept("get", sub_resource, kind.mapping.gvk, object.Key()));
     if (sub_resource != kStatus)
         co_return NotImplemented(sub_resource, "get");
     CTRL_CO_RETURN_IF_ERROR(CheckStatus(kind));
@@ -47,6 +48,7 @@ Task<Status> FakeClient::CreateSubResource(Context ctx, std::string sub_resource
                                            Object& /*sub_resource_object*/, client::SubResourceCreateOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "create"));
+    CTRL_CO_RETURN_IF_ERROR(Intercept("create", sub_resource, kind.mapping.gvk, object.Key()));
     if (sub_resource != "eviction" || !IsPod(kind.mapping.gvk))
         co_return NotImplemented(sub_resource, "create");
     // No disruption budgets here: an eviction deletes the pod.
@@ -62,6 +64,7 @@ Task<Status> FakeClient::UpdateSubResource(Context ctx, std::string sub_resource
                                   "\" using only metadata: use a typed or unstructured object");
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "update"));
+    CTRL_CO_RETURN_IF_ERROR(Intercept("update", sub_resource, kind.mapping.gvk, object.Key()));
     if (sub_resource != kStatus || body != nullptr)
         co_return NotImplemented(sub_resource, "update");
     CTRL_CO_RETURN_IF_ERROR(CheckStatus(kind));
@@ -75,6 +78,7 @@ Task<Status> FakeClient::PatchSubResource(Context ctx, std::string sub_resource,
                                           Object* body, client::Patch patch, client::SubResourcePatchOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "patch"));
+    CTRL_CO_RETURN_IF_ERROR(Intercept("patch", sub_resource, kind.mapping.gvk, object.Key()));
     if (sub_resource != kStatus || body != nullptr)
         co_return NotImplemented(sub_resource, "patch");
     CTRL_CO_RETURN_IF_ERROR(CheckStatus(kind));

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <mutex>
 #include <thread>
 
 #include <boost/asio/io_context.hpp>
@@ -229,6 +230,50 @@ TEST(FakeClientTest, ApplyAndUnknownSubresourcesSayTheyAreNotImplemented) {
     ASSERT_TRUE(RunSync(io, client->SubResource("eviction").Create(Ctx(), pod, eviction)).Ok());
     const ObjectKey key{"ns", "evictee"};
     EXPECT_TRUE(IsNotFound(RunSync(io, client->Get(Ctx(), key, pod))));
+}
+
+TEST(FakeClientTest, InterceptorsSeeEveryCallAndCanFailIt) {
+    std::mutex mutex;
+    std::vector<std::string> calls;
+    int conflicts_left = 1;
+    std::unique_ptr<FakeClient> client = Build(NewClientBuilder().WithInterceptor([&](const Call& call) {
+        std::lock_guard lock(mutex);
+        calls.push_back(std::string(call.verb) + " " + call.gvk.kind + " " + call.key.String() +
+                        (call.sub_resource.empty() ? "" : " /" + std::string(call.sub_resource)));
+        if (call.verb == "update" && conflicts_left > 0) {
+            --conflicts_left;
+            return ConflictError("injected");
+        }
+        return OkStatus();
+    }));
+    ASSERT_NE(client, nullptr);
+    boost::asio::io_context io;
+    api::ConfigMap cm = NewConfigMap("ns", "cm");
+    ASSERT_TRUE(RunSync(io, client->Create(Ctx(), cm)).Ok());
+    int attempts = 0;
+    const Status updated = RunSync(io, client::RetryOnConflict(Ctx(), client::kDefaultRetry, [&]() -> Task<Status> {
+                                       ++attempts;
+                                       const Context ctx = Ctx();
+                                       const ObjectKey key{"ns", "cm"};
+                                       api::ConfigMap read;
+                                       CTRL_CO_RETURN_IF_ERROR(co_await client->Get(ctx, key, read));
+                                       read.SetDataValue("k", "v");
+                                       co_return co_await client->Update(ctx, read);
+                                   }));
+    ASSERT_TRUE(updated.Ok()) << updated;
+    EXPECT_EQ(attempts, 2);
+    api::Pod pod;
+    pod.SetNamespace("ns");
+    pod.SetName("p");
+    ASSERT_TRUE(RunSync(io, client->Create(Ctx(), pod)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Status().Update(Ctx(), pod)).Ok());
+    client::ListOptions in_ns;
+    in_ns.namespace_name = "ns";
+    api::ConfigMapList list;
+    ASSERT_TRUE(RunSync(io, client->List(Ctx(), list, in_ns)).Ok());
+    EXPECT_THAT(calls, ::testing::ElementsAre("create ConfigMap ns/cm", "get ConfigMap ns/cm", "update ConfigMap ns/cm",
+                                              "get ConfigMap ns/cm", "update ConfigMap ns/cm", "create Pod ns/p",
+                                              "update Pod ns/p /status", "list ConfigMap ns/"));
 }
 
 TEST(FakeClientTest, TypedKindsMustBeInTheScheme) {
