@@ -75,7 +75,7 @@ Task<Status> FakeClient::GetObject(Context ctx, ObjectKey key, Object& object, O
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, key, "get"));
     CTRL_CO_RETURN_IF_ERROR(Intercept("get", "", kind.mapping.gvk, key));
     CTRL_CO_ASSIGN_OR_RETURN(Object found, store_->Get(kind, key));
-    object = InForm(found, form, kind.mapping.gvk);
+    object = InForm(std::move(found), form, kind.mapping.gvk);
     co_return OkStatus();
 }
 
@@ -97,7 +97,7 @@ Task<Status> FakeClient::CreateObject(Context ctx, Object& object, ObjectForm fo
     CTRL_CO_RETURN_IF_ERROR(client::internal::TargetForCreate(kind.mapping, object).GetStatus());
     CTRL_CO_RETURN_IF_ERROR(Intercept("create", "", kind.mapping.gvk, object.Key()));
     CTRL_CO_ASSIGN_OR_RETURN(Object created, store_->Create(kind, object.DeepCopy(), options.dry_run));
-    object = InForm(created, form, kind.mapping.gvk);
+    object = InForm(std::move(created), form, kind.mapping.gvk);
     co_return OkStatus();
 }
 
@@ -109,7 +109,7 @@ Task<Status> FakeClient::UpdateObject(Context ctx, Object& object, ObjectForm fo
     CTRL_CO_RETURN_IF_ERROR(Intercept("update", "", kind.mapping.gvk, object.Key()));
     CTRL_CO_ASSIGN_OR_RETURN(Object updated,
                              store_->Update(kind, object.DeepCopy(), internal::WriteScope::kObject, options.dry_run));
-    object = InForm(updated, form, kind.mapping.gvk);
+    object = InForm(std::move(updated), form, kind.mapping.gvk);
     co_return OkStatus();
 }
 
@@ -122,7 +122,7 @@ Task<Status> FakeClient::PatchObject(Context ctx, Object& object, ObjectForm for
     CTRL_CO_ASSIGN_OR_RETURN(std::string data, patch.Data(object));
     CTRL_CO_ASSIGN_OR_RETURN(Object patched, store_->Patch(kind, object.Key(), patch.Type(), data,
                                                            internal::WriteScope::kObject, options.dry_run));
-    object = InForm(patched, form, kind.mapping.gvk);
+    object = InForm(std::move(patched), form, kind.mapping.gvk);
     co_return OkStatus();
 }
 

@@ -70,7 +70,7 @@ Task<Status> FakeClient::UpdateSubResource(Context ctx, std::string sub_resource
     CTRL_CO_RETURN_IF_ERROR(CheckStatus(kind));
     CTRL_CO_ASSIGN_OR_RETURN(Object updated,
                              store_->Update(kind, object.DeepCopy(), internal::WriteScope::kStatus, options.dry_run));
-    object = internal::InForm(updated, form, kind.mapping.gvk);
+    object = internal::InForm(std::move(updated), form, kind.mapping.gvk);
     co_return OkStatus();
 }
 
@@ -85,7 +85,7 @@ Task<Status> FakeClient::PatchSubResource(Context ctx, std::string sub_resource,
     CTRL_CO_ASSIGN_OR_RETURN(std::string data, patch.Data(object));
     CTRL_CO_ASSIGN_OR_RETURN(Object patched, store_->Patch(kind, object.Key(), patch.Type(), data,
                                                            internal::WriteScope::kStatus, options.dry_run));
-    object = internal::InForm(patched, form, kind.mapping.gvk);
+    object = internal::InForm(std::move(patched), form, kind.mapping.gvk);
     co_return OkStatus();
 }
 

@@ -4,11 +4,10 @@
 
 namespace ctrl::fake::internal {
 
-Object InForm(const Object& stored, client::ObjectForm form, const GroupVersionKind& gvk) {
+Object InForm(Object stored, client::ObjectForm form, const GroupVersionKind& gvk) {
     if (form != client::ObjectForm::kMetadata) {
-        Object copy = stored.DeepCopy();
-        copy.SetGroupVersionKind(gvk);
-        return copy;
+        stored.SetGroupVersionKind(gvk);
+        return stored;
     }
     Object metadata;
     metadata.SetGroupVersionKind(gvk);
@@ -21,7 +20,7 @@ Object InForm(const Object& stored, client::ObjectForm form, const GroupVersionK
 void ListInForm(ObjectList& list, client::ObjectForm form, const GroupVersionKind& item_gvk) {
     list.SetItemGroupVersionKind(item_gvk);
     for (Object& item : list.Items())
-        item = InForm(item, form, item_gvk);
+        item = InForm(std::move(item), form, item_gvk);
 }
 
 }  // namespace ctrl::fake::internal

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <mutex>
 #include <thread>
 
@@ -206,6 +208,51 @@ TEST(FakeClientTest, ConcurrentWritersLoseNoUpdate) {
     ASSERT_TRUE(RunSync(io, client->Get(Ctx(), key, final_state)).Ok());
     EXPECT_EQ(final_state.DataValue("n"), std::to_string(kThreads * kIncrements));
     RecordProperty("conflicts", conflicts.load());
+}
+
+// Records how long 2,000 creates, gets, updates and one list take (no bound is asserted).
+TEST(FakeClientTest, RecordsTheCostOfCalls) {
+    std::unique_ptr<FakeClient> client = Build(NewClientBuilder());
+    ASSERT_NE(client, nullptr);
+    boost::asio::io_context io;
+    constexpr int kObjects = 2000;
+    using Clock = std::chrono::steady_clock;
+    const auto micros_per_call = [](Clock::duration d, int calls) {
+        return std::chrono::duration<double, std::micro>(d).count() / calls;
+    };
+    Clock::time_point start = Clock::now();
+    for (int i = 0; i < kObjects; ++i) {
+        api::ConfigMap cm = NewConfigMap("ns", "cm-" + std::to_string(i));
+        cm.SetDataValue("k", "v");
+        ASSERT_TRUE(RunSync(io, client->Create(Ctx(), cm)).Ok());
+    }
+    const double create = micros_per_call(Clock::now() - start, kObjects);
+    start = Clock::now();
+    api::ConfigMap read;
+    for (int i = 0; i < kObjects; ++i) {
+        const ObjectKey key{"ns", "cm-" + std::to_string(i)};
+        ASSERT_TRUE(RunSync(io, client->Get(Ctx(), key, read)).Ok());
+    }
+    const double get = micros_per_call(Clock::now() - start, kObjects);
+    start = Clock::now();
+    for (int i = 0; i < kObjects; ++i) {
+        const ObjectKey key{"ns", "cm-" + std::to_string(i)};
+        ASSERT_TRUE(RunSync(io, client->Get(Ctx(), key, read)).Ok());
+        read.SetDataValue("k", "w");
+        ASSERT_TRUE(RunSync(io, client->Update(Ctx(), read)).Ok());
+    }
+    const double get_update = micros_per_call(Clock::now() - start, kObjects);
+    start = Clock::now();
+    api::ConfigMapList list;
+    ASSERT_TRUE(RunSync(io, client->List(Ctx(), list)).Ok());
+    EXPECT_EQ(list.Items().size(), static_cast<std::size_t>(kObjects));
+    const double list_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    std::printf("fake client: create %.1f us, get %.1f us, get+update %.1f us, list of %d %.1f ms\n", create, get,
+                get_update, kObjects, list_ms);
+    RecordProperty("create_us", std::to_string(create));
+    RecordProperty("get_us", std::to_string(get));
+    RecordProperty("get_update_us", std::to_string(get_update));
+    RecordProperty("list_ms", std::to_string(list_ms));
 }
 
 TEST(FakeClientTest, ApplyAndUnknownSubresourcesSayTheyAreNotImplemented) {
