@@ -39,6 +39,25 @@ Status StaleResourceVersion(const discovery::RESTMapping& mapping, std::string_v
                     "the object has been modified; please apply your changes to the latest version and try again");
 }
 
+Status PreconditionFailed(const GroupVersionKind& gvk, std::string_view name, std::string_view field,
+                          std::string_view wanted, std::string_view actual) {
+    const std::string_view why = field == "UID" ? "The object might have been deleted and then recreated"
+                                                : "The object might have been modified";
+    return ConflictError("Operation cannot be fulfilled on " + QualifiedKind(gvk) + " \"" + std::string(name) +
+                         "\": the " + std::string(field) + " in the precondition (" + std::string(wanted) +
+                         ") does not match the " + std::string(field) + " in record (" + std::string(actual) + "). " +
+                         std::string(why))
+        .WithHttpCode(409)
+        .WithReason("Conflict");
+}
+
+Status UnknownFieldSelector(std::string_view field, const std::vector<std::string>& known) {
+    std::string message = "\"" + std::string(field) + "\" is not a known field selector: only ";
+    for (std::size_t i = 0; i < known.size(); ++i)
+        message += (i == 0 ? "\"" : ", \"") + known[i] + "\"";
+    return ServerBadRequest(std::move(message));
+}
+
 Status InvalidField(std::string_view kind, std::string_view name, std::string_view field, std::string_view cause_type,
                     std::string_view detail) {
     std::string message = std::string(kind) + " \"" + std::string(name) + "\" is invalid: " + std::string(field) +

@@ -2,6 +2,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "runtime/core/gvk.hpp"
 #include "runtime/core/status.hpp"
@@ -26,6 +27,14 @@ Status Conflict(const discovery::RESTMapping& mapping, std::string_view name, st
 // Conflict for a stale resourceVersion: "the object has been modified; please apply your changes
 // to the latest version and try again".
 Status StaleResourceVersion(const discovery::RESTMapping& mapping, std::string_view name);
+// A delete (or update) precondition that does not hold (409 Conflict): `Operation cannot be
+// fulfilled on ConfigMap "x": the UID in the precondition (a) does not match the UID in record
+// (b). The object might have been deleted and then recreated`. field is "UID" or "ResourceVersion".
+Status PreconditionFailed(const GroupVersionKind& gvk, std::string_view name, std::string_view field,
+                          std::string_view wanted, std::string_view actual);
+// A field selector on a field the server does not index for the kind (400 BadRequest):
+// `"data.x" is not a known field selector: only "metadata.name", "metadata.namespace"`.
+Status UnknownFieldSelector(std::string_view field, const std::vector<std::string>& known);
 // `<kind> "x" is invalid: <field>: <detail>` (422 Invalid) with one field cause. kind is how the
 // server names the kind: QualifiedKind for a kind's validation ("ConfigMap"), QualifiedResource
 // for the registry's own checks ("widgets.test.ctrl.dev"). cause_type is the StatusCause type

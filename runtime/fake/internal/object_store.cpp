@@ -47,25 +47,7 @@ bool IsPod(const GroupVersionKind& gvk) {
     return gvk.group.empty() && gvk.kind == "Pod";
 }
 
-// The server's Conflict for a delete (or update) precondition that does not hold: field is "UID"
-// or "ResourceVersion"; why ends the message.
-Status PreconditionFailed(const GroupVersionKind& gvk, std::string_view name, std::string_view field,
-                          std::string_view wanted, std::string_view actual, std::string_view why) {
-    return ConflictError("Operation cannot be fulfilled on " + QualifiedKind(gvk) + " \"" + std::string(name) +
-                         "\": the " + std::string(field) + " in the precondition (" + std::string(wanted) +
-                         ") does not match the " + std::string(field) + " in record (" + std::string(actual) + "). " +
-                         std::string(why))
-        .WithHttpCode(409)
-        .WithReason("Conflict");
-}
-
-Status UidPreconditionFailed(const GroupVersionKind& gvk, std::string_view name, std::string_view wanted,
-                             std::string_view actual) {
-    return PreconditionFailed(gvk, name, "UID", wanted, actual,
-                              "The object might have been deleted and then recreated");
-}
-
-// The field values of object a field selector is matched against: name, namespace and indexed fields.
+// Whether object's name, namespace and indexed fields (from indexes) satisfy every term of selector.
 bool MatchesFields(const Object& object, const FieldSelector& selector,
                    const std::map<std::string, IndexFunc>* indexes) {
     for (const FieldTerm& term : selector.Terms()) {
@@ -82,16 +64,6 @@ bool MatchesFields(const Object& object, const FieldSelector& selector,
             return false;
     }
     return true;
-}
-
-// The server's answer for a field selector on a field it does not index for the kind.
-Status UnknownFieldSelector(std::string_view field, const std::map<std::string, IndexFunc>* indexes) {
-    std::string known = "\"metadata.name\", \"metadata.namespace\"";
-    if (indexes != nullptr) {
-        for (const auto& [indexed, extract] : *indexes)
-            known += ", \"" + indexed + "\"";
-    }
-    return ServerBadRequest("\"" + std::string(field) + "\" is not a known field selector: only " + known);
 }
 
 std::string ContinueToken(std::string_view namespace_name, std::string_view name) {
@@ -115,6 +87,9 @@ Status ObjectStore::Seed(const KindRules& kind, Object object) {
     if (object.Name().empty())
         return InvalidField(QualifiedKind(kind.mapping.gvk), "", "metadata.name", "FieldValueRequired",
                             "Required value: name is required");
+    if (object.DeletionTimestamp() && object.Finalizers().empty())
+        return BadRequestError("refusing to start with " + std::string(object.Name()) +
+                               ": it has a deletionTimestamp but no finalizers, a state the server never keeps");
     if (!kind.mapping.Namespaced())
         object.SetNamespace("");
     const Key key = KeyOf(kind, object.Key());
@@ -160,8 +135,14 @@ StatusOr<std::vector<ObjectStore::Objects::const_iterator>> ObjectStore::SelectL
     const std::map<std::string, IndexFunc>* indexes = index_it == indexes_.end() ? nullptr : &index_it->second;
     for (const FieldTerm& term : options.field_selector.Terms()) {
         if (term.field != "metadata.name" && term.field != "metadata.namespace" &&
-            (indexes == nullptr || !indexes->contains(term.field)))
-            return UnknownFieldSelector(term.field, indexes);
+            (indexes == nullptr || !indexes->contains(term.field))) {
+            std::vector<std::string> known{"metadata.name", "metadata.namespace"};
+            if (indexes != nullptr) {
+                for (const auto& [indexed, extract] : *indexes)
+                    known.push_back(indexed);
+            }
+            return UnknownFieldSelector(term.field, known);
+        }
     }
     std::vector<Objects::const_iterator> selected;
     if (options.label_selector.IsNothing())
@@ -304,7 +285,7 @@ StatusOr<Object> ObjectStore::CommitLocked(const KindRules& kind, Objects::itera
                                            WriteScope scope, bool dry_run) {
     const Object& old = at->second;
     if (!proposed.Uid().empty() && proposed.Uid() != old.Uid())
-        return UidPreconditionFailed(kind.mapping.gvk, old.Name(), proposed.Uid(), old.Uid());
+        return PreconditionFailed(kind.mapping.gvk, old.Name(), "UID", proposed.Uid(), old.Uid());
     Object result;
     if (scope == WriteScope::kStatus) {
         result = old.DeepCopy();
@@ -338,7 +319,9 @@ StatusOr<Object> ObjectStore::CommitLocked(const KindRules& kind, Objects::itera
     if (dry_run)
         return result;
     result.SetResourceVersion(NextVersionLocked());
-    if (result.DeletionTimestamp() && result.Finalizers().empty()) {
+    // Deleting, and nothing left to wait for: no finalizer, no grace period (a pod's kubelet).
+    if (result.DeletionTimestamp() && result.Finalizers().empty() &&
+        result.NestedInt({"metadata", "deletionGracePeriodSeconds"}).ValueOr(0) == 0) {
         objects_.erase(at);
         return result;
     }
@@ -356,10 +339,10 @@ Status ObjectStore::DeleteLocked(const KindRules& kind, Objects::iterator at, co
     const Object& old = at->second;
     const client::Preconditions& pre = options.preconditions;
     if (pre.uid && *pre.uid != old.Uid())
-        return UidPreconditionFailed(kind.mapping.gvk, old.Name(), *pre.uid, old.Uid());
+        return PreconditionFailed(kind.mapping.gvk, old.Name(), "UID", *pre.uid, old.Uid());
     if (pre.resource_version && *pre.resource_version != old.ResourceVersion())
         return PreconditionFailed(kind.mapping.gvk, old.Name(), "ResourceVersion", *pre.resource_version,
-                                  old.ResourceVersion(), "The object might have been modified");
+                                  old.ResourceVersion());
     if (options.dry_run)
         return OkStatus();
     Object next = old.DeepCopy();

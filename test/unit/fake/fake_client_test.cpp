@@ -323,6 +323,31 @@ TEST(FakeClientTest, InterceptorsSeeEveryCallAndCanFailIt) {
                                               "update Pod ns/p /status", "list ConfigMap ns/"));
 }
 
+TEST(FakeClientTest, APodInItsGracePeriodStaysThroughUpdates) {
+    api::Pod pod;
+    pod.SetNamespace("ns");
+    pod.SetName("bound");
+    pod.SetNodeName("node-1");
+    api::Pod terminating_seed = pod.DeepCopy();
+    terminating_seed.SetName("seeded");
+    ASSERT_TRUE(terminating_seed.SetNestedString({"metadata", "deletionTimestamp"}, "2026-01-01T00:00:00Z").Ok());
+    EXPECT_TRUE(IsBadRequest(NewClientBuilder().WithObjects(terminating_seed).Build().GetStatus()))
+        << "deleting with nothing to wait for is no state to start from";
+
+    std::unique_ptr<FakeClient> client = Build(NewClientBuilder().WithObjects(pod));
+    ASSERT_NE(client, nullptr);
+    boost::asio::io_context io;
+    ASSERT_TRUE(RunSync(io, client->Delete(Ctx(), pod)).Ok());
+    const ObjectKey key{"ns", "bound"};
+    api::Pod read;
+    ASSERT_TRUE(RunSync(io, client->Get(Ctx(), key, read)).Ok());
+    EXPECT_EQ(read.NestedInt({"metadata", "deletionGracePeriodSeconds"}).ValueOr(-1), 30) << "the default grace";
+    ASSERT_TRUE(read.SetNestedString({"status", "phase"}, "Succeeded").Ok());
+    ASSERT_TRUE(RunSync(io, client->Status().Update(Ctx(), read)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Get(Ctx(), key, read)).Ok()) << "still there until its kubelet deletes it";
+    EXPECT_EQ(read.NestedString({"status", "phase"}).ValueOr(""), "Succeeded");
+}
+
 TEST(FakeClientTest, TypedKindsMustBeInTheScheme) {
     auto bare = std::make_shared<scheme::Scheme>();
     std::unique_ptr<FakeClient> client = Build(NewClientBuilder().WithScheme(bare));
