@@ -189,6 +189,29 @@ Task<void> DeleteWaitsForFinalizers(Client& client, std::string ns) {
     api::ConfigMap after;
     const Status gone = co_await client.Get(ctx, key, after);
     EXPECT_TRUE(IsNotFound(gone)) << "removing the last finalizer deletes: " << gone;
+
+    // The reconciler's way: a merge patch that drops the finalizer.
+    api::ConfigMap patched = NewConfigMap(ns, "patched");
+    patched.AddFinalizer("ctrl.dev/cleanup");
+    CONFORMANCE_CO_ASSERT_OK(co_await client.Create(ctx, patched));
+    CONFORMANCE_CO_ASSERT_OK(co_await client.Delete(ctx, patched));
+    const ObjectKey patched_key{ns, "patched"};
+    CONFORMANCE_CO_ASSERT_OK(co_await client.Get(ctx, patched_key, patched));
+    const api::ConfigMap before = patched.DeepCopy();
+    patched.RemoveFinalizer("ctrl.dev/cleanup");
+    const client::Patch drop = client::MergeFrom(before);
+    CONFORMANCE_CO_ASSERT_OK(co_await client.Patch(ctx, patched, drop));
+    EXPECT_TRUE(IsNotFound(co_await client.Get(ctx, patched_key, after)));
+
+    // Only a delete sets a deletionTimestamp.
+    api::ConfigMap alive = NewConfigMap(ns, "alive");
+    CONFORMANCE_CO_ASSERT_OK(co_await client.Create(ctx, alive));
+    CONFORMANCE_CO_ASSERT(alive.SetNestedString({"metadata", "deletionTimestamp"}, "2026-01-01T00:00:00Z").Ok());
+    const Status immutable = co_await client.Update(ctx, alive);
+    ExpectServerStatus(immutable, StatusCode::kInvalid, 422, "Invalid",
+                       "ConfigMap \"alive\" is invalid: metadata.deletionTimestamp: Invalid value: "
+                       "\"2026-01-01T00:00:00Z\": field is immutable",
+                       "Update that sets a deletionTimestamp");
 }
 
 Task<void> PodDeletionHonoursTheGracePeriod(Client& client, std::string ns) {

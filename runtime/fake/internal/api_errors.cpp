@@ -68,6 +68,17 @@ Status InvalidField(std::string_view kind, std::string_view name, std::string_vi
         .WithReason("Invalid");
 }
 
+Status ImmutableField(std::string_view kind, std::string_view name, std::string_view field, std::string_view value) {
+    const std::string error =
+        std::string(field) + ": Invalid value: \"" + std::string(value) + "\": field is immutable";
+    const StatusCause cause{"FieldValueInvalid", "Invalid value: \"" + std::string(value) + "\": field is immutable",
+                            std::string(field)};
+    return InvalidError(std::string(kind) + " \"" + std::string(name) + "\" is invalid: " + error + "; " + error,
+                        {cause, cause})
+        .WithHttpCode(422)
+        .WithReason("Invalid");
+}
+
 Status ResourcePathNotFound() {
     return NotFoundError("the server could not find the requested resource").WithHttpCode(404).WithReason("NotFound");
 }

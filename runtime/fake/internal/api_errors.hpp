@@ -41,6 +41,9 @@ Status UnknownFieldSelector(std::string_view field, const std::vector<std::strin
 // ("FieldValueRequired", "FieldValueInvalid").
 Status InvalidField(std::string_view kind, std::string_view name, std::string_view field, std::string_view cause_type,
                     std::string_view detail);
+// A write that changes an immutable field (422 Invalid), as the server words it (twice):
+// `ConfigMap "x" is invalid: metadata.deletionTimestamp: Invalid value: "<value>": field is immutable; ...`.
+Status ImmutableField(std::string_view kind, std::string_view name, std::string_view field, std::string_view value);
 // The answer for a path the server does not serve (a status subresource the kind lacks): 404
 // "the server could not find the requested resource".
 Status ResourcePathNotFound();

@@ -295,13 +295,15 @@ StatusOr<Object> ObjectStore::CommitLocked(const KindRules& kind, Objects::itera
         if (kind.status_subresource)
             CopyField(old, result, {"status"});
     }
+    if (result.DeletionTimestamp() != old.DeletionTimestamp())
+        return ImmutableField(QualifiedKind(kind.mapping.gvk), old.Name(), "metadata.deletionTimestamp",
+                              result.DeletionTimestamp().value_or("null"));
     result.SetGroupVersionKind(kind.mapping.gvk);
     result.SetName(old.Name());
     result.SetNamespace(old.Namespace());
     result.SetUid(old.Uid());
     result.SetResourceVersion(old.ResourceVersion());
-    for (std::string_view field : {"creationTimestamp", "deletionTimestamp"})
-        CopyString(old, result, field);
+    CopyString(old, result, "creationTimestamp");
     CopyField(old, result, {"metadata", "managedFields"});
     StatusOr<int64_t> grace = old.NestedInt({"metadata", "deletionGracePeriodSeconds"});
     if (grace.Ok()) {
