@@ -24,11 +24,13 @@ namespace ctrl::fake {
 // Builds a FakeClient (controller-runtime's fake.ClientBuilder):
 //   StatusOr<std::unique_ptr<fake::FakeClient>> client = fake::NewClientBuilder()
 //       .WithObjects(pod, config_map)
-//       .WithStatusSubresource<MyKind>()
+//       .WithCustomResourceDefinition(widget_crd)
+//       .WithInterceptor([](const fake::Call& call) {
+//           return call.verb == "update" ? ConflictError("injected") : OkStatus(); })
 //       .Build();
 // Defaults: a scheme with every built-in kind of runtime/api; a StaticRESTMapper serving the
-// scheme's kinds (NewRESTMapperForScheme); the status subresource for the built-in kinds that have
-// one. Objects are copied when given.
+// built-in kinds and the scheme's (NewRESTMapperForScheme); the status subresource for the
+// built-in kinds that have one. Objects are copied when given and again by each Build.
 class ClientBuilder {
   public:
     // The scheme typed objects are checked against. Default: api::AddAllBuiltinsToScheme.
