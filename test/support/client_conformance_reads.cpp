@@ -164,7 +164,7 @@ Task<void> ListSelectsByNamespaceLabelsAndFields(Client& client, std::string ns)
 Task<void> ListPagesWithLimitAndContinue(Client& client, std::string ns) {
     const Context ctx = CaseContext();
     for (int i = 0; i < 7; ++i) {
-        api::ConfigMap cm = NewConfigMap(ns, "page-" + std::to_string(i));
+        api::ConfigMap cm = NewConfigMap(ns, "page-" + std::to_string(i), {{"paged", "yes"}});
         CONFORMANCE_CO_ASSERT_OK(co_await client.Create(ctx, cm));
     }
     std::vector<std::string> paged;
@@ -189,6 +189,16 @@ Task<void> ListPagesWithLimitAndContinue(Client& client, std::string ns) {
     EXPECT_EQ(pages, 3);
     EXPECT_THAT(paged, ::testing::ElementsAre("page-0", "page-1", "page-2", "page-3", "page-4", "page-5", "page-6"))
         << "in name order, none twice";
+
+    client::ListOptions selecting;
+    selecting.namespace_name = ns;
+    selecting.limit = 2;
+    selecting.label_selector = client::MatchingLabels({{"paged", "yes"}});
+    api::ConfigMapList selected_page;
+    CONFORMANCE_CO_ASSERT_OK(co_await client.List(ctx, selected_page, selecting));
+    EXPECT_EQ(selected_page.Items().size(), 2u);
+    EXPECT_FALSE(selected_page.Continue().empty());
+    EXPECT_FALSE(selected_page.RemainingItemCount().has_value()) << "no count when a selector selects";
 
     client::ListOptions broken;
     broken.namespace_name = ns;

@@ -186,7 +186,9 @@ StatusOr<ObjectList> ObjectStore::List(const KindRules& kind, const client::List
     list.SetResourceVersion(std::to_string(version_));
     if (last < selected.size()) {
         list.SetContinue(ContinueToken(selected[last - 1]->first.namespace_name, selected[last - 1]->first.name));
-        list.SetRemainingItemCount(static_cast<int64_t>(selected.size() - last));
+        // The server counts what is left only when nothing is selected (it cannot know otherwise).
+        if (options.label_selector.Empty() && options.field_selector.Empty())
+            list.SetRemainingItemCount(static_cast<int64_t>(selected.size() - last));
     }
     return list;
 }
