@@ -11,12 +11,6 @@ namespace {
 
 using internal::RequestTarget;
 
-Status MetadataOnly(std::string_view verb) {
-    return BadRequestError("cannot " + std::string(verb) +
-                           " using only metadata: use a typed or unstructured object (metadata-only objects can "
-                           "be read, patched and deleted)");
-}
-
 }  // namespace
 
 DirectClient::DirectClient(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<const scheme::Scheme> scheme,
@@ -104,7 +98,7 @@ Task<Status> DirectClient::ListObjects(Context ctx, ObjectList& list, ObjectForm
 
 Task<Status> DirectClient::CreateObject(Context ctx, Object& object, ObjectForm form, CreateOptions options) {
     if (form == ObjectForm::kMetadata)
-        co_return MetadataOnly("create");
+        co_return MetadataOnlyWrite("create");
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
     CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(gvk, ctx));
     CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, internal::TargetForCreate(mapping, object));
@@ -116,7 +110,7 @@ Task<Status> DirectClient::CreateObject(Context ctx, Object& object, ObjectForm 
 
 Task<Status> DirectClient::UpdateObject(Context ctx, Object& object, ObjectForm form, UpdateOptions options) {
     if (form == ObjectForm::kMetadata)
-        co_return MetadataOnly("update");
+        co_return MetadataOnlyWrite("update");
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
     CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(object, gvk, "update", ctx));
     rest::RequestBuilder request = target.Request("PUT");
@@ -129,16 +123,9 @@ Task<Status> DirectClient::SendPatch(const RequestTarget& target, std::string_vi
                                      Object& into, bool into_is_body, ObjectForm form, const client::Patch& patch,
                                      const PatchOptions& options, Context ctx) {
     rest::WriteParams params = WriteParamsFor(options);
-    if (options.force && patch.Type() != PatchType::kApply)
-        co_return BadRequestError("force is only valid for server-side apply patches");
-    if (patch.Type() == PatchType::kApply) {
-        if (params.field_manager.empty())
-            co_return InvalidError(
-                "server-side apply needs a field manager: set PatchOptions.field_owner or the "
-                "client's Options.field_owner",
-                {StatusCause{"FieldValueRequired", "Required value", "fieldManager"}});
+    CTRL_CO_RETURN_IF_ERROR(CheckPatchOptions(patch.Type(), options.force, params.field_manager));
+    if (patch.Type() == PatchType::kApply)
         params.force = options.force;
-    }
     CTRL_CO_ASSIGN_OR_RETURN(std::string data, patch.Data(source));
     rest::RequestBuilder request = target.Request("PATCH", sub_resource);
     request.Header("Accept", internal::AcceptFor(form, /*list=*/false))
@@ -173,11 +160,7 @@ Task<Status> DirectClient::DeleteAllOfObjects(Context ctx, Object& object, Objec
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
     CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(gvk, ctx));
     const std::string& namespace_name = options.list.namespace_name;
-    if (mapping.Namespaced() && namespace_name.empty())
-        co_return InvalidError("DeleteAllOf " + mapping.resource.resource +
-                                   ": the kind is namespaced and the API deletes a collection in one namespace; set "
-                                   "list.namespace_name",
-                               {StatusCause{"FieldValueRequired", "Required value", "metadata.namespace"}});
+    CTRL_CO_RETURN_IF_ERROR(CheckDeleteAllOfNamespace(mapping, namespace_name));
     if (options.list.label_selector.IsNothing())
         co_return OkStatus();
     rest::ListParams params;

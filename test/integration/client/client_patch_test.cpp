@@ -8,19 +8,12 @@
 #include "runtime/api/config_map.hpp"
 #include "runtime/api/pod.hpp"
 #include "test/integration/client/client_fixture.hpp"
+#include "test/support/internal/conformance_objects.hpp"
 
 namespace ctrl::client::test {
 namespace {
 
-api::Pod NewPod(const std::string& ns, const std::string& name) {
-    StatusOr<api::Pod> pod = api::Pod::Parse(R"({"spec":{"containers":[
-        {"name":"app","image":"busybox:1.36","env":[{"name":"A","value":"1"},{"name":"B","value":"2"}]},
-        {"name":"sidecar","image":"busybox:1.36"}]}})");
-    EXPECT_TRUE(pod.Ok());
-    pod->SetNamespace(ns);
-    pod->SetName(name);
-    return std::move(pod).Value();
-}
+using ctrl::testing::internal::NewPod;
 
 TEST_F(ClientTest, MergeFromPatchesOnlyWhatChanged) {
     CreateConfigMap("merge", {{"keep", "yes"}, {"drop", "yes"}}, {{"a", "1"}, {"b", "2"}});

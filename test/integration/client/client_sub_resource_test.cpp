@@ -11,38 +11,22 @@
 #include "runtime/api/service_account.hpp"
 #include "test/integration/client/client_fixture.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/client_conformance.hpp"
 
 namespace ctrl::client::test {
 namespace {
 
 using namespace std::chrono_literals;
 
-constexpr std::string_view kWidgetCrd = R"json({
-  "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-  "metadata": {"name": "widgets.test.ctrl.dev"},
-  "spec": {
-    "group": "test.ctrl.dev", "scope": "Namespaced",
-    "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
-    "versions": [{
-      "name": "v1", "served": true, "storage": true,
-      "subresources": {"status": {}, "scale": {"specReplicasPath": ".spec.replicas",
-                                              "statusReplicasPath": ".status.replicas"}},
-      "schema": {"openAPIV3Schema": {"type": "object", "properties": {
-        "spec": {"type": "object", "properties": {"color": {"type": "string"}, "replicas": {"type": "integer"}}},
-        "status": {"type": "object", "properties": {"phase": {"type": "string"}, "replicas": {"type": "integer"}}}
-      }}}
-    }]
-  }
-})json";
-
-const GroupVersionKind kWidget{"test.ctrl.dev", "v1", "Widget"};
+// The test.ctrl.dev/v1 Widget CRD of the conformance table: namespaced, status and scale subresources.
+const GroupVersionKind kWidget = ctrl::testing::WidgetKind();
 
 class SubResourceTest : public ClientTest {
   protected:
     // Creates the Widget CRD (through the client, as an unstructured object) and waits until
     // widgets can be listed.
     void InstallWidgets() {
-        StatusOr<Object> crd = Object::Parse(kWidgetCrd);
+        StatusOr<Object> crd = Object::Parse(ctrl::testing::WidgetCrdJson());
         ASSERT_TRUE(crd.Ok());
         Status created = Run(client_->Create(Ctx(), *crd));
         ASSERT_TRUE(created.Ok() || IsAlreadyExists(created)) << created;
