@@ -2,8 +2,9 @@
 # The project's one test command. On a fresh machine it installs the packages, builds the
 # control plane (kube-apiserver + etcd, cached under ~/.cache/ctrl), checks formatting, builds
 # with warnings as errors, checks co_await expressions (hack/check-coawait.sh) and runs every
-# test: unit, integration (against the real control plane), e2e and tool. Extra arguments go
-# to ctest, e.g. `hack/test.sh -L unit` or `-R Object`.
+# test, by ctest label: unit (no sockets), fake (loopback sockets to a scripted server, no control
+# plane), integration (against the real control plane), e2e and tool. Extra arguments go to
+# ctest, e.g. `hack/test.sh -L unit`, `-L fake` or `-R Object`.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${CTRL_BUILD_DIR:-${ROOT}/build}"

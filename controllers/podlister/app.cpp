@@ -12,6 +12,7 @@
 #include "controllers/podlister/pod_lister.hpp"
 #include "controllers/podlister/pod_output.hpp"
 #include "runtime/client/client.hpp"
+#include "runtime/core/log.hpp"
 #include "runtime/core/run_sync.hpp"
 #include "runtime/rest/load_config.hpp"
 
@@ -84,6 +85,14 @@ int RunPodLister(int argc, const char* const* argv, std::ostream& out, std::ostr
         out << Usage();
         return 0;
     }
+    // The runtime's lines go to err while the program runs (err may not outlive this call).
+    log::Configure(flags->log, err);
+    struct RestoreLogging {
+        ~RestoreLogging() {
+            log::SetSink(nullptr);
+            log::SetVerbosity(0);
+        }
+    } restore;
     try {
         return Run(*flags, out, err);
     } catch (const std::exception& e) {

@@ -98,7 +98,7 @@ StatusOr<Flags> ParseFlags(int argc, const char* const* argv) {
             continue;
         }
         const bool takes_value = name == "kubeconfig" || name == "context" || name == "chunk-size" || name == "o" ||
-                                 name == "output" || name == "request-timeout";
+                                 name == "output" || name == "request-timeout" || log::IsLogFlag(name);
         if (!takes_value)
             return BadRequestError("unknown flag \"" + std::string(arg) + "\" (see --help)");
         std::string_view value;
@@ -109,7 +109,9 @@ StatusOr<Flags> ParseFlags(int argc, const char* const* argv) {
         } else {
             return BadRequestError("flag " + std::string(arg) + " needs a value");
         }
-        if (name == "kubeconfig") {
+        if (log::IsLogFlag(name)) {
+            CTRL_RETURN_IF_ERROR(log::ApplyLogFlag(flags.log, name, value));
+        } else if (name == "kubeconfig") {
             if (value.empty())
                 return BadRequestError("flag --kubeconfig needs a path");
             flags.kubeconfig = value;
@@ -132,7 +134,7 @@ StatusOr<Flags> ParseFlags(int argc, const char* const* argv) {
 }
 
 std::string Usage() {
-    return R"(podlister: lists every pod in every namespace, as `kubectl get pods -A` does.
+    return std::string(R"(podlister: lists every pod in every namespace, as `kubectl get pods -A` does.
 
 Usage: podlister [flags]
 
@@ -144,7 +146,8 @@ Usage: podlister [flags]
   --no-headers             the table without its header line
   --request-timeout D      how long one request may take, e.g. 20s, 1m (default 20s)
   -h, --help               this text
-
+)") + log::LogFlagsUsage() +
+           R"(
 Prints the table (NAMESPACE NAME READY STATUS RESTARTS AGE NODE) or JSON on stdout and one
 summary line on stderr. Any error prints one line, "podlister: error: ...", and exits 1.
 )";

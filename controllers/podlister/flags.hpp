@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "runtime/core/log_flags.hpp"
 #include "runtime/core/status_or.hpp"
 
 namespace ctrl::podlister {
@@ -28,6 +29,9 @@ struct Flags {
     bool no_headers = false;
     // -h / --help.
     bool help = false;
+    // -v / --v N, --zap-log-level, --log-format text|json: the runtime's log lines on stderr.
+    // Default: verbosity 0, text.
+    log::Options log{};
 };
 
 // Parses argv[1..]. Flags take "--flag value" or "--flag=value" (one dash works too, as with Go's

@@ -1,16 +1,21 @@
 #include "runtime/cache/cache.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <utility>
+
+#include <boost/asio/co_spawn.hpp>
 
 #include "runtime/cache/internal/cache_reader.hpp"
 #include "runtime/client/object_checks.hpp"
+#include "runtime/core/notification.hpp"
 
 namespace ctrl::cache {
 namespace {
 
 Status NotStarted() {
-    return UnavailableError("the cache is not started: call Cache::Start (the Manager does) before reading from it");
+    return UnavailableError(
+        "the cache is not started: run it (Cache::Run or Start; the Manager does) before reading from it");
 }
 
 }  // namespace
@@ -22,29 +27,97 @@ struct Cache::Entry {
     std::vector<std::shared_ptr<Informer>> informers{};
 };
 
+// The informers a Run started, counted so that Run can wait until every one has returned, and
+// the first error one returned.
+struct Cache::Running {
+    std::mutex mu;
+    int informers = 0;
+    bool ending = false;
+    Status failure;
+    Notification all_returned;
+
+    void Started() {
+        std::lock_guard lock(mu);
+        ++informers;
+    }
+    void Returned(const Status& status) {
+        bool last = false;
+        {
+            std::lock_guard lock(mu);
+            if (failure.Ok() && !status.Ok())
+                failure = status;
+            last = --informers == 0 && ending;
+        }
+        if (last)
+            all_returned.Notify();
+    }
+    void End() {
+        bool none = false;
+        {
+            std::lock_guard lock(mu);
+            ending = true;
+            none = informers == 0;
+        }
+        if (none)
+            all_returned.Notify();
+    }
+};
+
 Cache::Cache(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<discovery::RESTMapper> mapper,
              boost::asio::any_io_executor executor, CacheOptions options)
     : rest_(std::move(rest)),
       mapper_(std::move(mapper)),
       executor_(std::move(executor)),
-      options_(std::move(options)) {}
+      options_(std::move(options)),
+      running_(std::make_shared<Running>()) {}
 
 Cache::~Cache() {
     // Informers still running hold themselves; stop them so they go.
-    if (stop_)
-        stop_->Cancel();
+    std::lock_guard lock(mu_);
+    if (started_ctx_)
+        started_ctx_->Cancel();
+}
+
+std::optional<Context> Cache::Begin(const Context& ctx) {
+    std::lock_guard lock(mu_);
+    if (started_ctx_)
+        return std::nullopt;
+    started_ctx_ = Context::WithCancel(ctx);
+    for (auto& [key, entry] : entries_)
+        for (auto& informer : entry->informers)
+            RunInformerLocked(informer);
+    return started_ctx_;
+}
+
+void Cache::RunInformerLocked(const std::shared_ptr<Informer>& informer) {
+    running_->Started();
+    // An informer that fails (a bug) stops the others: Run then returns its error.
+    boost::asio::co_spawn(executor_, informer->Run(*started_ctx_),
+                          [running = running_, ctx = *started_ctx_](std::exception_ptr error, Status status) {
+                              if (error)
+                                  status = InternalError("an informer's Run threw");
+                              if (!status.Ok())
+                                  ctx.Cancel(status);
+                              running->Returned(status);
+                          });
+}
+
+Task<Status> Cache::Run(Context ctx) {
+    const std::shared_ptr<Running> running = running_;
+    const std::optional<Context> run_ctx = Begin(ctx);
+    if (!run_ctx)
+        co_return AlreadyExistsError("the cache is running already (Run or Start was called before)");
+    // Nothing notifies this one: the wait ends when run_ctx does.
+    const Notification until_the_context_ends;
+    (void)co_await until_the_context_ends.Wait(*run_ctx);
+    running->End();
+    (void)co_await running->all_returned.Wait(Context::Background());
+    std::lock_guard lock(running->mu);
+    co_return running->failure;
 }
 
 void Cache::Start(Context ctx) {
-    std::lock_guard lock(mu_);
-    if (started_ctx_)
-        return;
-    stop_ = Context::WithCancel(ctx);
-    started_ctx_ = *stop_;
-    ctx = *stop_;
-    for (auto& [key, entry] : entries_)
-        for (auto& informer : entry->informers)
-            informer->Start(executor_, ctx);
+    (void)Begin(ctx);
 }
 
 bool Cache::Started() const {
@@ -115,14 +188,15 @@ Task<StatusOr<Cache::Entry*>> Cache::EntryFor(const GroupVersionKind& gvk, bool 
         target.metadata_only = metadata_only;
         entry->namespaces.push_back(namespace_name);
         entry->informers.push_back(
-            std::make_shared<Informer>(gvk, rest_, std::move(target), StoreOptionsFor(gvk), options_.reflector));
+            std::make_shared<Informer>(gvk, rest_, std::move(target), StoreOptionsFor(gvk), options_.reflector,
+                                       options_.registry != nullptr ? *options_.registry : metrics::DefaultRegistry()));
     }
 
     std::lock_guard lock(mu_);
     auto [it, inserted] = entries_.emplace(key, std::move(entry));
     if (inserted && started_ctx_)
         for (auto& informer : it->second->informers)
-            informer->Start(executor_, *started_ctx_);
+            RunInformerLocked(informer);
     co_return it->second.get();
 }
 
@@ -248,7 +322,7 @@ Task<StatusOr<std::shared_ptr<const Object>>> Cache::GetShared(Context ctx, Grou
     co_return cached.Shared();
 }
 
-Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> Cache::ListShared(Context ctx, GroupVersionKind gvk,
+Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> Cache::ListSharedSelected(Context ctx, GroupVersionKind gvk,
                                                                              client::ListOptions options) {
     std::string resource_version;
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<CachedObject> selected,

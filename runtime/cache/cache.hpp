@@ -30,18 +30,24 @@ namespace ctrl::cache {
 // only. A read waits for its informer's first sync. Reads return copies by default; GetShared and
 // ListShared hand out shared const views (zero copy, DESIGN.md decision 4).
 //
-// Informers run on the executor given to the constructor once Start is called, until Start's
-// context ends or the Cache is destroyed (which cancels them; they finish on their own). Thread-safe.
+// Run (or Start) runs every informer made so far, and every later one at once, as Tasks on the
+// executor given to the constructor, until Run's context ends. Destroying the Cache cancels them
+// (they finish on their own); a Run under way must have returned first. Thread-safe.
 class Cache final : public client::Reader {
   public:
     Cache(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<discovery::RESTMapper> mapper,
           boost::asio::any_io_executor executor, CacheOptions options);
     ~Cache() override;
 
-    // Starts every informer made so far, and every later one at once, until ctx ends.
+    // Runs every informer made so far, and every later one at once, until ctx ends; then returns
+    // OK once every informer has returned. When an informer fails (Internal: a bug; informers
+    // retry every failure of the server), the others are stopped and Run returns its error.
+    // A second Run (or Run after Start) returns AlreadyExists at once.
+    Task<Status> Run(Context ctx);
+    // Run without awaiting it: starts the informers and returns (for callers that are not a Task).
     void Start(Context ctx);
     bool Started() const;
-    // Whether every started informer has returned after Start's context ended.
+    // Whether every started informer has returned after Run's context ended.
     bool Stopped() const;
 
     // The informers of gvk (one per cached namespace), made (and started, when the cache is) if
@@ -63,11 +69,20 @@ class Cache final : public client::Reader {
 
     // The cached object itself, shared and read-only; NotFound as Get.
     Task<StatusOr<std::shared_ptr<const Object>>> GetShared(Context ctx, GroupVersionKind gvk, ObjectKey key);
+    // The cached objects the option values select (as List's), shared and read-only.
+    template <client::ListOption... Options>
     Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> ListShared(Context ctx, GroupVersionKind gvk,
-                                                                          client::ListOptions options);
+                                                                          const Options&... options) {
+        client::ListOptions selected;
+        (options.ApplyToList(selected), ...);
+        return ListSharedSelected(std::move(ctx), std::move(gvk), std::move(selected));
+    }
+    Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> ListSharedSelected(Context ctx, GroupVersionKind gvk,
+                                                                                  client::ListOptions options);
 
   private:
     struct Entry;
+    struct Running;
     using EntryKey = std::pair<GroupVersionKind, bool>;  // kind, metadata only
 
     // The entry of gvk, made if missing (unless reads must not make one).
@@ -85,6 +100,10 @@ class Cache final : public client::Reader {
                                                      client::ListOptions& options, std::string& resource_version,
                                                      Context& ctx);
     StoreOptions StoreOptionsFor(const GroupVersionKind& gvk) const;
+    // Marks the cache started and runs the informers made so far; the context they run under, or
+    // nullopt when the cache was started already.
+    std::optional<Context> Begin(const Context& ctx);
+    void RunInformerLocked(const std::shared_ptr<Informer>& informer);
 
     const std::shared_ptr<rest::RestClient> rest_;
     const std::shared_ptr<discovery::RESTMapper> mapper_;
@@ -93,8 +112,8 @@ class Cache final : public client::Reader {
 
     mutable std::mutex mu_;
     std::map<EntryKey, std::unique_ptr<Entry>> entries_;
-    std::optional<Context> started_ctx_;
-    std::optional<Context> stop_;  // a child of Start's context, cancelled by the destructor
+    std::optional<Context> started_ctx_;  // a child of Run's context, cancelled by the destructor
+    const std::shared_ptr<Running> running_;
 };
 
 }  // namespace ctrl::cache

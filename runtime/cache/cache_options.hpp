@@ -10,6 +10,7 @@
 #include "runtime/core/field_selector.hpp"
 #include "runtime/core/gvk.hpp"
 #include "runtime/core/label_selector.hpp"
+#include "runtime/metrics/registry.hpp"
 
 namespace ctrl::cache {
 
@@ -38,6 +39,8 @@ struct CacheOptions {
     // (controller-runtime's ReaderFailOnMissingInformer). Default: false.
     bool reader_fail_on_missing_informer = false;
     ReflectorOptions reflector{};
+    // Where the informers' metrics go (ctrl_informer_*). Default: metrics::DefaultRegistry().
+    metrics::Registry* registry = nullptr;
 };
 
 }  // namespace ctrl::cache

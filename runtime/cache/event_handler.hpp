@@ -7,10 +7,18 @@
 
 namespace ctrl::cache {
 
+class Reflector;
+namespace internal {
+class Listener;
+}  // namespace internal
+
 // Receives what happens to the objects of an informer (client-go's ResourceEventHandler), as
 // shared const objects that must not be changed (DESIGN.md decision 4). Calls come one at a
 // time, in the order the cache saw the changes, on the informer's executor: a handler must not
-// block (a controller's handler only enqueues keys).
+// block (a controller's handler only enqueues keys). No lock of the informer is held during a call,
+// so a handler may call back into its informer and cache (add or remove handlers, read the store,
+// get informers). An exception a handler throws is caught, logged and counted
+// (ctrl_informer_handler_panics_total); the handler gets the next change as usual.
 class EventHandler {
   public:
     virtual ~EventHandler() = default;
@@ -46,6 +54,29 @@ struct EventHandlerFuncs final : EventHandler {
         if (on_delete)
             on_delete(last_known, final_state_unknown);
     }
+};
+
+// A handler as added to an informer (client-go's ResourceEventHandlerRegistration): pass it to
+// RemoveEventHandler to stop the handler's calls. A default-constructed one is null. Cheap to copy;
+// thread-safe.
+class EventHandlerRegistration {
+  public:
+    EventHandlerRegistration() = default;
+
+    explicit operator bool() const { return listener_ != nullptr; }
+    // Whether the handler has received every object of the informer's first list (for a handler
+    // added after it: every object the cache held when it was added).
+    bool HasSynced() const;
+
+    friend bool operator==(const EventHandlerRegistration& a, const EventHandlerRegistration& b) {
+        return a.listener_ == b.listener_;
+    }
+
+  private:
+    friend class Reflector;
+    explicit EventHandlerRegistration(std::shared_ptr<internal::Listener> listener) : listener_(std::move(listener)) {}
+
+    std::shared_ptr<internal::Listener> listener_;
 };
 
 }  // namespace ctrl::cache

@@ -4,34 +4,46 @@
 #include <utility>
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/this_coro.hpp>
 
 #include "runtime/core/sleep.hpp"
 
 namespace ctrl::cache {
 
 Informer::Informer(GroupVersionKind gvk, std::shared_ptr<rest::RestClient> client, ListWatchTarget target,
-                   StoreOptions store_options, ReflectorOptions reflector_options)
+                   StoreOptions store_options, ReflectorOptions reflector_options, metrics::Registry& registry)
     : gvk_(std::move(gvk)),
       client_(std::move(client)),
       store_(std::move(store_options)),
-      reflector_(*client_, std::move(target), store_, reflector_options),
+      reflector_(*client_, std::move(target), store_, reflector_options, gvk_.String(), registry),
       resync_period_(reflector_options.resync_period) {}
 
-void Informer::Start(boost::asio::any_io_executor executor, Context ctx) {
+Task<Status> Informer::Run(Context ctx) {
     if (started_.exchange(true))
-        return;
-    running_->fetch_add(1);
-    boost::asio::co_spawn(executor, RunReflector(shared_from_this(), ctx),
-                          [running = running_](std::exception_ptr /*error*/) { running->fetch_sub(1); });
-    if (resync_period_.count() > 0) {
-        running_->fetch_add(1);
-        boost::asio::co_spawn(executor, ResyncLoop(shared_from_this(), std::move(ctx)),
-                              [running = running_](std::exception_ptr /*error*/) { running->fetch_sub(1); });
+        co_return AlreadyExistsError("the informer of " + gvk_.String() + " is running already");
+    // Keeps the Informer while it runs (null when it is not owned by a shared_ptr; then the
+    // caller keeps it).
+    const std::shared_ptr<Informer> self = weak_from_this().lock();
+    std::shared_ptr<Notification> resync_done;
+    const Context run_ctx = Context::WithCancel(ctx);
+    if (resync_period_.count() > 0 && self) {
+        const auto executor = co_await boost::asio::this_coro::executor;
+        resync_done = std::make_shared<Notification>();
+        boost::asio::co_spawn(executor, ResyncLoop(self, run_ctx),
+                              [resync_done](std::exception_ptr) { resync_done->Notify(); });
     }
-}
-
-Task<void> Informer::RunReflector(std::shared_ptr<Informer> self, Context ctx) {
-    co_await self->reflector_.Run(std::move(ctx));
+    // The reflector retries every failure; only a bug (an exception) ends it before ctx does.
+    Status ended = OkStatus();
+    try {
+        co_await reflector_.Run(run_ctx);
+    } catch (const std::exception& e) {
+        ended = InternalError("the informer of " + gvk_.String() + " failed: " + e.what());
+    }
+    run_ctx.Cancel();
+    if (resync_done)
+        (void)co_await resync_done->Wait(Context::Background());
+    stopped_.Notify();
+    co_return ended;
 }
 
 Task<void> Informer::ResyncLoop(std::shared_ptr<Informer> self, Context ctx) {

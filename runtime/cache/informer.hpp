@@ -5,8 +5,6 @@
 #include <memory>
 #include <string>
 
-#include <boost/asio/any_io_executor.hpp>
-
 #include "runtime/cache/event_handler.hpp"
 #include "runtime/cache/index_func.hpp"
 #include "runtime/cache/list_watch_target.hpp"
@@ -14,29 +12,34 @@
 #include "runtime/cache/store.hpp"
 #include "runtime/core/context.hpp"
 #include "runtime/core/gvk.hpp"
+#include "runtime/core/notification.hpp"
 #include "runtime/core/status.hpp"
 #include "runtime/core/task.hpp"
+#include "runtime/metrics/registry.hpp"
 
 namespace ctrl::cache {
 
 // One kind's cache (a shared informer): a Store kept equal to the server by a Reflector, with
-// event handlers and indexes. Made and started by the Cache; Start runs the reflector as one
-// coroutine on the given executor until the context ends. The running coroutines hold the
-// Informer (and it the RestClient), so dropping the last outside reference while they run is
-// safe: it goes when they end. Thread-safe.
+// event handlers and indexes. Made and run by the Cache. Run is one Task on the caller's executor
+// (the reflector, and the resync timer when the reflector options ask for one) until its context
+// ends; it holds the Informer (made with std::make_shared), so dropping the last outside reference
+// while it runs is safe. Thread-safe.
 class Informer final : public std::enable_shared_from_this<Informer> {
   public:
+    // Handler exceptions and refused objects are counted in registry (see Reflector).
     Informer(GroupVersionKind gvk, std::shared_ptr<rest::RestClient> client, ListWatchTarget target,
-             StoreOptions store_options, ReflectorOptions reflector_options);
+             StoreOptions store_options, ReflectorOptions reflector_options,
+             metrics::Registry& registry = metrics::DefaultRegistry());
     Informer(const Informer&) = delete;
     Informer& operator=(const Informer&) = delete;
 
-    // Starts the reflector on executor (and the resync timer, when the reflector options ask for
-    // one); they stop when ctx ends. A second call does nothing.
-    void Start(boost::asio::any_io_executor executor, Context ctx);
+    // Lists, watches and dispatches until ctx ends, then returns OK once the reflector and the
+    // resync timer have stopped; Internal if the reflector failed (a bug: it retries every
+    // failure of the server). A second call returns AlreadyExists at once.
+    Task<Status> Run(Context ctx);
     bool Started() const { return started_.load(); }
-    // Whether what Start began has returned (after ctx ended).
-    bool Stopped() const { return running_->load() == 0; }
+    // Whether Run has returned.
+    bool Stopped() const { return stopped_.HasBeenNotified(); }
 
     bool HasSynced() const { return reflector_.HasSynced(); }
     // Waits until synced; when ctx ends first, an error naming the kind, the resource and the last
@@ -44,7 +47,13 @@ class Informer final : public std::enable_shared_from_this<Informer> {
     Task<Status> WaitForSync(Context ctx) const;
     Status LastError() const { return reflector_.LastError(); }
 
-    void AddEventHandler(std::shared_ptr<EventHandler> handler) { reflector_.AddEventHandler(std::move(handler)); }
+    // Adds a handler (see Reflector::AddEventHandler and EventHandler); the registration removes it.
+    EventHandlerRegistration AddEventHandler(std::shared_ptr<EventHandler> handler) {
+        return reflector_.AddEventHandler(std::move(handler));
+    }
+    Status RemoveEventHandler(const EventHandlerRegistration& registration) {
+        return reflector_.RemoveEventHandler(registration);
+    }
     Status AddIndex(std::string name, IndexFunc fn) { return store_.AddIndex(std::move(name), std::move(fn)); }
 
     const GroupVersionKind& Kind() const { return gvk_; }
@@ -53,8 +62,7 @@ class Informer final : public std::enable_shared_from_this<Informer> {
     ReflectorStats Stats() const { return reflector_.Stats(); }
 
   private:
-    // Run the reflector, and Resync every resync_period_, until ctx ends; self keeps the Informer.
-    static Task<void> RunReflector(std::shared_ptr<Informer> self, Context ctx);
+    // Calls Resync every resync_period_ until ctx ends.
     static Task<void> ResyncLoop(std::shared_ptr<Informer> self, Context ctx);
 
     const GroupVersionKind gvk_;
@@ -62,8 +70,8 @@ class Informer final : public std::enable_shared_from_this<Informer> {
     Store store_;
     Reflector reflector_;
     std::atomic<bool> started_{false};
+    Notification stopped_;
     const std::chrono::milliseconds resync_period_;
-    std::shared_ptr<std::atomic<int>> running_ = std::make_shared<std::atomic<int>>(0);
 };
 
 }  // namespace ctrl::cache

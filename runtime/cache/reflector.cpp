@@ -3,7 +3,13 @@
 #include <random>
 #include <utility>
 
+#include <boost/asio/post.hpp>
+#include <boost/asio/this_coro.hpp>
+
 #include "runtime/cache/internal/backoff.hpp"
+#include "runtime/cache/internal/informer_faults.hpp"
+#include "runtime/cache/internal/listener.hpp"
+#include "runtime/core/log.hpp"
 #include "runtime/core/object_list.hpp"
 #include "runtime/core/sleep.hpp"
 #include "runtime/rest/watch_decoder.hpp"
@@ -17,8 +23,19 @@ using Clock = std::chrono::steady_clock;
 // A watch that ends cleanly this soon without a single event is a failure (client-go's "very short
 // watch"): renewing it at once could spin.
 constexpr auto kShortWatch = std::chrono::seconds(1);
-// How often WaitForSync looks.
-constexpr auto kSyncPoll = std::chrono::milliseconds(10);
+
+// The reflector's logger: the context's, named "cache", with what it lists and watches.
+log::Logger LoggerFor(const Context& ctx, const ListWatchTarget& target) {
+    std::string resource = target.resource.resource + "." + target.resource.version;
+    if (!target.resource.group.empty())
+        resource += "." + target.resource.group;
+    log::Logger logger = log::FromContext(ctx).WithName("cache").WithValues("resource", resource);
+    if (target.namespaced && !target.namespace_name.empty())
+        logger = logger.WithValues("namespace", target.namespace_name);
+    if (target.metadata_only)
+        logger = logger.WithValues("metadataOnly", true);
+    return logger;
+}
 
 }  // namespace
 
@@ -37,6 +54,9 @@ struct Reflector::State {
     int64_t watch_events = 0;
     int gone_in_a_row = 0;
     internal::Backoff backoff;
+    log::Logger log;
+    Clock::time_point list_started{};
+    int64_t list_pages = 0;
 
     void CloseWatch() {
         if (stream)
@@ -52,14 +72,36 @@ struct Reflector::State {
     }
 };
 
+bool EventHandlerRegistration::HasSynced() const {
+    return listener_ && listener_->HasSynced();
+}
+
+Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, ReflectorOptions options,
+                     const std::string& kind, metrics::Registry& registry)
+    : client_(client),
+      target_(std::move(target)),
+      store_(store),
+      options_(std::move(options)),
+      faults_(std::make_shared<const internal::InformerFaults>(kind, registry)),
+      listeners_(std::make_shared<const Listeners>()) {}
+
 Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, ReflectorOptions options)
-    : client_(client), target_(std::move(target)), store_(store), options_(std::move(options)) {}
+    : Reflector(client, target, store, std::move(options), target.resource.String(), metrics::DefaultRegistry()) {}
 
 Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store)
     : Reflector(client, std::move(target), store, ReflectorOptions{}) {}
 
+Reflector::~Reflector() = default;
+
 Task<void> Reflector::Run(Context ctx) {
+    {
+        auto executor = co_await boost::asio::this_coro::executor;
+        std::lock_guard lock(mu_);
+        executor_ = std::move(executor);
+    }
     State state(options_);
+    state.log = LoggerFor(ctx, target_);
+    state.log.V(1).Info("starting");
     while (ctx.Err().Ok()) {
         Status status = co_await Step(state, ctx);
         if (status.Ok())
@@ -68,23 +110,30 @@ Task<void> Reflector::Run(Context ctx) {
             break;
         Fail(status);
         if (IsGone(status)) {
+            state.log.V(1).Info("resourceVersion expired: relisting", "err", status, "expiredInARow",
+                                state.gone_in_a_row + 1);
             // Too old a resourceVersion or an expired continue token: only a fresh list helps. The
             // first time at once; if the list itself keeps expiring, with backoff.
             state.Relist();
             if (state.gone_in_a_row++ == 0)
                 continue;
         } else if (state.phase == Phase::kListing) {
+            state.log.Error(status, "list failed: listing again after a backoff");
             state.Relist();  // the next attempt starts the list over
         } else {
+            state.log.V(1).Info("watch failed: watching again after a backoff", "err", status, "resourceVersion",
+                                state.resource_version);
             state.CloseWatch();  // the next attempt watches again from the same resourceVersion
         }
         // Named first: GCC 12 mishandles temporaries built inside a co_await expression.
         const auto wait = state.backoff.Next();
+        state.log.V(2).Info("backing off", "wait", wait);
         Status slept = co_await SleepFor(wait, ctx);
         if (!slept.Ok())
             break;
     }
     state.CloseWatch();
+    state.log.V(1).Info("stopped");
 }
 
 Task<Status> Reflector::Step(State& state, Context& ctx) {
@@ -99,6 +148,13 @@ Task<Status> Reflector::ListPage(State& state, Context& ctx) {
     if (!state.replacement) {
         state.replacement.emplace(store_.BeginReplace());
         state.continue_token.clear();
+        state.list_started = Clock::now();
+        state.list_pages = 0;
+        state.log.V(2).Info("listing", "reason",
+                            !HasSynced()              ? "initial list"
+                            : state.gone_in_a_row > 0 ? "resourceVersion expired"
+                                                      : "the previous list failed",
+                            "pageSize", options_.page_size);
     }
     StatusOr<rest::HttpRequest> request =
         BuildListRequest(target_, options_.page_size, state.continue_token, options_.request_timeout);
@@ -116,9 +172,12 @@ Task<Status> Reflector::ListPage(State& state, Context& ctx) {
         std::lock_guard lock(mu_);
         ++stats_.list_pages;
     }
+    ++state.list_pages;
+    state.log.V(4).Info("list page", "page", state.list_pages, "items", list->Items().size(), "more",
+                        !list->Continue().empty());
     for (Object& item : list->Items()) {
         if (Status added = state.replacement->Add(std::move(item)); !added.Ok())
-            co_return added.Annotate("listing " + target_.Describe());
+            faults_->TransformFailed(added.Annotate("listing " + target_.Describe()));
     }
     if (!list->Continue().empty()) {
         state.continue_token = std::string(list->Continue());
@@ -129,15 +188,26 @@ Task<Status> Reflector::ListPage(State& state, Context& ctx) {
 }
 
 Status Reflector::ApplyList(State& state) {
+    std::shared_ptr<const Listeners> listeners;
+    bool initial = false;
     {
         std::lock_guard lock(dispatch_mu_);
         StatusOr<StoreReplaceResult> result = store_.Replace(std::move(*state.replacement), state.resource_version);
         state.replacement.reset();
         if (!result.Ok())
             return result.GetStatus().Annotate("replacing the cache of " + target_.Describe());
-        DispatchReplace(*result, /*initial=*/!synced_.load(std::memory_order_relaxed));
-        synced_.store(true, std::memory_order_release);
+        initial = !listed_;
+        listed_ = true;
+        QueueReplaceLocked(*result, initial);
+        listeners = listeners_;
     }
+    Deliver(*listeners);
+    if (initial) {
+        synced_.store(true, std::memory_order_release);
+        synced_event_.Notify();
+    }
+    state.log.V(1).Info(initial ? "synced" : "relisted", "objects", store_.Size(), "pages", state.list_pages, "took",
+                        Clock::now() - state.list_started, "resourceVersion", state.resource_version);
     SetResourceVersion(state.resource_version);
     {
         std::lock_guard lock(mu_);
@@ -150,25 +220,40 @@ Status Reflector::ApplyList(State& state) {
     return OkStatus();
 }
 
-void Reflector::DispatchReplace(const StoreReplaceResult& result, bool initial) {
-    if (handlers_.empty())
+void Reflector::QueueReplaceLocked(const StoreReplaceResult& result, bool initial) {
+    if (!listeners_->empty()) {
+        for (const StoreChange& change : result.changes)
+            QueueChangeLocked(change, initial);
+        for (const CachedObject& gone : result.deleted)
+            QueueDeleteLocked(gone.Shared(), /*final_state_unknown=*/true);
+    }
+    if (initial)
+        for (const auto& listener : *listeners_)
+            listener->QueueSynced();
+}
+
+void Reflector::QueueChangeLocked(const StoreChange& change, bool is_initial_list) {
+    if (listeners_->empty())
         return;
-    for (const StoreChange& change : result.changes) {
-        const std::shared_ptr<const Object> current = change.current.Shared();
-        if (change.previous) {
-            const std::shared_ptr<const Object> previous = change.previous.Shared();
-            for (const auto& handler : handlers_)
-                handler->OnUpdate(previous, current);
-        } else {
-            for (const auto& handler : handlers_)
-                handler->OnAdd(current, initial);
-        }
+    const std::shared_ptr<const Object> current = change.current.Shared();
+    if (change.previous) {
+        const std::shared_ptr<const Object> previous = change.previous.Shared();
+        for (const auto& listener : *listeners_)
+            listener->QueueUpdate(previous, current);
+    } else {
+        for (const auto& listener : *listeners_)
+            listener->QueueAdd(current, is_initial_list);
     }
-    for (const CachedObject& gone : result.deleted) {
-        const std::shared_ptr<const Object> last = gone.Shared();
-        for (const auto& handler : handlers_)
-            handler->OnDelete(last, /*final_state_unknown=*/true);
-    }
+}
+
+void Reflector::QueueDeleteLocked(const std::shared_ptr<const Object>& last, bool final_state_unknown) {
+    for (const auto& listener : *listeners_)
+        listener->QueueDelete(last, final_state_unknown);
+}
+
+void Reflector::Deliver(const Listeners& listeners) {
+    for (const auto& listener : listeners)
+        listener->Deliver();
 }
 
 Task<Status> Reflector::OpenWatch(State& state, Context& ctx) {
@@ -192,6 +277,7 @@ Task<Status> Reflector::OpenWatch(State& state, Context& ctx) {
     state.watch_ctx = std::move(watch_ctx);
     state.watch_started = Clock::now();
     state.watch_events = 0;
+    state.log.V(4).Info("watching", "resourceVersion", state.resource_version, "timeoutSeconds", timeout_seconds);
     co_return OkStatus();
 }
 
@@ -200,6 +286,11 @@ Task<Status> Reflector::ReadEvent(State& state, Context& ctx) {
     if (!next.Ok()) {
         const bool own_deadline = ctx.Err().Ok() && !state.watch_ctx->Err().Ok();
         state.CloseWatch();
+        state.log.V(4).Info("watch closed", "reason",
+                            own_deadline     ? "its deadline passed"
+                            : ctx.Err().Ok() ? "it failed"
+                                             : "stopping",
+                            "events", state.watch_events);
         if (own_deadline)
             co_return OkStatus();  // our deadline, not a failure: renew
         co_return next.GetStatus().Annotate("watching " + target_.Describe());
@@ -207,6 +298,9 @@ Task<Status> Reflector::ReadEvent(State& state, Context& ctx) {
     if (!next->has_value()) {
         const bool short_watch = state.watch_events == 0 && Clock::now() - state.watch_started < kShortWatch;
         state.CloseWatch();
+        state.log.V(4).Info("watch closed", "reason",
+                            short_watch ? "the server ended it at once" : "the server ended it (timeoutSeconds)",
+                            "events", state.watch_events);
         if (short_watch)
             co_return UnavailableError("the watch of " + target_.Describe() + " ended at once without an event");
         co_return OkStatus();  // the server's timeoutSeconds: renew from the last resourceVersion
@@ -219,10 +313,18 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
     if (event.type == Type::kError)
         return rest::StatusFromWatchEvent(event).Annotate("watching " + target_.Describe());
     std::string resource_version(event.object.ResourceVersion());
+    if (auto v = state.log.V(6); v.Enabled()) {
+        static constexpr const char* kTypes[] = {"ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"};  // Type's order
+        const std::string_view ns = event.object.Namespace();
+        v.Info("event", "type", kTypes[static_cast<int>(event.type)], "object",
+               ns.empty() ? std::string(event.object.Name()) : std::string(ns) + "/" + std::string(event.object.Name()),
+               "resourceVersion", resource_version);
+    }
     ++state.watch_events;
     state.backoff.Reset();
     state.gone_in_a_row = 0;
     Status applied;
+    std::shared_ptr<const Listeners> listeners;
     if (event.type == Type::kBookmark) {
         std::lock_guard lock(mu_);
         ++stats_.bookmarks;
@@ -230,32 +332,37 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
         std::lock_guard lock(dispatch_mu_);
         const CachedObject previous = store_.Delete(event.object.Namespace(), event.object.Name());
         applied = store_.ApplyTransform(event.object);
-        if (previous && !handlers_.empty() && applied.Ok()) {
-            const auto last = std::make_shared<const Object>(std::move(event.object));
-            for (const auto& handler : handlers_)
-                handler->OnDelete(last, /*final_state_unknown=*/false);
+        if (previous && !listeners_->empty()) {
+            // A final state the transform refuses is replaced by the last one held.
+            if (applied.Ok())
+                QueueDeleteLocked(std::make_shared<const Object>(std::move(event.object)), false);
+            else
+                QueueDeleteLocked(previous.Shared(), /*final_state_unknown=*/true);
         }
+        listeners = listeners_;
     } else {
         std::lock_guard lock(dispatch_mu_);
+        const std::string namespace_name(event.object.Namespace());
+        const std::string name(event.object.Name());
         StatusOr<StoreChange> change = store_.Update(std::move(event.object));
         applied = change.GetStatus();
-        if (change.Ok() && !handlers_.empty()) {
-            const std::shared_ptr<const Object> current = change->current.Shared();
-            if (change->previous) {
-                const std::shared_ptr<const Object> previous = change->previous.Shared();
-                for (const auto& handler : handlers_)
-                    handler->OnUpdate(previous, current);
-            } else {
-                for (const auto& handler : handlers_)
-                    handler->OnAdd(current, /*is_initial_list=*/false);
-            }
+        if (change.Ok()) {
+            QueueChangeLocked(*change, /*is_initial_list=*/false);
+        } else if (const CachedObject stale = store_.Delete(namespace_name, name); stale && !listeners_->empty()) {
+            // The new state could not be stored: the old one must not stay as if current.
+            QueueDeleteLocked(stale.Shared(), /*final_state_unknown=*/true);
         }
+        listeners = listeners_;
     }
+    if (listeners)
+        Deliver(*listeners);
+    if (!applied.Ok())
+        faults_->TransformFailed(applied.Annotate("watching " + target_.Describe()));
     if (event.type != Type::kBookmark) {
         std::lock_guard lock(mu_);
         ++stats_.events;
     }
-    // An object the transform refused is left out (client-go logs and goes on); the watch goes on.
+    // An object the transform refused is left out (logged and counted above); the watch goes on.
     if (!applied.Ok()) {
         std::lock_guard lock(mu_);
         last_error_ = applied;
@@ -266,37 +373,72 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
     return OkStatus();
 }
 
-void Reflector::AddEventHandler(std::shared_ptr<EventHandler> handler) {
-    std::lock_guard lock(dispatch_mu_);
-    if (synced_.load(std::memory_order_acquire)) {
-        for (const CachedObject& object : store_.List())
-            handler->OnAdd(object.Shared(), /*is_initial_list=*/true);
+EventHandlerRegistration Reflector::AddEventHandler(std::shared_ptr<EventHandler> handler) {
+    auto listener = std::make_shared<internal::Listener>(std::move(handler), faults_);
+    bool replayed = false;
+    {
+        std::lock_guard lock(dispatch_mu_);
+        if (listed_) {
+            for (const CachedObject& object : store_.List())
+                listener->QueueAdd(object.Shared(), /*is_initial_list=*/true);
+            listener->QueueSynced();
+            replayed = true;
+        }
+        auto next = std::make_shared<Listeners>(*listeners_);
+        next->push_back(listener);
+        listeners_ = std::move(next);
     }
-    handlers_.push_back(std::move(handler));
+    if (replayed) {
+        // On the informer's executor, never on the caller's thread (which may be a handler's).
+        std::optional<boost::asio::any_io_executor> executor;
+        {
+            std::lock_guard lock(mu_);
+            executor = executor_;
+        }
+        if (executor)
+            boost::asio::post(*executor, [listener] { listener->Deliver(); });
+    }
+    return EventHandlerRegistration(std::move(listener));
+}
+
+Status Reflector::RemoveEventHandler(const EventHandlerRegistration& registration) {
+    const std::shared_ptr<internal::Listener>& listener = registration.listener_;
+    {
+        std::lock_guard lock(dispatch_mu_);
+        auto next = std::make_shared<Listeners>(*listeners_);
+        const auto removed = std::erase(*next, listener);
+        if (!listener || removed == 0)
+            return NotFoundError("the event handler is not registered with the informer of " + target_.Describe());
+        listeners_ = std::move(next);
+    }
+    listener->Stop();
+    return OkStatus();
 }
 
 void Reflector::Resync() {
-    std::lock_guard lock(dispatch_mu_);
-    if (!synced_.load(std::memory_order_acquire) || handlers_.empty())
-        return;
-    for (const CachedObject& object : store_.List()) {
-        const std::shared_ptr<const Object> shared = object.Shared();
-        for (const auto& handler : handlers_)
-            handler->OnUpdate(shared, shared);
+    std::shared_ptr<const Listeners> listeners;
+    {
+        std::lock_guard lock(dispatch_mu_);
+        if (!listed_ || listeners_->empty())
+            return;
+        for (const CachedObject& object : store_.List()) {
+            const std::shared_ptr<const Object> shared = object.Shared();
+            for (const auto& listener : *listeners_)
+                listener->QueueUpdate(shared, shared);
+        }
+        listeners = listeners_;
     }
+    Deliver(*listeners);
 }
 
 Task<Status> Reflector::WaitForSync(Context ctx) const {
-    while (!HasSynced()) {
-        Status slept = co_await SleepFor(kSyncPoll, ctx);
-        if (!slept.Ok()) {
-            const Status last = LastError();
-            std::string message = target_.Describe() + " did not sync";
-            message += last.Ok() ? ": no list answered yet" : ": " + last.ToString();
-            co_return IsCancelled(slept) ? CancelledError(std::move(message)) : TimeoutError(std::move(message));
-        }
-    }
-    co_return OkStatus();
+    Status synced = co_await synced_event_.Wait(std::move(ctx));
+    if (synced.Ok())
+        co_return synced;
+    const Status last = LastError();
+    std::string message = target_.Describe() + " did not sync";
+    message += last.Ok() ? ": no list answered yet" : ": " + last.ToString();
+    co_return IsCancelled(synced) ? CancelledError(std::move(message)) : TimeoutError(std::move(message));
 }
 
 void Reflector::SetResourceVersion(std::string resource_version) {

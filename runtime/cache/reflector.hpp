@@ -9,16 +9,24 @@
 #include <string>
 #include <vector>
 
+#include <boost/asio/any_io_executor.hpp>
+
 #include "runtime/cache/event_handler.hpp"
 #include "runtime/cache/list_watch_target.hpp"
 #include "runtime/cache/store.hpp"
 #include "runtime/core/context.hpp"
+#include "runtime/core/notification.hpp"
 #include "runtime/core/status.hpp"
 #include "runtime/core/task.hpp"
+#include "runtime/metrics/registry.hpp"
 #include "runtime/rest/rest_client.hpp"
 #include "runtime/rest/watch_stream.hpp"
 
 namespace ctrl::cache {
+
+namespace internal {
+class InformerFaults;
+}  // namespace internal
 
 // How a Reflector lists and watches. Every field says its default.
 struct ReflectorOptions {
@@ -59,14 +67,27 @@ struct ReflectorStats {
 // (too old a resourceVersion, or an expired continue token mid-list) relists, and the objects
 // that vanished meanwhile are deleted and dispatched with final_state_unknown. Failed attempts are
 // retried forever with backoff; the last failure is kept (LastError) so a sync wait can say why
-// it waits.
+// it waits. An object the store refuses (its transform failed) is left out of the cache, logged
+// and counted (ctrl_informer_transform_errors_total): a listed one is skipped, and for a watched
+// one the state held before is deleted (handlers get OnDelete with final_state_unknown), so the
+// cache never holds a state older than the server's without saying so.
+//
+// Handlers are called without the dispatch lock (each through its own queue, in order; see
+// internal::Listener): changes are queued to every handler under the lock, then delivered after
+// it is released, on the executor Run runs on.
 //
 // Run is one coroutine on the caller's executor (no thread of its own) until its Context ends.
 // The other methods are thread-safe.
 class Reflector final {
   public:
+    // kind names the objects in log lines and metrics (the informer's GroupVersionKind); faults
+    // are counted in registry.
+    Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, ReflectorOptions options,
+              const std::string& kind, metrics::Registry& registry);
+    // kind: the target's resource; registry: metrics::DefaultRegistry().
     Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, ReflectorOptions options);
     Reflector(rest::RestClient& client, ListWatchTarget target, Store& store);
+    ~Reflector();
     Reflector(const Reflector&) = delete;
     Reflector& operator=(const Reflector&) = delete;
 
@@ -74,14 +95,18 @@ class Reflector final {
     Task<void> Run(Context ctx);
 
     // Adds a handler. Once the first list is in, it first receives what the store holds as adds
-    // (is_initial_list true), then every later change, with no change missed or repeated.
-    void AddEventHandler(std::shared_ptr<EventHandler> handler);
+    // (is_initial_list true), then every later change, with no change missed or repeated. Added
+    // after the first list, its replay is delivered on Run's executor, not on the calling thread.
+    EventHandlerRegistration AddEventHandler(std::shared_ptr<EventHandler> handler);
+    // Stops a handler's calls (one under way on another thread finishes). NotFound when it is not
+    // a handler of this reflector (or was removed already).
+    Status RemoveEventHandler(const EventHandlerRegistration& registration);
 
     // Once synced: OnUpdate(object, object) to every handler for every object held (a periodic
     // resync). Before the first sync it does nothing.
     void Resync();
 
-    // Whether the first list is in the store and its events were dispatched.
+    // Whether the first list is in the store and its events were handed to the handlers.
     bool HasSynced() const { return synced_.load(std::memory_order_acquire); }
     // Waits until HasSynced. When ctx ends first: Timeout (or the context's error) naming the
     // resource and the last failure ("pods.v1 did not sync: Forbidden: ...").
@@ -103,9 +128,16 @@ class Reflector final {
     Task<Status> ListPage(State& state, Context& ctx);
     Task<Status> OpenWatch(State& state, Context& ctx);
     Task<Status> ReadEvent(State& state, Context& ctx);
+    using Listeners = std::vector<std::shared_ptr<internal::Listener>>;
+
     Status ApplyList(State& state);
     Status ApplyEvent(State& state, rest::WatchEvent event);
-    void DispatchReplace(const StoreReplaceResult& result, bool initial);
+    // Under dispatch_mu_: the store's change, queued to every listener.
+    void QueueReplaceLocked(const StoreReplaceResult& result, bool initial);
+    void QueueChangeLocked(const StoreChange& change, bool is_initial_list);
+    void QueueDeleteLocked(const std::shared_ptr<const Object>& last, bool final_state_unknown);
+    // Without dispatch_mu_: hands what is queued to the handlers.
+    static void Deliver(const Listeners& listeners);
     void SetResourceVersion(std::string resource_version);
     void Fail(Status status);
     int64_t WatchTimeoutSeconds();
@@ -115,15 +147,21 @@ class Reflector final {
     Store& store_;
     const ReflectorOptions options_;
 
-    // Held while the store changes and the change is dispatched, and while a handler is added.
+    const std::shared_ptr<const internal::InformerFaults> faults_;
+
+    // Held while the store changes and the change is queued to the listeners, and while a
+    // listener is added or removed (listeners_ is copied on write, so a delivery reads a snapshot).
     std::mutex dispatch_mu_;
-    std::vector<std::shared_ptr<EventHandler>> handlers_;
+    std::shared_ptr<const Listeners> listeners_;
+    bool listed_ = false;  // the first list is in the store
     std::atomic<bool> synced_{false};
+    Notification synced_event_;
 
     mutable std::mutex mu_;
     Status last_error_;
     std::string resource_version_;
     ReflectorStats stats_;
+    std::optional<boost::asio::any_io_executor> executor_;  // Run's
 };
 
 }  // namespace ctrl::cache

@@ -31,6 +31,9 @@ class Client : public Reader, public Writer, public SubResourceOperations {
     // Any other subresource: "scale", "eviction", "token", ... (client.SubResourceClientConstructor).
     // name's characters must outlive the returned handle (a literal does).
     SubResourceClient SubResource(std::string_view name) { return SubResourceClient(*this, name); }
+    // The handle keeps a view of name: a temporary string would dangle, so it does not compile.
+    SubResourceClient SubResource(const char* name) { return SubResourceClient(*this, name); }
+    SubResourceClient SubResource(std::string&& name) = delete;
 
     virtual const scheme::Scheme& Scheme() const = 0;
     virtual discovery::RESTMapper& RESTMapper() = 0;

@@ -4,17 +4,12 @@
 
 #include "runtime/client/internal/delete_body.hpp"
 #include "runtime/client/object_checks.hpp"
+#include "runtime/core/log.hpp"
 
 namespace ctrl::client {
 namespace {
 
 using internal::RequestTarget;
-
-Status MetadataOnly(std::string_view verb) {
-    return BadRequestError("cannot " + std::string(verb) +
-                           " using only metadata: use a typed or unstructured object (metadata-only objects can "
-                           "be read, patched and deleted)");
-}
 
 }  // namespace
 
@@ -49,9 +44,14 @@ Task<StatusOr<RequestTarget>> DirectClient::NamedTarget(const Object& object, co
 Task<StatusOr<rest::HttpResponse>> DirectClient::Send(const rest::RequestBuilder& request,
                                                       const discovery::RESTMapping& mapping, Context ctx) {
     CTRL_CO_ASSIGN_OR_RETURN(rest::HttpRequest built, request.Build());
-    StatusOr<rest::HttpResponse> response = co_await rest_->Do(std::move(built), std::move(ctx));
-    if (!response.Ok() && internal::IsResourcePathNotFound(response.GetStatus()))
+    StatusOr<rest::HttpResponse> response = co_await rest_->Do(std::move(built), ctx);
+    if (!response.Ok() && internal::IsResourcePathNotFound(response.GetStatus())) {
+        // The resource's path is gone (a deleted CRD, a version no longer served): rediscover it.
+        log::FromContext(ctx).WithName("client").V(1).Info(
+            "the server does not know the resource's path: invalidating its group version in the RESTMapper",
+            "resource", mapping.resource.String(), "gvk", mapping.gvk);
         mapper_->Invalidate(mapping.resource.ToGroupVersion());
+    }
     co_return response;
 }
 
@@ -98,7 +98,7 @@ Task<Status> DirectClient::ListObjects(Context ctx, ObjectList& list, ObjectForm
 
 Task<Status> DirectClient::CreateObject(Context ctx, Object& object, ObjectForm form, CreateOptions options) {
     if (form == ObjectForm::kMetadata)
-        co_return MetadataOnly("create");
+        co_return MetadataOnlyWrite("create");
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
     CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(gvk, ctx));
     CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, internal::TargetForCreate(mapping, object));
@@ -110,7 +110,7 @@ Task<Status> DirectClient::CreateObject(Context ctx, Object& object, ObjectForm 
 
 Task<Status> DirectClient::UpdateObject(Context ctx, Object& object, ObjectForm form, UpdateOptions options) {
     if (form == ObjectForm::kMetadata)
-        co_return MetadataOnly("update");
+        co_return MetadataOnlyWrite("update");
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
     CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(object, gvk, "update", ctx));
     rest::RequestBuilder request = target.Request("PUT");
@@ -123,16 +123,9 @@ Task<Status> DirectClient::SendPatch(const RequestTarget& target, std::string_vi
                                      Object& into, bool into_is_body, ObjectForm form, const client::Patch& patch,
                                      const PatchOptions& options, Context ctx) {
     rest::WriteParams params = WriteParamsFor(options);
-    if (options.force && patch.Type() != PatchType::kApply)
-        co_return BadRequestError("force is only valid for server-side apply patches");
-    if (patch.Type() == PatchType::kApply) {
-        if (params.field_manager.empty())
-            co_return InvalidError(
-                "server-side apply needs a field manager: set PatchOptions.field_owner or the "
-                "client's Options.field_owner",
-                {StatusCause{"FieldValueRequired", "Required value", "fieldManager"}});
+    CTRL_CO_RETURN_IF_ERROR(CheckPatchOptions(patch.Type(), options.force, params.field_manager));
+    if (patch.Type() == PatchType::kApply)
         params.force = options.force;
-    }
     CTRL_CO_ASSIGN_OR_RETURN(std::string data, patch.Data(source));
     rest::RequestBuilder request = target.Request("PATCH", sub_resource);
     request.Header("Accept", internal::AcceptFor(form, /*list=*/false))
@@ -167,11 +160,7 @@ Task<Status> DirectClient::DeleteAllOfObjects(Context ctx, Object& object, Objec
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
     CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(gvk, ctx));
     const std::string& namespace_name = options.list.namespace_name;
-    if (mapping.Namespaced() && namespace_name.empty())
-        co_return InvalidError("DeleteAllOf " + mapping.resource.resource +
-                                   ": the kind is namespaced and the API deletes a collection in one namespace; set "
-                                   "list.namespace_name",
-                               {StatusCause{"FieldValueRequired", "Required value", "metadata.namespace"}});
+    CTRL_CO_RETURN_IF_ERROR(CheckDeleteAllOfNamespace(mapping, namespace_name));
     if (options.list.label_selector.IsNothing())
         co_return OkStatus();
     rest::ListParams params;

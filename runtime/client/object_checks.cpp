@@ -40,6 +40,32 @@ Status CheckNamedKey(const discovery::RESTMapping& mapping, const ObjectKey& key
     return OkStatus();
 }
 
+Status MetadataOnlyWrite(std::string_view verb) {
+    return BadRequestError("cannot " + std::string(verb) +
+                           " using only metadata: use a typed or unstructured object (metadata-only objects can "
+                           "be read, patched and deleted)");
+}
+
+Status CheckPatchOptions(PatchType type, bool force, std::string_view field_manager) {
+    if (force && type != PatchType::kApply)
+        return BadRequestError("force is only valid for server-side apply patches");
+    if (type == PatchType::kApply && field_manager.empty())
+        return InvalidError(
+            "server-side apply needs a field manager: set PatchOptions.field_owner or the client's "
+            "Options.field_owner",
+            {StatusCause{"FieldValueRequired", "Required value", "fieldManager"}});
+    return OkStatus();
+}
+
+Status CheckDeleteAllOfNamespace(const discovery::RESTMapping& mapping, std::string_view namespace_name) {
+    if (!mapping.Namespaced() || !namespace_name.empty())
+        return OkStatus();
+    return InvalidError("DeleteAllOf " + mapping.resource.resource +
+                            ": the kind is namespaced and the API deletes a collection in one namespace; set "
+                            "list.namespace_name",
+                        {StatusCause{"FieldValueRequired", "Required value", "metadata.namespace"}});
+}
+
 Status RequiredValue(const GroupVersionKind& gvk, std::string_view name, std::string_view field, std::string_view why) {
     std::string message = gvk.kind + " \"" + std::string(name) + "\" is invalid: " + std::string(field) +
                           ": Required value: " + std::string(why);

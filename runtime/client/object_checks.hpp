@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "runtime/client/patch.hpp"
 #include "runtime/core/gvk.hpp"
 #include "runtime/core/object.hpp"
 #include "runtime/core/object_list.hpp"
@@ -24,6 +25,17 @@ StatusOr<GroupVersionKind> ItemKindOfList(const ObjectList& list);
 // Invalid, naming the kind and field, when the name is empty or when the kind is namespaced and
 // the namespace is empty.
 Status CheckNamedKey(const discovery::RESTMapping& mapping, const ObjectKey& key, std::string_view verb);
+
+// The checks every Writer makes before it writes (the direct client and the fake alike).
+
+// BadRequest: a metadata-only object cannot be created or updated (verb: "create", "update").
+Status MetadataOnlyWrite(std::string_view verb);
+// The options of a patch: BadRequest for force without server-side apply; Invalid for an apply
+// without a field manager (field_manager: the one the request will name).
+Status CheckPatchOptions(PatchType type, bool force, std::string_view field_manager);
+// Invalid when a DeleteAllOf of a namespaced kind names no namespace (the API deletes a collection
+// in one namespace).
+Status CheckDeleteAllOfNamespace(const discovery::RESTMapping& mapping, std::string_view namespace_name);
 
 // Invalid: `<Kind> "<name>" is invalid: <field>: Required value: <why>`, with its field cause.
 Status RequiredValue(const GroupVersionKind& gvk, std::string_view name, std::string_view field, std::string_view why);

@@ -62,13 +62,21 @@ class Patch {
     std::string_view raw_{};
 };
 
-// A patch whose body is exactly data (client.RawPatch). data is not copied.
+// A patch whose body is exactly data (client.RawPatch). data is not copied, so a temporary
+// string is refused at compile time (name it first); a literal is fine.
 Patch RawPatch(PatchType type, std::string_view data);
+inline Patch RawPatch(PatchType type, const char* data) {
+    return RawPatch(type, std::string_view(data));
+}
+Patch RawPatch(PatchType type, std::string&& data) = delete;
 
 // A JSON merge patch from original to the object passed to Patch (client.MergeFrom): changed
 // fields, null for removed ones; a changed list is sent whole. original is read when the patch is
 // sent, not copied.
 Patch MergeFrom(const Object& original, MergeFromOptions options = {});
+// The patch keeps a reference to original: a temporary (Go's `MergeFrom(pod.DeepCopy())`) would
+// dangle, so it does not compile. Name the copy first: `auto original = pod; ... MergeFrom(original)`.
+Patch MergeFrom(const Object&& original, MergeFromOptions options = {}) = delete;
 
 // A strategic merge patch from original to the object (client.StrategicMergeFrom): like MergeFrom,
 // but lists the kind's schema merges by key (a pod's containers by name, ...) carry only the
@@ -76,9 +84,11 @@ Patch MergeFrom(const Object& original, MergeFromOptions options = {});
 // kinds the runtime knows the merge keys of; other kinds get BadRequest (the server rejects it for
 // custom resources too).
 Patch StrategicMergeFrom(const Object& original, MergeFromOptions options = {});
+Patch StrategicMergeFrom(const Object&& original, MergeFromOptions options = {}) = delete;
 
 // A JSON patch (RFC 6902) from original to the object: add, remove and replace operations.
 Patch JsonPatchFrom(const Object& original, MergeFromOptions options = {});
+Patch JsonPatchFrom(const Object&& original, MergeFromOptions options = {}) = delete;
 
 // Server-side apply of the object itself (client.Apply): the body is the object without
 // metadata.managedFields (the server refuses them). Name the field manager with

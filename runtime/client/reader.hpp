@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "runtime/client/object_form.hpp"
+#include "runtime/client/option_values.hpp"
 #include "runtime/client/options.hpp"
 #include "runtime/core/context.hpp"
 #include "runtime/core/gvk.hpp"
@@ -14,44 +15,39 @@
 namespace ctrl::client {
 
 // Knows how to read objects (client.Reader): the API server and the cache both implement it.
-// Callers use the templates, which take the object's form from its type:
-//   const ObjectKey key{"default", "web-0"};
+// Callers use the templates, which take the object's form from its type, and option values
+// (option_values.hpp) after the object:
 //   api::Pod pod;
-//   CTRL_CO_RETURN_IF_ERROR(co_await client.Get(ctx, key, pod));
-//   const ListOptions in_default{.namespace_name = "default"};
+//   CTRL_CO_RETURN_IF_ERROR(co_await client.Get(ctx, {"default", "web-0"}, pod));
 //   api::PodList pods;
-//   CTRL_CO_RETURN_IF_ERROR(co_await client.List(ctx, pods, in_default));
+//   CTRL_CO_RETURN_IF_ERROR(co_await client.List(ctx, pods, InNamespace("default"), MatchingLabels("app", "web")));
+// Every argument form shown is safe inside co_await on GCC 12: keys and option values are built
+// by constructors, never as aggregates (docs/architecture.md).
 // The object or list passed in is written only on success; on failure it is left as it was,
 // except that a List may have been cleared. The caller keeps it alive until the Task ends.
-// Options are separate overloads, not default arguments: under GCC 12 a defaulted argument of a
-// co_await'ed call is destroyed twice (docs/architecture.md). For the same reason, in a coroutine
-// name a key or options before the call: `ObjectKey key{ns, name}; co_await client.Get(ctx, key, pod);`.
 class Reader {
   public:
     virtual ~Reader() = default;
 
     // Reads the object key names into object, whose apiVersion and kind say what to read (a
     // typed kind sets them itself). NotFound when there is none; NoMatch when the server serves
-    // no such kind.
-    template <ClientObject T>
-    Task<Status> Get(Context ctx, ObjectKey key, T& object) {
-        return GetObject(std::move(ctx), std::move(key), object, FormOf<T>(), GetOptions());
-    }
-    template <ClientObject T>
-    Task<Status> Get(Context ctx, ObjectKey key, T& object, GetOptions options) {
-        return GetObject(std::move(ctx), std::move(key), object, FormOf<T>(), std::move(options));
+    // no such kind. Options: ResourceVersion, GetOptions.
+    template <ClientObject T, GetOption... Options>
+    Task<Status> Get(Context ctx, ObjectKey key, T& object, const Options&... options) {
+        GetOptions get;
+        (options.ApplyToGet(get), ...);
+        return GetObject(std::move(ctx), std::move(key), object, FormOf<T>(), std::move(get));
     }
 
     // Reads the objects options select into list, whose apiVersion and kind name the list kind
-    // ("v1", "PodList"; a typed list sets them itself). One page when options.limit is set; the
-    // list's Continue() then names the next.
-    template <ClientObjectList L>
-    Task<Status> List(Context ctx, L& list) {
-        return ListObjects(std::move(ctx), list, ListFormOf<L>(), ListOptions());
-    }
-    template <ClientObjectList L>
-    Task<Status> List(Context ctx, L& list, ListOptions options) {
-        return ListObjects(std::move(ctx), list, ListFormOf<L>(), std::move(options));
+    // ("v1", "PodList"; a typed list sets them itself). One page with Limit; the list's
+    // Continue() then names the next. Options: InNamespace, MatchingLabels(Selector),
+    // MatchingFields(Selector), Limit, Continue, ResourceVersion, ListOptions.
+    template <ClientObjectList L, ListOption... Options>
+    Task<Status> List(Context ctx, L& list, const Options&... options) {
+        ListOptions selected;
+        (options.ApplyToList(selected), ...);
+        return ListObjects(std::move(ctx), list, ListFormOf<L>(), std::move(selected));
     }
 
     // What the templates call; implementations override these.

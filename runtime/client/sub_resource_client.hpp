@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "runtime/client/object_form.hpp"
+#include "runtime/client/option_values.hpp"
 #include "runtime/client/options.hpp"
 #include "runtime/client/patch.hpp"
 #include "runtime/core/context.hpp"
@@ -51,65 +52,53 @@ class SubResourceClient {
 
     std::string_view Name() const { return sub_resource_; }
 
-    template <ClientObject T>
-    Task<Status> Get(Context ctx, const T& object, Object& sub_resource_object) {
-        return Get(std::move(ctx), object, sub_resource_object, SubResourceGetOptions());
-    }
-    template <ClientObject T>
-    Task<Status> Get(Context ctx, const T& object, Object& sub_resource_object, SubResourceGetOptions options) {
+    // Reads the subresource of object into sub_resource_object (a Scale for "scale").
+    template <ClientObject T, SubResourceGetOption... Options>
+    Task<Status> Get(Context ctx, const T& object, Object& sub_resource_object, const Options&... options) {
+        SubResourceGetOptions get;
+        (options.ApplyToSubResourceGet(get), ...);
         return operations_->GetSubResource(std::move(ctx), std::string(sub_resource_), object, FormOf<T>(),
-                                           sub_resource_object, std::move(options));
+                                           sub_resource_object, std::move(get));
     }
-    template <ClientObject T>
-    Task<Status> Create(Context ctx, const T& object, Object& sub_resource_object) {
-        return Create(std::move(ctx), object, sub_resource_object, SubResourceCreateOptions());
-    }
-    template <ClientObject T>
-    Task<Status> Create(Context ctx, const T& object, Object& sub_resource_object, SubResourceCreateOptions options) {
+    // Creates sub_resource_object under object (an Eviction, a TokenRequest); it holds the answer.
+    template <ClientObject T, SubResourceCreateOption... Options>
+    Task<Status> Create(Context ctx, const T& object, Object& sub_resource_object, const Options&... options) {
+        SubResourceCreateOptions create;
+        (options.ApplyToSubResourceCreate(create), ...);
         return operations_->CreateSubResource(std::move(ctx), std::string(sub_resource_), object, FormOf<T>(),
-                                              sub_resource_object, std::move(options));
+                                              sub_resource_object, std::move(create));
     }
-    // Sends object itself (the status subresource): the server keeps everything but what the
-    // subresource covers.
-    template <ClientObject T>
-    Task<Status> Update(Context ctx, T& object) {
-        return Update(std::move(ctx), object, SubResourceUpdateOptions());
-    }
-    template <ClientObject T>
-    Task<Status> Update(Context ctx, T& object, SubResourceUpdateOptions options) {
+    // Writes the subresource from object itself (status), which then holds the answer.
+    template <ClientObject T, SubResourceUpdateOption... Options>
+    Task<Status> Update(Context ctx, T& object, const Options&... options) {
+        SubResourceUpdateOptions update;
+        (options.ApplyToSubResourceUpdate(update), ...);
         return operations_->UpdateSubResource(std::move(ctx), std::string(sub_resource_), object, FormOf<T>(), nullptr,
-                                              std::move(options));
+                                              std::move(update));
     }
-    // Sends body (a Scale) to object's subresource; the answer goes into body.
-    template <ClientObject T>
-    Task<Status> Update(Context ctx, T& object, Object& body) {
-        return Update(std::move(ctx), object, body, SubResourceUpdateOptions());
-    }
-    template <ClientObject T>
-    Task<Status> Update(Context ctx, T& object, Object& body, SubResourceUpdateOptions options) {
+    // Writes the subresource from body (a Scale); body holds the answer.
+    template <ClientObject T, SubResourceUpdateOption... Options>
+    Task<Status> Update(Context ctx, T& object, Object& body, const Options&... options) {
+        SubResourceUpdateOptions update;
+        (options.ApplyToSubResourceUpdate(update), ...);
         return operations_->UpdateSubResource(std::move(ctx), std::string(sub_resource_), object, FormOf<T>(), &body,
-                                              std::move(options));
+                                              std::move(update));
     }
-    template <ClientObject T>
-    Task<Status> Patch(Context ctx, T& object, client::Patch patch) {
-        return Patch(std::move(ctx), object, patch, SubResourcePatchOptions());
-    }
-    template <ClientObject T>
-    Task<Status> Patch(Context ctx, T& object, client::Patch patch, SubResourcePatchOptions options) {
+    // Patches the subresource; object holds the answer.
+    template <ClientObject T, SubResourcePatchOption... Options>
+    Task<Status> Patch(Context ctx, T& object, client::Patch patch, const Options&... options) {
+        SubResourcePatchOptions patch_options;
+        (options.ApplyToSubResourcePatch(patch_options), ...);
         return operations_->PatchSubResource(std::move(ctx), std::string(sub_resource_), object, FormOf<T>(), nullptr,
-                                             patch, std::move(options));
+                                             patch, std::move(patch_options));
     }
-
-    // Patches object's subresource with patch computed from body (a Scale); the answer goes into
-    // body.
-    template <ClientObject T>
-    Task<Status> Patch(Context ctx, T& object, Object& body, client::Patch patch) {
-        return Patch(std::move(ctx), object, body, patch, SubResourcePatchOptions());
-    }
-    template <ClientObject T>
-    Task<Status> Patch(Context ctx, T& object, Object& body, client::Patch patch, SubResourcePatchOptions options) {
+    // Patches the subresource; body holds the answer (a Scale).
+    template <ClientObject T, SubResourcePatchOption... Options>
+    Task<Status> Patch(Context ctx, T& object, Object& body, client::Patch patch, const Options&... options) {
+        SubResourcePatchOptions patch_options;
+        (options.ApplyToSubResourcePatch(patch_options), ...);
         return operations_->PatchSubResource(std::move(ctx), std::string(sub_resource_), object, FormOf<T>(), &body,
-                                             patch, std::move(options));
+                                             patch, std::move(patch_options));
     }
 
   private:

@@ -10,6 +10,8 @@ struct Context::State {
     std::optional<Clock::time_point> deadline;
     std::shared_ptr<State> parent;
     CallbackId parent_callback = 0;
+    const void* value_key = nullptr;
+    std::shared_ptr<const void> value;
 
     mutable std::mutex mu;
     bool cancelled = false;
@@ -67,6 +69,20 @@ Context Context::WithDeadline(const Context& parent, Clock::time_point deadline)
 
 Context Context::WithTimeout(const Context& parent, Clock::duration timeout) {
     return WithDeadline(parent, Clock::now() + timeout);
+}
+
+Context Context::WithValue(const Context& parent, const void* key, std::shared_ptr<const void> value) {
+    Context child = WithCancel(parent);
+    child.state_->value_key = key;
+    child.state_->value = std::move(value);
+    return child;
+}
+
+std::shared_ptr<const void> Context::Value(const void* key) const {
+    for (const State* state = state_.get(); state != nullptr; state = state->parent.get())
+        if (state->value_key == key)
+            return state->value;
+    return nullptr;
 }
 
 void Context::Cancel(Status reason) const {

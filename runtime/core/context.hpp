@@ -26,6 +26,13 @@ class Context {
     // A child that also expires at the deadline (or the parent's, if earlier).
     static Context WithDeadline(const Context& parent, Clock::time_point deadline);
     static Context WithTimeout(const Context& parent, Clock::duration timeout);
+    // A child that carries value under key (context.WithValue): Value(key) on it and on its
+    // descendants returns value unless a nearer one shadows it. key is the address of something
+    // the caller owns (a static), so keys of different modules never collide.
+    static Context WithValue(const Context& parent, const void* key, std::shared_ptr<const void> value);
+
+    // The nearest value stored under key, or null.
+    std::shared_ptr<const void> Value(const void* key) const;
 
     // Cancels this context and its children; the first reason given wins. No-op when done.
     void Cancel(Status reason = CancelledError("context cancelled")) const;

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "runtime/core/status_or.hpp"
 
@@ -13,6 +14,9 @@ namespace ctrl {
 
 // An API group and version: "v1" (the core group) or "apps/v1".
 struct GroupVersion {
+    GroupVersion() = default;
+    GroupVersion(std::string group_name, std::string version_name)
+        : group(std::move(group_name)), version(std::move(version_name)) {}
     std::string group;
     std::string version;
 
@@ -26,6 +30,9 @@ struct GroupVersion {
 
 // A kind within a group, without a version: "Deployment.apps", "Pod".
 struct GroupKind {
+    GroupKind() = default;
+    GroupKind(std::string group_name, std::string kind_name)
+        : group(std::move(group_name)), kind(std::move(kind_name)) {}
     std::string group;
     std::string kind;
 
@@ -35,6 +42,9 @@ struct GroupKind {
 
 // A resource within a group, without a version: "deployments.apps", "pods".
 struct GroupResource {
+    GroupResource() = default;
+    GroupResource(std::string group_name, std::string resource_name)
+        : group(std::move(group_name)), resource(std::move(resource_name)) {}
     std::string group;
     std::string resource;
 
@@ -44,6 +54,9 @@ struct GroupResource {
 
 // A fully qualified kind: what a Scheme and a RESTMapper key objects by.
 struct GroupVersionKind {
+    GroupVersionKind() = default;
+    GroupVersionKind(std::string group_name, std::string version_name, std::string kind_name)
+        : group(std::move(group_name)), version(std::move(version_name)), kind(std::move(kind_name)) {}
     std::string group;
     std::string version;
     std::string kind;
@@ -61,6 +74,9 @@ struct GroupVersionKind {
 
 // A fully qualified resource: what request paths are built from.
 struct GroupVersionResource {
+    GroupVersionResource() = default;
+    GroupVersionResource(std::string group_name, std::string version_name, std::string resource_name)
+        : group(std::move(group_name)), version(std::move(version_name)), resource(std::move(resource_name)) {}
     std::string group;
     std::string version;
     std::string resource;
@@ -74,7 +90,12 @@ struct GroupVersionResource {
 };
 
 // Names an object: namespace (empty for cluster-scoped objects) and name.
+// These types declare constructors, so they are not aggregates: `{ns, name}` selects the
+// constructor, which GCC 12 compiles correctly inside a co_await expression (docs/architecture.md).
 struct ObjectKey {
+    ObjectKey() = default;
+    ObjectKey(std::string namespace_value, std::string name_value)
+        : namespace_name(std::move(namespace_value)), name(std::move(name_value)) {}
     std::string namespace_name;
     std::string name;
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "runtime/core/log.hpp"
+
 namespace ctrl::discovery {
 namespace {
 
@@ -10,6 +12,26 @@ using Snapshot = internal::MappingSnapshot;
 std::atomic<uint64_t> next_mapper_id{1};
 
 constexpr char kAggregatedKey[] = "*";
+
+const log::Logger& Log() {
+    static const log::Logger logger = log::Logger().WithName("discovery");
+    return logger;
+}
+
+// "v1,v2" ("" for every version), for log lines.
+std::string Joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& item : items)
+        out += (out.empty() ? "" : ",") + item;
+    return out;
+}
+
+std::string Joined(const std::vector<GroupVersion>& gvs) {
+    std::string out;
+    for (const GroupVersion& gv : gvs)
+        out += (out.empty() ? "" : ",") + gv.String();
+    return out;
+}
 
 std::vector<std::string> VersionsOf(const GroupVersionResource& resource) {
     if (resource.version.empty())
@@ -90,10 +112,15 @@ Task<StatusOr<std::vector<discovery::RESTMapping>>> LazyRESTMapper::Lookup(const
     Status refreshed = co_await Refresh(group, versions, find, want_all, ctx);
     if (!refreshed.Ok()) {
         error_.Inc();
+        // Not NoMatch: the kind may well be served; the caller sees why discovery failed.
+        Log().V(1).Info("discovery failed: the lookup fails with its error", "group", group, "versions",
+                        Joined(versions), "err", refreshed);
         co_return refreshed;
     }
     found = find(Current());
     (found.empty() ? no_match_ : miss_resolved_).Inc();
+    if (found.empty())
+        Log().V(2).Info("not served after discovery: no match", "group", group, "versions", Joined(versions));
     co_return found;
 }
 
@@ -105,13 +132,17 @@ Task<Status> LazyRESTMapper::Refresh(const std::string& group, const std::vector
         // Named, not built inside the co_await: GCC 12 destroys such temporaries twice.
         std::function<Task<Status>()> round_fn = [&]() -> Task<Status> {
             // Past the limit the lookup is answered from the last round.
-            if (!TakeRoundToken(key))
+            if (!TakeRoundToken(key)) {
+                Log().V(4).Info("discovery round skipped: rate limited", "group", group, "round", key);
                 co_return OkStatus();
+            }
+            Log().V(2).Info("discovery round", "group", group, "versions", Joined(versions), "aggregated", aggregated,
+                            "reason", round == 0 ? "a lookup missed the cache" : "the shared round did not answer");
             if (aggregated)
                 co_return co_await AggregatedRound(group, versions, find, want_all, ctx);
             co_return co_await LegacyRound(group, versions, find, want_all, false, ctx);
         };
-        auto outcome = co_await rounds_.Do(key, std::move(round_fn));
+        auto outcome = co_await rounds_.Do(key, std::move(round_fn), ctx);
         const bool leader_gave_up = IsCancelled(outcome.value) || IsTimeout(outcome.value);
         if (outcome.shared && leader_gave_up && ctx.Err().Ok())
             continue;  // our context is still live
@@ -132,6 +163,8 @@ Task<Status> LazyRESTMapper::AggregatedRound(const std::string& group, const std
         co_return root.GetStatus();
     if (!root->aggregated) {
         // The server has no aggregated discovery: what came back are the legacy group lists.
+        if (mode_.load() != ServerMode::kLegacy)
+            Log().V(1).Info("the server has no aggregated discovery: using the per-group documents");
         mode_.store(ServerMode::kLegacy);
         ApplyGroupList(root->groups, /*core=*/true);
         ApplyGroupList(root->groups, /*core=*/false);
@@ -162,8 +195,11 @@ Task<Status> LazyRESTMapper::AggregatedRound(const std::string& group, const std
         s.core_list_known = true;
         s.named_list_known = true;
     });
-    if (!stale_of_group.empty())
+    if (!stale_of_group.empty()) {
+        Log().V(2).Info("aggregated discovery marks group versions stale: fetching them directly", "groupVersions",
+                        Joined(stale_of_group));
         co_return co_await FetchVersions(stale_of_group, ctx);
+    }
     co_return OkStatus();
 }
 
@@ -237,6 +273,7 @@ Task<Status> LazyRESTMapper::FetchVersions(const std::vector<GroupVersion>& gvs,
                 return;
             }
             // 404: the group version is not served (any more).
+            Log().V(2).Info("group version not served: forgotten", "groupVersion", gv);
             s.versions.erase(gv);
             if (auto group = s.groups.find(gv.group); group != s.groups.end()) {
                 std::erase(group->second.versions, gv.version);
@@ -318,6 +355,8 @@ Task<StatusOr<std::string>> LazyRESTMapper::ResourceSingularizer(std::string res
         const Finder none = [](const Snapshot&) { return std::vector<discovery::RESTMapping>{}; };
         const std::string any_group;
         const std::vector<std::string> any_version;
+        Log().V(2).Info("discovery round", "aggregated", true, "reason", "a singular name is not known", "resource",
+                        resource);
         CTRL_CO_RETURN_IF_ERROR(co_await AggregatedRound(any_group, any_version, none, false, ctx));
         if (auto singular = Current().Singular(resource))
             co_return *singular;
@@ -334,10 +373,12 @@ std::optional<discovery::RESTMapping> LazyRESTMapper::CachedMapping(const GroupV
 }
 
 void LazyRESTMapper::Invalidate(const GroupVersion& gv) {
+    Log().V(2).Info("invalidated: the next lookup rediscovers", "groupVersion", gv);
     Update([&](Snapshot& s) { s.versions.erase(gv); });
 }
 
 void LazyRESTMapper::InvalidateGroup(const std::string& group) {
+    Log().V(2).Info("invalidated: the next lookup rediscovers", "group", group);
     Update([&](Snapshot& s) {
         s.groups.erase(group);
         std::erase_if(s.versions, [&](const auto& entry) { return entry.first.group == group; });
@@ -345,6 +386,7 @@ void LazyRESTMapper::InvalidateGroup(const std::string& group) {
 }
 
 void LazyRESTMapper::Reset() {
+    Log().V(1).Info("reset: every mapping is discovered again");
     Update([](Snapshot& s) { s = Snapshot(); });
     mode_.store(ServerMode::kUnknown);
 }

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "runtime/core/base64.hpp"
+#include "runtime/core/log.hpp"
 #include "runtime/rest/internal/kubeconfig_env.hpp"
 
 namespace ctrl::rest {
@@ -96,6 +97,13 @@ class TokenFileAuthenticator final : public Authenticator {
         const bool changed = !stamp_ || !stamp || !(*stamp == *stamp_);
         if (changed || force_read_ || now - read_at_ >= kTokenFileMaxAge) {
             Status read = ReadLocked(stamp, now);
+            const log::Logger logger = log::Logger().WithName("rest");
+            if (read.Ok()) {
+                logger.V(2).Info("read the bearer token file", "path", path_);
+            } else {
+                logger.V(1).Info("cannot read the bearer token file", "path", path_, "err", read, "keepingPrevious",
+                                 !token_.empty());
+            }
             if (!read.Ok() && token_.empty())
                 return read;
         }

@@ -12,12 +12,13 @@
 #include <cpprest/http_client.h>
 #include <boost/algorithm/string/predicate.hpp>
 
+#include "runtime/core/notification.hpp"
 #include "runtime/rest/internal/cpprest_body_queue.hpp"
 #include "runtime/rest/internal/cpprest_body_sink.hpp"
 #include "runtime/rest/internal/cpprest_body_stream.hpp"
+#include "runtime/rest/internal/cpprest_deadline.hpp"
 #include "runtime/rest/internal/cpprest_errors.hpp"
 #include "runtime/rest/internal/cpprest_tls.hpp"
-#include "runtime/rest/internal/cpprest_wait.hpp"
 
 #ifndef CTRL_VERSION
 #define CTRL_VERSION "unknown"  // the build passes the project's version
@@ -33,49 +34,51 @@ using internal::cpprest::Deadline;
 using internal::cpprest::ErrorScene;
 using internal::cpprest::NewBodySink;
 using internal::cpprest::RequestDeadline;
-using internal::cpprest::Resume;
 using internal::cpprest::StatusFromException;
-using internal::cpprest::WaitEnd;
-using internal::cpprest::WaitUntil;
 
 // How much of a watch body may wait unread before cpprestsdk is held back.
 constexpr std::size_t kStreamQueueLimit = std::size_t{1} << 20;
 // cpprestsdk's timer cannot be off: "no idle timeout" is this long.
 constexpr std::chrono::hours kNoIdleTimeout{24 * 365};
 
-// The outcome of a pplx task, filled in on cpprestsdk's thread pool.
+// The outcome of a pplx task, filled in on cpprestsdk's thread pool; done once it is.
 template <typename T>
 struct Outcome {
     std::mutex mu;
     std::optional<T> value;
     std::exception_ptr error;
+    Notification done;
 };
 
-// Arms a WaitUntil on a pplx task. The task's outcome is always observed, also after the wait
+// Fills outcome in when task ends. The task's outcome is always observed, also after the wait
 // ended early: pplx raises SIGTRAP for an exception that nobody observed.
 template <typename T>
-std::function<void(Resume<WaitEnd>)> OnTask(pplx::task<T> task, std::shared_ptr<Outcome<T>> outcome) {
-    return [task, outcome](const Resume<WaitEnd>& resume) mutable {
-        task.then([outcome, resume](pplx::task<T> done) {
-            {
-                std::lock_guard lock(outcome->mu);
-                try {
-                    outcome->value.emplace(done.get());
-                } catch (...) {
-                    outcome->error = std::current_exception();
-                }
+void Observe(pplx::task<T> task, std::shared_ptr<Outcome<T>> outcome) {
+    task.then([outcome](pplx::task<T> done) {
+        {
+            std::lock_guard lock(outcome->mu);
+            try {
+                outcome->value.emplace(done.get());
+            } catch (...) {
+                outcome->error = std::current_exception();
             }
-            resume(WaitEnd::kDone);
-        });
-    };
+        }
+        outcome->done.Notify();
+    });
+}
+
+// Waits for outcome until ctx ends or the deadline passes.
+template <typename T>
+Task<Status> AwaitOutcome(const Outcome<T>& outcome, const Deadline& deadline, const Context& ctx) {
+    const Context wait_ctx = deadline.at ? Context::WithDeadline(ctx, *deadline.at) : ctx;
+    co_return co_await outcome.done.Wait(wait_ctx);
 }
 
 // The Status for a wait that ended before the exchange did.
-Status Abandoned(WaitEnd end, const Deadline& deadline, const Context& ctx, const std::string& operation) {
-    if (end == WaitEnd::kDeadline)
-        return TimeoutError(operation + ": " + deadline.what + " exceeded");
-    Status err = ctx.Err();
-    return (err.Ok() ? CancelledError("context cancelled") : err).Annotate(operation);
+Status Abandoned(const Deadline& deadline, const Context& ctx, const std::string& operation) {
+    if (ctx.Cancelled())
+        return ctx.Err().Annotate(operation);
+    return TimeoutError(operation + ": " + deadline.what + " exceeded");
 }
 
 // An HTTP method is a token (RFC 9110): cpprestsdk would fail it later with a vaguer message.
@@ -96,13 +99,9 @@ std::vector<Header> HeadersOf(const web::http::http_response& response) {
 // Sends requests with one cpprestsdk http_client, whose connection pool it shares.
 class CppRestTransport final : public Transport {
   public:
-    CppRestTransport(boost::asio::any_io_executor executor, TransportOptions options, std::string server,
-                     const web::http::client::http_client& client, std::shared_ptr<CppRestTls> tls)
-        : executor_(std::move(executor)),
-          options_(std::move(options)),
-          server_(std::move(server)),
-          client_(client),
-          tls_(std::move(tls)) {
+    CppRestTransport(TransportOptions options, std::string server, const web::http::client::http_client& client,
+                     std::shared_ptr<CppRestTls> tls)
+        : options_(std::move(options)), server_(std::move(server)), client_(client), tls_(std::move(tls)) {
         if (options_.user_agent.empty())
             options_.user_agent = "ctrl/" CTRL_VERSION;
     }
@@ -121,7 +120,6 @@ class CppRestTransport final : public Transport {
     StatusOr<web::http::http_request> Build(const HttpRequest& request, std::shared_ptr<BodyQueue> queue,
                                             const ErrorScene& scene) const;
 
-    boost::asio::any_io_executor executor_;  // runs the deadline timers
     TransportOptions options_;
     std::string server_;
     web::http::client::http_client client_;
@@ -171,10 +169,10 @@ Task<StatusOr<HttpResponse>> CppRestTransport::Send(HttpRequest request, Context
     } catch (...) {
         co_return StatusFromException(std::current_exception(), scene);
     }
-    const WaitEnd end = co_await WaitUntil(executor_, OnTask(done, outcome), ctx, deadline.at);
-    if (end != WaitEnd::kDone) {
+    Observe(done, outcome);
+    if (Status waited = co_await AwaitOutcome(*outcome, deadline, ctx); !waited.Ok()) {
         cts->cancel();
-        co_return Abandoned(end, deadline, ctx, scene.operation);
+        co_return Abandoned(deadline, ctx, scene.operation);
     }
     std::lock_guard lock(outcome->mu);
     if (outcome->error)
@@ -201,10 +199,10 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> CppRestTransport::Open(HttpRequest r
     } catch (...) {
         co_return StatusFromException(std::current_exception(), scene);
     }
-    const WaitEnd end = co_await WaitUntil(executor_, OnTask(headers, outcome), ctx, deadline.at);
-    if (end != WaitEnd::kDone) {
+    Observe(headers, outcome);
+    if (Status waited = co_await AwaitOutcome(*outcome, deadline, ctx); !waited.Ok()) {
         cts->cancel();
-        co_return Abandoned(end, deadline, ctx, scene.operation);
+        co_return Abandoned(deadline, ctx, scene.operation);
     }
     std::optional<web::http::http_response> response;
     {
@@ -223,7 +221,7 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> CppRestTransport::Open(HttpRequest r
         }
     });
     std::unique_ptr<BodyStream> stream = std::make_unique<CppRestBodyStream>(
-        executor_, response->status_code(), HeadersOf(*response), queue, [cts] { cts->cancel(); }, scene.operation);
+        response->status_code(), HeadersOf(*response), queue, [cts] { cts->cancel(); }, scene.operation);
     co_return stream;
 }
 
@@ -261,8 +259,8 @@ StatusOr<std::unique_ptr<Transport>> NewCppRestTransport(boost::asio::any_io_exe
             config.set_ssl_context_callback([tls](boost::asio::ssl::context& context) { tls->Configure(context); });
         }
         web::http::client::http_client client(uri, config);
-        return std::unique_ptr<Transport>(std::make_unique<CppRestTransport>(
-            std::move(executor), std::move(options), std::move(server), std::move(client), std::move(tls)));
+        return std::unique_ptr<Transport>(std::make_unique<CppRestTransport>(std::move(options), std::move(server),
+                                                                             std::move(client), std::move(tls)));
     } catch (const std::exception& e) {
         return BadRequestError("server URL \"" + options.server + "\": " + e.what());
     }

@@ -12,7 +12,8 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/this_coro.hpp>
 
-#include "runtime/rest/internal/exec_await.hpp"
+#include "runtime/core/log.hpp"
+#include "runtime/core/resume.hpp"
 #include "runtime/rest/internal/exec_json.hpp"
 #include "runtime/rest/internal/exec_process.hpp"
 #include "runtime/rest/internal/kubeconfig_env.hpp"
@@ -26,6 +27,12 @@ using Clock = std::chrono::system_clock;
 using Completion = std::function<void(StatusOr<ExecCredential>)>;
 
 constexpr std::size_t kMaxStderrInMessage = 1024;
+
+// Lines name the command, never its args or env (they may hold credentials), nor what it printed.
+const log::Logger& Log() {
+    static const log::Logger logger = log::Logger().WithName("rest").WithName("exec");
+    return logger;
+}
 
 // This process's environment, then the plugin's variables, then KUBERNETES_EXEC_INFO; a later
 // definition of a name replaces an earlier one (as Go's os/exec does).
@@ -107,6 +114,8 @@ struct ExecCredentialProvider::Impl {
         spec.interactive = interactive;
         spec.timeout = options.timeout;
         runs.fetch_add(1);
+        Log().V(2).Info("running the exec credential plugin", "command", Exec().command, "apiVersion",
+                        Exec().api_version, "interactive", interactive);
         auto ran = co_await internal::RunProcess(spec);
         if (!ran.Ok())
             co_return RunError(ran.GetStatus().Message(), "");
@@ -134,6 +143,13 @@ struct ExecCredentialProvider::Impl {
             result = co_await impl->RunPlugin();
         } catch (const std::exception& e) {
             result = InternalError(std::string("exec plugin run failed: ") + e.what());
+        }
+        if (result.Ok()) {
+            Log().V(2).Info("the exec credential plugin returned a credential", "command", impl->Exec().command,
+                            "token", !result->token.empty(), "clientCertificate",
+                            !result->client_certificate_pem.empty(), "expires", result->expiration.has_value());
+        } else {
+            Log().Error(result.GetStatus(), "the exec credential plugin failed", "command", impl->Exec().command);
         }
         std::vector<Completion> waiters;
         {
@@ -218,10 +234,11 @@ Task<StatusOr<ExecCredential>> ExecCredentialProvider::Get(Context ctx) {
             boost::asio::co_spawn(executor, Impl::Run(impl), boost::asio::detached);
         }
     };
-    co_return co_await internal::AwaitCompletion<StatusOr<ExecCredential>>(ctx, std::move(join));
+    co_return co_await Suspend<StatusOr<ExecCredential>>(ctx, std::move(join));
 }
 
 void ExecCredentialProvider::Invalidate() {
+    Log().V(2).Info("dropping the cached exec credential", "command", impl_->Exec().command);
     std::lock_guard lock(impl_->mu);
     impl_->cached.reset();
     impl_->stale_at.reset();

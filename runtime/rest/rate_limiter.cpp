@@ -1,13 +1,14 @@
 #include "runtime/rest/rate_limiter.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "runtime/core/sleep.hpp"
 
 namespace ctrl::rest {
 
-RateLimiter::RateLimiter(double qps, int burst)
-    : qps_(qps), burst_(std::max(1, burst)), tokens_(std::max(1, burst)), last_(Clock::now()) {}
+RateLimiter::RateLimiter(double qps, int burst, NowFunction now)
+    : qps_(qps), burst_(std::max(1, burst)), now_(std::move(now)), tokens_(std::max(1, burst)), last_(now_()) {}
 
 void RateLimiter::RefillLocked(Clock::time_point now) {
     const double elapsed = std::chrono::duration<double>(now - last_).count();
@@ -19,7 +20,7 @@ bool RateLimiter::TryAccept() {
     if (!Enabled())
         return true;
     std::lock_guard lock(mu_);
-    RefillLocked(Clock::now());
+    RefillLocked(now_());
     if (tokens_ < 1)
         return false;
     tokens_ -= 1;
@@ -27,7 +28,7 @@ bool RateLimiter::TryAccept() {
 }
 
 RateLimiter::Clock::time_point RateLimiter::Reserve() {
-    return ReserveAt(Clock::now());
+    return ReserveAt(now_());
 }
 
 RateLimiter::Clock::time_point RateLimiter::ReserveAt(Clock::time_point now) {
@@ -49,7 +50,7 @@ void RateLimiter::CancelReservation() {
 }
 
 Task<StatusOr<RateLimiter::Clock::duration>> RateLimiter::Wait(Context ctx) {
-    const Clock::time_point start = Clock::now();
+    const Clock::time_point start = now_();
     const Clock::time_point at = ReserveAt(start);
     if (at <= start)
         co_return Clock::duration::zero();
@@ -58,7 +59,7 @@ Task<StatusOr<RateLimiter::Clock::duration>> RateLimiter::Wait(Context ctx) {
         CancelReservation();
         co_return waited;
     }
-    co_return Clock::now() - start;
+    co_return now_() - start;
 }
 
 }  // namespace ctrl::rest

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <mutex>
 
 #include "runtime/core/context.hpp"
@@ -16,8 +17,11 @@ namespace ctrl::rest {
 class RateLimiter final {
   public:
     using Clock = std::chrono::steady_clock;
+    // What the limiter reads as the current time. Tests inject a clock that moves only when they
+    // say so; Wait still sleeps on the executor's steady_clock timer until the time it reads.
+    using NowFunction = std::function<Clock::time_point()>;
 
-    RateLimiter(double qps, int burst);
+    RateLimiter(double qps, int burst, NowFunction now = Clock::now);
 
     bool Enabled() const { return qps_ > 0; }
     // Waits for a token and returns how long it waited. Cancelled / Timeout when ctx ends
@@ -36,6 +40,7 @@ class RateLimiter final {
 
     const double qps_;
     const double burst_;
+    const NowFunction now_;
     std::mutex mu_;
     double tokens_;
     Clock::time_point last_;

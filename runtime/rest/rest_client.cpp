@@ -7,6 +7,7 @@
 #include "runtime/rest/api_status.hpp"
 #include "runtime/rest/beast_transport.hpp"
 #include "runtime/rest/cpprest_transport.hpp"
+#include "runtime/rest/internal/request_log.hpp"
 
 #ifndef CTRL_VERSION
 #define CTRL_VERSION "0.0.0"
@@ -18,6 +19,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kMaxErrorBody = 1 << 20;
+// A client-side rate limiter wait longer than this is logged (client-go's throttling message).
+constexpr std::chrono::seconds kLongThrottle{1};
 
 // "host:port" of a server URL, the `host` label client-go uses.
 std::string HostLabel(std::string_view server) {
@@ -51,6 +54,21 @@ Task<std::string> ReadErrorBody(BodyStream& stream, Context ctx) {
     co_return body;
 }
 
+// How config authenticates, in NewAuthenticator's order (never the credential itself).
+std::string_view AuthenticationKind(const Config& config) {
+    if (!config.bearer_token_file.empty())
+        return "token file";
+    if (!config.bearer_token.empty())
+        return "bearer token";
+    if (!config.username.empty() || !config.password.empty())
+        return "basic";
+    if (config.exec)
+        return "exec plugin";
+    if (!config.tls.client_cert_pem.empty())
+        return "client certificate";
+    return "none";
+}
+
 }  // namespace
 
 std::string DefaultUserAgent() {
@@ -77,6 +95,10 @@ StatusOr<std::unique_ptr<RestClient>> RestClient::New(const Config& config, boos
                                                       metrics::Registry& registry) {
     CTRL_ASSIGN_OR_RETURN(std::unique_ptr<Transport> transport, NewTransport(config, std::move(executor)));
     CTRL_ASSIGN_OR_RETURN(std::shared_ptr<Authenticator> authenticator, NewAuthenticator(config));
+    log::Logger().WithName("rest").V(1).Info("client for the API server", "host", internal::LoggedUrl(config.host, ""),
+                                             "transport",
+                                             config.transport == TransportKind::kBeast ? "beast" : "cpprest", "auth",
+                                             AuthenticationKind(config), "qps", config.qps, "burst", config.burst);
     return std::make_unique<RestClient>(config, std::move(transport), std::move(authenticator), registry);
 }
 
@@ -102,6 +124,11 @@ Task<StatusOr<HttpRequest>> RestClient::Prepare(const HttpRequest& request, Cont
             co_return waited.GetStatus().Annotate("waiting for the client-side rate limiter");
         metrics_.rate_limiter_duration_seconds.WithLabelValues({request.method, host_label_})
             .Observe(std::chrono::duration<double>(*waited).count());
+        if (*waited > kLongThrottle) {
+            internal::RequestLogger(ctx).V(1).Info("waited for the client-side rate limiter", "verb", request.method,
+                                                   "url", internal::LoggedUrl(config_.host, request.target), "waited",
+                                                   *waited);
+        }
     }
     HttpRequest prepared = request;
     if (prepared.timeout.count() == 0)
@@ -113,13 +140,17 @@ Task<StatusOr<HttpRequest>> RestClient::Prepare(const HttpRequest& request, Cont
         if (!authorized.Ok())
             co_return authorized.Annotate("authenticating to " + config_.host);
     }
+    internal::LogRequestHeaders(ctx, config_.host, prepared);
     co_return prepared;
 }
 
 Task<bool> RestClient::ShouldRetry(int http_status, std::optional<std::string_view> retry_after, int attempt,
-                                   bool& reauthenticated, const std::string& method, Context& ctx, Status& stop) {
+                                   bool& reauthenticated, const HttpRequest& request, Context& ctx, Status& stop) {
+    const std::string& method = request.method;
     if (http_status == 401 && !reauthenticated && authenticator_) {
         // Exec plugins and token files may have a fresh credential; a static one fails again.
+        internal::RequestLogger(ctx).V(1).Info("unauthorized: dropping cached credentials and retrying once", "verb",
+                                               method, "url", internal::LoggedUrl(config_.host, request.target));
         reauthenticated = true;
         authenticator_->OnUnauthorized();
         co_return true;
@@ -130,6 +161,9 @@ Task<bool> RestClient::ShouldRetry(int http_status, std::optional<std::string_vi
     if (!delay || attempt >= max_retries_)
         co_return false;
     metrics_.request_retries_total.WithLabelValues({std::to_string(http_status), method, host_label_}).Inc();
+    internal::RequestLogger(ctx).V(1).Info("retrying after Retry-After", "verb", method, "url",
+                                           internal::LoggedUrl(config_.host, request.target), "code", http_status,
+                                           "attempt", attempt + 1, "wait", *delay);
     if (Status slept = co_await SleepFor(*delay, ctx); !slept.Ok()) {
         stop = slept.Annotate("waiting " + std::to_string(delay->count()) + "s to retry after HTTP " +
                               std::to_string(http_status));
@@ -139,19 +173,22 @@ Task<bool> RestClient::ShouldRetry(int http_status, std::optional<std::string_vi
 }
 
 Task<StatusOr<HttpResponse>> RestClient::Do(HttpRequest request, Context ctx) {
-    const std::string what = request.method + " " + config_.host + request.target;
+    // Errors name the request without credentials in the URL: they end up in log lines.
+    const std::string what = request.method + " " + internal::LoggedUrl(config_.host, request.target);
     bool reauthenticated = false;
     for (int attempt = 0;; ++attempt) {
         CTRL_CO_ASSIGN_OR_RETURN(HttpRequest prepared, co_await Prepare(request, ctx));
         const Clock::time_point start = Clock::now();
         StatusOr<HttpResponse> response = co_await transport_->Send(std::move(prepared), ctx);
-        Observe(request.method, response.Ok() ? std::to_string(response->status) : kErrorCodeLabel,
-                Clock::now() - start);
+        const Clock::duration took = Clock::now() - start;
+        Observe(request.method, response.Ok() ? std::to_string(response->status) : kErrorCodeLabel, took);
+        internal::LogResponse(ctx, config_.host, request, response.Ok() ? response->status : 0, response.GetStatus(),
+                              took);
         if (!response.Ok())
             co_return response.GetStatus();
         Status stop;
         if (co_await ShouldRetry(response->status, response->FindHeader("Retry-After"), attempt, reauthenticated,
-                                 request.method, ctx, stop)) {
+                                 request, ctx, stop)) {
             continue;
         }
         if (!stop.Ok())
@@ -163,15 +200,17 @@ Task<StatusOr<HttpResponse>> RestClient::Do(HttpRequest request, Context ctx) {
 }
 
 Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest request, Context ctx) {
-    const std::string what = request.method + " " + config_.host + request.target;
+    const std::string what = request.method + " " + internal::LoggedUrl(config_.host, request.target);
     bool reauthenticated = false;
     for (int attempt = 0;; ++attempt) {
         CTRL_CO_ASSIGN_OR_RETURN(HttpRequest prepared, co_await Prepare(request, ctx));
         prepared.timeout = request.timeout;  // a stream lives past the per-request timeout
         const Clock::time_point start = Clock::now();
         StatusOr<std::unique_ptr<BodyStream>> stream = co_await transport_->Open(std::move(prepared), ctx);
-        Observe(request.method, stream.Ok() ? std::to_string((*stream)->StatusCode()) : kErrorCodeLabel,
-                Clock::now() - start);
+        const Clock::duration took = Clock::now() - start;
+        Observe(request.method, stream.Ok() ? std::to_string((*stream)->StatusCode()) : kErrorCodeLabel, took);
+        internal::LogResponse(ctx, config_.host, request, stream.Ok() ? (*stream)->StatusCode() : 0, stream.GetStatus(),
+                              took);
         if (!stream.Ok())
             co_return stream.GetStatus();
         BodyStream& body = **stream;
@@ -186,8 +225,8 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest reque
         response.body = std::move(error_body);
         body.Close();
         Status stop;
-        if (co_await ShouldRetry(response.status, response.FindHeader("Retry-After"), attempt, reauthenticated,
-                                 request.method, ctx, stop)) {
+        if (co_await ShouldRetry(response.status, response.FindHeader("Retry-After"), attempt, reauthenticated, request,
+                                 ctx, stop)) {
             continue;
         }
         if (!stop.Ok())
@@ -197,7 +236,9 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest reque
 }
 
 Task<StatusOr<std::unique_ptr<WatchStream>>> RestClient::Watch(HttpRequest request, Context ctx) {
+    const std::string url = internal::LoggedUrl(config_.host, request.target);
     CTRL_CO_ASSIGN_OR_RETURN(std::unique_ptr<BodyStream> body, co_await Stream(std::move(request), ctx));
+    internal::RequestLogger(ctx).V(4).Info("watch opened", "url", url);
     co_return std::make_unique<WatchStream>(std::move(body));
 }
 

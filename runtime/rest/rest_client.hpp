@@ -48,7 +48,7 @@ class RestClient final {
     // Whether to try again after this answer; sleeps for Retry-After first. Sets `stop` to the
     // error that ends the loop (context ended while sleeping).
     Task<bool> ShouldRetry(int http_status, std::optional<std::string_view> retry_after, int attempt,
-                           bool& reauthenticated, const std::string& method, Context& ctx, Status& stop);
+                           bool& reauthenticated, const HttpRequest& request, Context& ctx, Status& stop);
     void Observe(const std::string& method, const std::string& code, std::chrono::steady_clock::duration took);
 
     const Config config_;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <utility>
 
 #include "runtime/workqueue/rate_limiter.hpp"
 #include "runtime/workqueue/token_bucket.hpp"
@@ -13,8 +14,9 @@ namespace ctrl::workqueue {
 template <typename T>
 class BucketRateLimiter final : public RateLimiter<T> {
   public:
-    // rate in tokens per second (> 0); burst tokens available at once.
-    BucketRateLimiter(double rate, int burst) : bucket_(rate, burst) {}
+    // rate in tokens per second (> 0); burst tokens available at once; now: the bucket's clock.
+    BucketRateLimiter(double rate, int burst, TokenBucket::NowFunction now = TokenBucket::Clock::now)
+        : bucket_(rate, burst, std::move(now)) {}
 
     std::chrono::nanoseconds When(const T&) override { return bucket_.Reserve(); }
     void Forget(const T&) override {}

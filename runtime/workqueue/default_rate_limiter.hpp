@@ -3,6 +3,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <utility>
 
 #include "runtime/workqueue/bucket_rate_limiter.hpp"
 #include "runtime/workqueue/item_exponential_failure_rate_limiter.hpp"
@@ -19,12 +20,12 @@ inline constexpr int kDefaultBucketBurst = 100;
 
 // The rate limiter a controller uses unless told otherwise: the larger of a per-item
 // exponential backoff (5 ms doubling to 1000 s) and an overall bucket of 10 retries per second
-// with a burst of 100.
+// with a burst of 100. now is the bucket's clock (tests inject one they move themselves).
 template <typename T, typename Hash = std::hash<T>, typename Eq = std::equal_to<T>>
-std::shared_ptr<RateLimiter<T>> DefaultControllerRateLimiter() {
+std::shared_ptr<RateLimiter<T>> DefaultControllerRateLimiter(TokenBucket::NowFunction now = TokenBucket::Clock::now) {
     return std::make_shared<MaxOfRateLimiter<T>>(std::vector<std::shared_ptr<RateLimiter<T>>>{
         std::make_shared<ItemExponentialFailureRateLimiter<T, Hash, Eq>>(kDefaultBaseDelay, kDefaultMaxDelay),
-        std::make_shared<BucketRateLimiter<T>>(kDefaultBucketRate, kDefaultBucketBurst),
+        std::make_shared<BucketRateLimiter<T>>(kDefaultBucketRate, kDefaultBucketBurst, std::move(now)),
     });
 }
 

@@ -21,6 +21,11 @@
 
 namespace ctrl::workqueue {
 
+namespace internal {
+// V(1) "shutting down" of the "workqueue" logger, once per queue (the first shutdown call).
+void LogShutDown(const std::string& queue, bool drain, std::size_t pending);
+}  // namespace internal
+
 // How a Queue is set up. Every field has the default a controller gets.
 template <typename T, typename Hash = std::hash<T>, typename Eq = std::equal_to<T>>
 struct QueueOptions {
@@ -51,7 +56,8 @@ class Queue final : public RateLimitingInterface<T> {
     using Options = QueueOptions<T, Hash, Eq>;
 
     explicit Queue(const boost::asio::any_io_executor& executor, Options options = {})
-        : rate_limiter_(options.rate_limiter ? std::move(options.rate_limiter)
+        : name_(options.name),
+          rate_limiter_(options.rate_limiter ? std::move(options.rate_limiter)
                                              : DefaultControllerRateLimiter<T, Hash, Eq>()),
           core_(std::make_shared<internal::QueueCore<T, Hash, Eq>>(
               executor,
@@ -72,12 +78,27 @@ class Queue final : public RateLimitingInterface<T> {
     void Forget(const T& item) override { rate_limiter_->Forget(item); }
     int NumRequeues(const T& item) const override { return rate_limiter_->NumRequeues(item); }
     std::size_t Len() const override { return core_->Len(); }
-    void ShutDown() override { core_->ShutDown(); }
-    void ShutDownWithDrain() override { core_->ShutDownWithDrain(); }
-    Task<void> AsyncShutDownWithDrain() override { return core_->AsyncShutDownWithDrain(); }
+    void ShutDown() override {
+        LogShutDown(false);
+        core_->ShutDown();
+    }
+    void ShutDownWithDrain() override {
+        LogShutDown(true);
+        core_->ShutDownWithDrain();
+    }
+    Task<void> AsyncShutDownWithDrain() override {
+        LogShutDown(true);
+        return core_->AsyncShutDownWithDrain();
+    }
     bool ShuttingDown() const override { return core_->ShuttingDown(); }
 
   private:
+    void LogShutDown(bool drain) const {
+        if (!core_->ShuttingDown())
+            internal::LogShutDown(name_, drain, core_->Len());
+    }
+
+    const std::string name_;
     const std::shared_ptr<RateLimiter<T>> rate_limiter_;
     const std::shared_ptr<internal::QueueCore<T, Hash, Eq>> core_;
 };

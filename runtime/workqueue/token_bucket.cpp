@@ -3,13 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 namespace ctrl::workqueue {
 
-TokenBucket::TokenBucket(double rate, int burst) : rate_(rate), burst_(std::max(burst, 1)), tokens_(burst_) {}
+TokenBucket::TokenBucket(double rate, int burst, NowFunction now)
+    : rate_(rate), burst_(std::max(burst, 1)), now_(std::move(now)), tokens_(burst_) {}
 
 std::chrono::nanoseconds TokenBucket::Reserve() {
-    return ReserveAt(Clock::now());
+    return ReserveAt(now_());
 }
 
 std::chrono::nanoseconds TokenBucket::ReserveAt(Clock::time_point now) {

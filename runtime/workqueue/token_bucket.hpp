@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <mutex>
 
 namespace ctrl::workqueue {
@@ -13,8 +14,10 @@ namespace ctrl::workqueue {
 class TokenBucket final {
   public:
     using Clock = std::chrono::steady_clock;
+    // What Reserve reads as the current time (tests inject a clock they move themselves).
+    using NowFunction = std::function<Clock::time_point()>;
 
-    TokenBucket(double rate, int burst);
+    TokenBucket(double rate, int burst, NowFunction now = Clock::now);
 
     // Takes a token now; zero when one was free, else the wait until the debt is repaid.
     std::chrono::nanoseconds Reserve();
@@ -28,6 +31,7 @@ class TokenBucket final {
   private:
     const double rate_;
     const int burst_;
+    const NowFunction now_;
     std::mutex mu_;
     double tokens_;
     bool started_ = false;

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/eventually.hpp"
 #include "test/support/kubectl.hpp"
 
 namespace ctrl::testing {
@@ -89,14 +90,11 @@ TEST(ControlPlaneTest, UserWithoutRightsIsForbiddenUntilBound) {
     ASSERT_EQ(bound.exit_code, 0) << bound.err;
     // The RBAC authorizer reads through an informer: allow it a moment to see the binding.
     CommandResult allowed;
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    do {
+    const auto get_namespace = [&] {
         allowed = RunKubectl(*kubeconfig, {"get", "namespaces", "default", "-o", "name"});
-        if (allowed.exit_code == 0)
-            break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    } while (std::chrono::steady_clock::now() < deadline);
-    EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
+        return allowed.exit_code == 0;
+    };
+    EXPECT_TRUE(Eventually(get_namespace, kTestWait, std::chrono::milliseconds(100))) << allowed.err;
     EXPECT_EQ(allowed.out, "namespace/default\n");
 }
 

@@ -2,7 +2,10 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "runtime/core/context.hpp"
 #include "runtime/core/status_or.hpp"
@@ -11,27 +14,40 @@
 
 namespace ctrl::testing {
 
-// A transport that forwards to a real one and counts the requests that pass: how tests prove that
-// something happens without a request ("before any request", "reads from the cache"), or costs
-// exactly N. Thread-safe.
+// A transport that forwards to a real one and counts the requests that pass (and keeps their
+// paths): how tests prove that something happens without a request ("before any request",
+// "reads from the cache"), costs exactly N, or went through this one transport. Thread-safe.
 class CountingTransport final : public rest::Transport {
   public:
     explicit CountingTransport(std::unique_ptr<rest::Transport> inner) : inner_(std::move(inner)) {}
 
     Task<StatusOr<rest::HttpResponse>> Send(rest::HttpRequest request, Context ctx) override {
-        ++count_;
+        Record(request);
         co_return co_await inner_->Send(std::move(request), std::move(ctx));
     }
     Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(rest::HttpRequest request, Context ctx) override {
-        ++count_;
+        Record(request);
         co_return co_await inner_->Open(std::move(request), std::move(ctx));
     }
     // Requests sent or opened so far.
     int Count() const { return count_.load(); }
+    // The path and query of every request so far, in order.
+    std::vector<std::string> Paths() const {
+        std::lock_guard lock(mu_);
+        return paths_;
+    }
 
   private:
     std::unique_ptr<rest::Transport> inner_;
+    void Record(const rest::HttpRequest& request) {
+        std::lock_guard lock(mu_);
+        paths_.push_back(request.target);
+        ++count_;
+    }
+
     std::atomic<int> count_{0};
+    mutable std::mutex mu_;
+    std::vector<std::string> paths_;
 };
 
 }  // namespace ctrl::testing

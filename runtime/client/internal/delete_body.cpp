@@ -6,13 +6,13 @@
 
 namespace ctrl::client::internal {
 
-std::string_view PropagationPolicyName(PropagationPolicy policy) {
+std::string_view PropagationPolicyName(DeletionPropagation policy) {
     switch (policy) {
-        case PropagationPolicy::kOrphan:
+        case DeletionPropagation::kOrphan:
             return "Orphan";
-        case PropagationPolicy::kBackground:
+        case DeletionPropagation::kBackground:
             return "Background";
-        case PropagationPolicy::kForeground:
+        case DeletionPropagation::kForeground:
             return "Foreground";
     }
     return "Background";

@@ -11,6 +11,6 @@ namespace ctrl::client::internal {
 std::string DeleteOptionsBody(const DeleteOptions& options, bool dry_run);
 
 // "Orphan", "Background", "Foreground".
-std::string_view PropagationPolicyName(PropagationPolicy policy);
+std::string_view PropagationPolicyName(DeletionPropagation policy);
 
 }  // namespace ctrl::client::internal

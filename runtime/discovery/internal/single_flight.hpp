@@ -1,29 +1,33 @@
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
-#include <vector>
 
+#include "runtime/core/context.hpp"
+#include "runtime/core/notification.hpp"
+#include "runtime/core/status.hpp"
 #include "runtime/core/task.hpp"
-
-#include <boost/asio/async_result.hpp>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/use_awaitable.hpp>
 
 namespace ctrl::discovery::internal {
 
 // Runs at most one call per key at a time; callers that ask for a key while its call runs wait
 // for that call's result instead of starting their own (Go's singleflight, for coroutines on any
 // executor and any thread). Waiting holds no thread: each waiter resumes on its own executor.
-// T must be copyable (every waiter gets a copy).
+// A waiter whose own Context ends first returns that Context's error; a call that throws gives
+// its waiters an Internal error naming the exception (the leader gets the exception), and the
+// next call of the key starts a new round. T must be copyable (every waiter gets a copy) and
+// constructible from a Status (Status, StatusOr<U>).
 template <typename T>
 class SingleFlight final {
+    static_assert(std::is_constructible_v<T, Status>, "SingleFlight<T>: T must be constructible from a Status");
+
   public:
     // The result of fn() for key, and whether this caller shared a call another caller started.
     struct Outcome {
@@ -31,7 +35,7 @@ class SingleFlight final {
         bool shared = false;
     };
 
-    Task<Outcome> Do(const std::string& key, std::function<Task<T>()> fn) {
+    Task<Outcome> Do(const std::string& key, std::function<Task<T>()> fn, Context ctx) {
         std::shared_ptr<Call> call;
         bool leader = false;
         {
@@ -43,24 +47,28 @@ class SingleFlight final {
             leader = inserted;
         }
         if (!leader) {
-            // Named, not built inside the co_await (GCC 12 destroys such temporaries twice).
-            Task<T> waiting = Wait(call);
-            T shared_value = co_await std::move(waiting);
-            co_return Outcome{std::move(shared_value), true};
+            if (Status waited = co_await call->done.Wait(std::move(ctx)); !waited.Ok())
+                co_return Outcome{T(std::move(waited)), true};
+            co_return Outcome{*call->result, true};
         }
 
-        T value = co_await fn();
-        std::vector<std::function<void()>> waiters;
+        std::optional<T> value;
+        std::exception_ptr thrown;
+        try {
+            value.emplace(co_await fn());
+        } catch (...) {
+            thrown = std::current_exception();
+        }
         {
             std::lock_guard lock(mu_);
             calls_.erase(key);
-            std::lock_guard call_lock(call->mu);
-            call->result = value;
-            waiters.swap(call->waiters);
         }
-        for (auto& resume : waiters)
-            resume();
-        co_return Outcome{std::move(value), false};
+        // Written before Notify, read by waiters only after it: no lock needed.
+        call->result.emplace(value ? *value : T(ThrownError(key, thrown)));
+        call->done.Notify();
+        if (thrown)
+            std::rethrow_exception(thrown);
+        co_return Outcome{std::move(*value), false};
     }
 
     // Number of calls running now (for tests).
@@ -71,32 +79,18 @@ class SingleFlight final {
 
   private:
     struct Call {
-        std::mutex mu;
+        Notification done;
         std::optional<T> result;
-        std::vector<std::function<void()>> waiters;
     };
 
-    // Suspends until call has a result, then resumes on the caller's executor.
-    static Task<T> Wait(std::shared_ptr<Call> call) {
-        // Named, not a temporary of the co_await: GCC 12 destroyed the lambda (and its reference
-        // to call) twice, freeing call while waiters still used it.
-        auto initiation = [call](auto handler) {
-            auto executor = boost::asio::get_associated_executor(handler);
-            auto shared = std::make_shared<decltype(handler)>(std::move(handler));
-            auto work = std::make_shared<boost::asio::executor_work_guard<decltype(executor)>>(executor);
-            auto resume = [shared, work, executor] { boost::asio::post(executor, [shared, work] { (*shared)(); }); };
-            std::unique_lock lock(call->mu);
-            if (call->result) {
-                lock.unlock();
-                resume();
-            } else {
-                call->waiters.push_back(std::move(resume));
-            }
-        };
-        co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void()>(initiation,
-                                                                                           boost::asio::use_awaitable);
-        std::lock_guard lock(call->mu);
-        co_return *call->result;
+    static Status ThrownError(const std::string& key, const std::exception_ptr& thrown) {
+        try {
+            std::rethrow_exception(thrown);
+        } catch (const std::exception& e) {
+            return InternalError("the shared call for \"" + key + "\" threw: " + e.what());
+        } catch (...) {
+            return InternalError("the shared call for \"" + key + "\" threw a non-standard exception");
+        }
     }
 
     mutable std::mutex mu_;

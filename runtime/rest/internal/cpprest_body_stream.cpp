@@ -2,24 +2,13 @@
 
 #include <utility>
 
-#include "runtime/rest/internal/cpprest_wait.hpp"
+#include "runtime/core/notification.hpp"
 
 namespace ctrl::rest::internal::cpprest {
-namespace {
 
-// Made by a function, not as a lambda in the co_await expression: GCC 12 destroys a capturing
-// lambda (or a braced aggregate) built inside a co_await expression twice.
-std::function<void(Resume<WaitEnd>)> WakeOnData(std::shared_ptr<BodyQueue> queue) {
-    return [queue](Resume<WaitEnd> resume) { queue->NotifyOnData([resume] { resume(WaitEnd::kDone); }); };
-}
-
-}  // namespace
-
-CppRestBodyStream::CppRestBodyStream(boost::asio::any_io_executor executor, int status, std::vector<Header> headers,
-                                     std::shared_ptr<BodyQueue> queue, std::function<void()> cancel,
-                                     std::string operation)
-    : executor_(std::move(executor)),
-      status_(status),
+CppRestBodyStream::CppRestBodyStream(int status, std::vector<Header> headers, std::shared_ptr<BodyQueue> queue,
+                                     std::function<void()> cancel, std::string operation)
+    : status_(status),
       headers_(std::move(headers)),
       queue_(std::move(queue)),
       cancel_(std::move(cancel)),
@@ -43,13 +32,10 @@ Task<StatusOr<std::size_t>> CppRestBodyStream::ReadSome(char* data, std::size_t 
         }
         if (Status err = ctx.Err(); !err.Ok())
             co_return err.Annotate("reading the body of " + operation_);
-        const WaitEnd end = co_await WaitUntil(executor_, WakeOnData(queue_), ctx, ctx.Deadline());
-        if (end != WaitEnd::kDone) {
-            Status err = ctx.Err();
-            if (err.Ok())
-                err = TimeoutError("context deadline exceeded");
-            co_return err.Annotate("reading the body of " + operation_);
-        }
+        auto data_arrived = std::make_shared<Notification>();
+        queue_->NotifyOnData([data_arrived] { data_arrived->Notify(); });
+        if (Status waited = co_await data_arrived->Wait(ctx); !waited.Ok())
+            co_return waited.Annotate("reading the body of " + operation_);
     }
 }
 

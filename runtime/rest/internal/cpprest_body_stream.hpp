@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <boost/asio/any_io_executor.hpp>
-
 #include "runtime/rest/internal/cpprest_body_queue.hpp"
 #include "runtime/rest/transport.hpp"
 
@@ -19,10 +17,9 @@ namespace ctrl::rest::internal::cpprest {
 // usable. Close cancels the exchange (cpprestsdk closes the connection) and wakes a waiting read.
 class CppRestBodyStream final : public BodyStream {
   public:
-    // `cancel` aborts the cpprestsdk exchange; `operation` is "GET https://host/path", for messages;
-    // deadline timers run on `executor`.
-    CppRestBodyStream(boost::asio::any_io_executor executor, int status, std::vector<Header> headers,
-                      std::shared_ptr<BodyQueue> queue, std::function<void()> cancel, std::string operation);
+    // `cancel` aborts the cpprestsdk exchange; `operation` is "GET https://host/path", for messages.
+    CppRestBodyStream(int status, std::vector<Header> headers, std::shared_ptr<BodyQueue> queue,
+                      std::function<void()> cancel, std::string operation);
     ~CppRestBodyStream() override;
 
     int StatusCode() const override { return status_; }
@@ -31,7 +28,6 @@ class CppRestBodyStream final : public BodyStream {
     void Close() override;
 
   private:
-    const boost::asio::any_io_executor executor_;
     const int status_;
     const std::vector<Header> headers_;
     const std::shared_ptr<BodyQueue> queue_;

@@ -5,22 +5,21 @@
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "runtime/core/resume.hpp"
 #include "runtime/core/task.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
-#include <boost/asio/async_result.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
-#include <boost/asio/use_awaitable.hpp>
 
-#include "runtime/workqueue/internal/completion.hpp"
 #include "runtime/workqueue/internal/delay_heap.hpp"
 #include "runtime/workqueue/internal/instruments.hpp"
 #include "runtime/workqueue/internal/key_set.hpp"
@@ -29,7 +28,7 @@
 namespace ctrl::workqueue::internal {
 
 // A work queue's keys (KeySet) and delayed keys (DelayHeap) behind one lock, with the waiting
-// around them: blocked threads on a condition variable, suspended coroutines as completions
+// around them: blocked threads on a condition variable, suspended coroutines as Resumes (core)
 // that are handed a key directly, ShutDownWithDrain callers. Timers (AddAfter deadlines, the
 // metrics refresh) run on a strand of the executor and only strand handlers touch them; the
 // handlers hold weak references, so dropping the last owner frees the queue.
@@ -78,12 +77,12 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         }
         if (taken)
             co_return Observe(std::move(*taken));
-        // The initiation captures only `this` (the owning Queue outlives the call): GCC 12 destroys
-        // a non-trivial temporary of a co_await expression twice, so a captured shared_ptr would
-        // be released twice.
-        co_return co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void(std::optional<T>)>(
-            [this](auto handler) { WaitForItem(Completion<std::optional<T>>(std::move(handler))); },
-            boost::asio::use_awaitable);
+        // Captures only `this` (the owning Queue outlives the call), and named, not built inside
+        // the co_await expression: GCC 12 destroys such temporaries twice.
+        std::function<void(Resume<std::optional<T>>)> wait = [this](Resume<std::optional<T>> resume) {
+            WaitForItem(std::move(resume));
+        };
+        co_return co_await Suspend<std::optional<T>>(std::move(wait));
     }
 
     void Done(const T& item) {
@@ -151,14 +150,14 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
             if (keys_.Processing() == 0 || !drain_)
                 co_return;
         }
-        co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable), void()>(
-            [this](auto handler) { WaitForDrain(Completion<>(std::move(handler))); }, boost::asio::use_awaitable);
+        std::function<void(Resume<bool>)> wait = [this](Resume<bool> resume) { WaitForDrain(std::move(resume)); };
+        (void)co_await Suspend<bool>(std::move(wait));
     }
 
   private:
     // The ShutDownWithDrain callers to wake (nothing is in progress, or the drain was called off).
     struct Drainers {
-        std::vector<Completion<>> waiters;
+        std::vector<Resume<bool>> waiters;
         bool notify = false;
     };
 
@@ -209,11 +208,11 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
     // coroutine is handed the key; a blocked thread is woken to take it.
     void WakeOne(std::unique_lock<std::mutex>& lock) {
         if (!get_waiters_.empty()) {
-            Completion<std::optional<T>> waiter = std::move(get_waiters_.front());
+            Resume<std::optional<T>> waiter = std::move(get_waiters_.front());
             get_waiters_.pop_front();
             Taken taken = TakeLocked();
             lock.unlock();
-            std::move(waiter).Post(Observe(std::move(taken)));
+            waiter(Observe(std::move(taken)));
             return;
         }
         const bool notify = blocked_getters_ > 0;
@@ -224,7 +223,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
 
     // WakeOne for `ready` keys at once (a batch of expired deadlines); releases the lock.
     void WakeMany(std::size_t ready, std::unique_lock<std::mutex>& lock) {
-        std::vector<std::pair<Completion<std::optional<T>>, Taken>> handoffs;
+        std::vector<std::pair<Resume<std::optional<T>>, Taken>> handoffs;
         while (ready > 0 && !get_waiters_.empty()) {
             handoffs.emplace_back(std::move(get_waiters_.front()), TakeLocked());
             get_waiters_.pop_front();
@@ -233,12 +232,12 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         const std::size_t notify = std::min(ready, blocked_getters_);
         lock.unlock();
         for (auto& [waiter, taken] : handoffs)
-            std::move(waiter).Post(Observe(std::move(taken)));
+            waiter(Observe(std::move(taken)));
         for (std::size_t i = 0; i < notify; ++i)
             get_cv_.notify_one();
     }
 
-    void WaitForItem(Completion<std::optional<T>> waiter) {
+    void WaitForItem(Resume<std::optional<T>> waiter) {
         std::unique_lock lock(mu_);
         if (!keys_.HasQueued() && !shutting_down_) {
             get_waiters_.push_back(std::move(waiter));
@@ -246,22 +245,22 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         }
         if (!keys_.HasQueued()) {
             lock.unlock();
-            std::move(waiter).Post(std::nullopt);
+            waiter(std::nullopt);
             return;
         }
         Taken taken = TakeLocked();
         lock.unlock();
-        std::move(waiter).Post(Observe(std::move(taken)));
+        waiter(Observe(std::move(taken)));
     }
 
-    void WaitForDrain(Completion<> waiter) {
+    void WaitForDrain(Resume<bool> waiter) {
         std::unique_lock lock(mu_);
         if (keys_.Processing() != 0 && drain_) {
             drain_waiters_.push_back(std::move(waiter));
             return;
         }
         lock.unlock();
-        std::move(waiter).Post();
+        waiter(true);
     }
 
     Drainers TakeDrainersLocked() { return Drainers{std::exchange(drain_waiters_, {}), blocked_drainers_ > 0}; }
@@ -271,11 +270,11 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         if (drainers.notify)
             drain_cv_.notify_all();
         for (auto& waiter : drainers.waiters)
-            std::move(waiter).Post();
+            waiter(true);
     }
 
     void BeginShutDown(bool drain) {
-        std::deque<Completion<std::optional<T>>> getters;
+        std::deque<Resume<std::optional<T>>> getters;
         Drainers drainers;
         bool first = false;
         {
@@ -294,7 +293,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         get_cv_.notify_all();
         Release(std::move(drainers));
         for (auto& getter : getters)
-            std::move(getter).Post(std::nullopt);
+            getter(std::nullopt);
         if (!first)
             return;
         boost::asio::post(strand_, [weak = this->weak_from_this()] {
@@ -394,8 +393,8 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
     std::condition_variable drain_cv_;
     KeySet<T, Hash, Eq> keys_;
     DelayHeap<T, Hash, Eq> delays_;
-    std::deque<Completion<std::optional<T>>> get_waiters_;
-    std::vector<Completion<>> drain_waiters_;
+    std::deque<Resume<std::optional<T>>> get_waiters_;
+    std::vector<Resume<bool>> drain_waiters_;
     std::size_t blocked_getters_ = 0;
     std::size_t blocked_drainers_ = 0;
     Clock::time_point armed_deadline_ = Clock::time_point::max();  // where the delay timer fires

@@ -21,13 +21,12 @@
 #include "runtime/rest/kubeconfig.hpp"
 #include "test/integration/cache/reflector_test_util.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/eventually.hpp"
 #include "test/support/tcp_proxy.hpp"
 
 namespace ctrl::cache::test {
 
-inline Context Within(std::chrono::steady_clock::duration timeout) {
-    return Context::WithTimeout(Context::Background(), timeout);
-}
+using ctrl::testing::Within;
 
 class ClusterTest : public ::testing::Test {
   protected:

@@ -40,16 +40,11 @@ std::string Summary(std::vector<Clock::duration> delays) {
 
 class InformerSyncTest : public ClusterTest {
   protected:
-    // Waits (polling every millisecond, at most 10 s) until condition holds; returns how long it took
-    // from `since`, or nullopt when the deadline passed.
-    static std::optional<Clock::duration> VisibleWithin10s(Clock::time_point since,
-                                                           const std::function<bool()>& condition) {
-        const auto deadline = Clock::now() + 10s;
-        while (!condition()) {
-            if (Clock::now() > deadline)
-                return std::nullopt;
-            std::this_thread::sleep_for(1ms);
-        }
+    // Waits (polling every millisecond, at most kTestWait) until condition holds; returns how long
+    // it took from `since`, or nullopt when the deadline passed.
+    static std::optional<Clock::duration> WhenVisible(Clock::time_point since, const std::function<bool()>& condition) {
+        if (!Eventually(condition, ctrl::testing::kTestWait, 1ms))
+            return std::nullopt;
         return Clock::now() - since;
     }
 };
@@ -88,23 +83,23 @@ TEST_F(InformerSyncTest, ThousandPodsSyncThenChangesAreVisibleWithinTenSeconds) 
         const std::string late = PodName("late-", i);
         auto start = Clock::now();
         ASSERT_TRUE(Run(CreatePod(*client_, ns, late, i, Within(30s))).Ok());
-        auto delay = VisibleWithin10s(start, [&] { return static_cast<bool>(store_.Get(ns, late)); });
-        ASSERT_TRUE(delay) << late << " not in the cache after 10 s";
+        auto delay = WhenVisible(start, [&] { return static_cast<bool>(store_.Get(ns, late)); });
+        ASSERT_TRUE(delay) << late << " not in the cache within the test's wait";
         creates.push_back(*delay);
 
         const std::string touched = PodName("pod-", i);
         const std::string round = std::to_string(i);
         start = Clock::now();
         ASSERT_TRUE(Run(LabelPod(*client_, ns, touched, "round", round, Within(30s))).Ok());
-        delay = VisibleWithin10s(start, [&] { return store_.Get(ns, touched).Labels()["round"] == round; });
-        ASSERT_TRUE(delay) << touched << " update not in the cache after 10 s";
+        delay = WhenVisible(start, [&] { return store_.Get(ns, touched).Labels()["round"] == round; });
+        ASSERT_TRUE(delay) << touched << " update not in the cache within the test's wait";
         updates.push_back(*delay);
 
         const std::string doomed = PodName("pod-", kPods - 1 - i);
         start = Clock::now();
         ASSERT_TRUE(Run(DeletePod(*client_, ns, doomed, Within(30s))).Ok());
-        delay = VisibleWithin10s(start, [&] { return !store_.Get(ns, doomed); });
-        ASSERT_TRUE(delay) << doomed << " still in the cache after 10 s";
+        delay = WhenVisible(start, [&] { return !store_.Get(ns, doomed); });
+        ASSERT_TRUE(delay) << doomed << " still in the cache after the test's wait";
         deletes.push_back(*delay);
     }
     std::printf("visible in the cache after the write was sent: create %s; update %s; delete %s\n",

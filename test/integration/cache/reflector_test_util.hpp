@@ -1,17 +1,16 @@
 #pragma once
 
 // Helpers for the reflector's tests: an event recorder, JSON builders for a scripted API server,
-// and waits with deadlines.
+// and Eventually (test/support/eventually.hpp).
 
 #include <chrono>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "runtime/cache/event_handler.hpp"
+#include "test/support/eventually.hpp"
 
 namespace ctrl::cache::test {
 
@@ -54,17 +53,7 @@ class Recorder final : public EventHandler {
     std::vector<std::string> events_;
 };
 
-// Polls condition every 5 ms until it holds or timeout passes; returns whether it held.
-inline bool Eventually(const std::function<bool()>& condition,
-                       std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (condition())
-            return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return condition();
-}
+using ctrl::testing::Eventually;
 
 // A pod as a list item (no apiVersion and kind, as the API server sends items).
 inline std::string PodItem(const std::string& name, const std::string& rv, const std::string& ns = "ns") {

@@ -8,19 +8,12 @@
 #include "runtime/api/config_map.hpp"
 #include "runtime/api/pod.hpp"
 #include "test/integration/client/client_fixture.hpp"
+#include "test/support/internal/conformance_objects.hpp"
 
 namespace ctrl::client::test {
 namespace {
 
-api::Pod NewPod(const std::string& ns, const std::string& name) {
-    StatusOr<api::Pod> pod = api::Pod::Parse(R"({"spec":{"containers":[
-        {"name":"app","image":"busybox:1.36","env":[{"name":"A","value":"1"},{"name":"B","value":"2"}]},
-        {"name":"sidecar","image":"busybox:1.36"}]}})");
-    EXPECT_TRUE(pod.Ok());
-    pod->SetNamespace(ns);
-    pod->SetName(name);
-    return std::move(pod).Value();
-}
+using ctrl::testing::internal::NewPod;
 
 TEST_F(ClientTest, MergeFromPatchesOnlyWhatChanged) {
     CreateConfigMap("merge", {{"keep", "yes"}, {"drop", "yes"}}, {{"a", "1"}, {"b", "2"}});
@@ -39,7 +32,7 @@ TEST_F(ClientTest, MergeFromPatchesOnlyWhatChanged) {
     other.SetDataValue("c", "3");
     ASSERT_TRUE(Run(client_->Update(Ctx(), other)).Ok());
 
-    ASSERT_TRUE(Run(client_->Patch(Ctx(), cm, MergeFrom(original), {{.field_owner = "merger"}})).Ok());
+    ASSERT_TRUE(Run(client_->Patch(Ctx(), cm, MergeFrom(original), FieldOwner("merger"))).Ok());
     EXPECT_EQ(cm.Data(), (std::map<std::string, std::string>{{"a", "10"}, {"c", "3"}}));
     EXPECT_EQ(cm.Labels(), (std::map<std::string, std::string>{{"keep", "yes"}}));
 
@@ -108,7 +101,7 @@ TEST_F(ClientTest, ServerSideApplyIsIdempotentAndNamesConflicts) {
     desired.SetNamespace(ns_);
     desired.SetName("applied");
     desired.SetDataValue("owned-by", "first");
-    ASSERT_TRUE(Run(client_->Patch(Ctx(), desired, Apply(), {{.field_owner = "first"}})).Ok());
+    ASSERT_TRUE(Run(client_->Patch(Ctx(), desired, Apply(), FieldOwner("first"))).Ok());
     const std::string version = std::string(desired.ResourceVersion());
     ASSERT_FALSE(version.empty());
 
@@ -116,21 +109,19 @@ TEST_F(ClientTest, ServerSideApplyIsIdempotentAndNamesConflicts) {
     again.SetNamespace(ns_);
     again.SetName("applied");
     again.SetDataValue("owned-by", "first");
-    ASSERT_TRUE(Run(client_->Patch(Ctx(), again, Apply(), {{.field_owner = "first"}})).Ok());
+    ASSERT_TRUE(Run(client_->Patch(Ctx(), again, Apply(), FieldOwner("first"))).Ok());
     EXPECT_EQ(again.ResourceVersion(), version) << "applying the same object twice changes nothing";
 
     api::ConfigMap rival;
     rival.SetNamespace(ns_);
     rival.SetName("applied");
     rival.SetDataValue("owned-by", "second");
-    Status conflict = Run(client_->Patch(Ctx(), rival, Apply(), {{.field_owner = "second"}}));
+    Status conflict = Run(client_->Patch(Ctx(), rival, Apply(), FieldOwner("second")));
     ASSERT_TRUE(IsConflict(conflict)) << conflict;
     EXPECT_THAT(conflict.Message(), ::testing::HasSubstr("first"));
     EXPECT_EQ(rival.DataValue("owned-by"), "second") << "unchanged on failure";
 
-    PatchOptions force{{.field_owner = "second"}};
-    force.force = true;
-    ASSERT_TRUE(Run(client_->Patch(Ctx(), rival, Apply(), force)).Ok());
+    ASSERT_TRUE(Run(client_->Patch(Ctx(), rival, Apply(), FieldOwner("second"), ForceOwnership())).Ok());
     EXPECT_EQ(rival.DataValue("owned-by"), "second");
     EXPECT_NE(rival.ResourceVersion(), version);
 

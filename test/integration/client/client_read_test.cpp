@@ -103,16 +103,14 @@ TEST_F(ClientTest, ListHonoursNamespaceSelectorsAndPagination) {
         CreateConfigMap("cm-" + std::to_string(i), {{"tier", i % 2 == 0 ? "even" : "odd"}});
 
     api::ConfigMapList all;
-    ASSERT_TRUE(Run(client_->List(Ctx(), all, {.namespace_name = ns_})).Ok());
+    ASSERT_TRUE(Run(client_->List(Ctx(), all, InNamespace(ns_))).Ok());
     EXPECT_EQ(all.Items().size(), 7u);
     EXPECT_FALSE(all.ResourceVersion().empty());
     for (const Object& item : all.Items())
         EXPECT_EQ(item.Kind(), "ConfigMap") << "items get their kind";
 
     api::ConfigMapList even;
-    ASSERT_TRUE(
-        Run(client_->List(Ctx(), even, {.namespace_name = ns_, .label_selector = MatchingLabels({{"tier", "even"}})}))
-            .Ok());
+    ASSERT_TRUE(Run(client_->List(Ctx(), even, InNamespace(ns_), MatchingLabels("tier", "even"))).Ok());
     EXPECT_THAT(Names(even), UnorderedElementsAre("cm-0", "cm-2", "cm-4", "cm-6"));
 
     StatusOr<LabelSelector> odd_selector = LabelSelector::Parse("tier in (odd),tier!=even");
@@ -120,13 +118,12 @@ TEST_F(ClientTest, ListHonoursNamespaceSelectorsAndPagination) {
     ObjectList odd;
     odd.SetApiVersion("v1");
     odd.SetKind("ConfigMapList");
-    ASSERT_TRUE(Run(client_->List(Ctx(), odd, {.namespace_name = ns_, .label_selector = *odd_selector})).Ok());
+    ASSERT_TRUE(Run(client_->List(Ctx(), odd, InNamespace(ns_), MatchingLabelsSelector(*odd_selector))).Ok());
     EXPECT_THAT(Names(odd), UnorderedElementsAre("cm-1", "cm-3", "cm-5"));
     EXPECT_EQ(odd.Items()[0].ApiVersion(), "v1");
 
     api::ConfigMapList by_field;
-    ListOptions by_name{.namespace_name = ns_, .field_selector = MatchingFields({{"metadata.name", "cm-3"}})};
-    ASSERT_TRUE(Run(client_->List(Ctx(), by_field, by_name)).Ok());
+    ASSERT_TRUE(Run(client_->List(Ctx(), by_field, InNamespace(ns_), MatchingFields("metadata.name", "cm-3"))).Ok());
     EXPECT_THAT(Names(by_field), UnorderedElementsAre("cm-3"));
 
     std::set<std::string> paged;
@@ -134,8 +131,7 @@ TEST_F(ClientTest, ListHonoursNamespaceSelectorsAndPagination) {
     std::string token;
     do {
         api::ConfigMapList page;
-        ListOptions options{.namespace_name = ns_, .limit = 3, .continue_token = token};
-        ASSERT_TRUE(Run(client_->List(Ctx(), page, options)).Ok());
+        ASSERT_TRUE(Run(client_->List(Ctx(), page, InNamespace(ns_), Limit(3), Continue(token))).Ok());
         EXPECT_LE(page.Items().size(), 3u);
         for (const Object& item : page.Items())
             EXPECT_TRUE(paged.emplace(item.Name()).second) << "no item twice";
@@ -146,18 +142,19 @@ TEST_F(ClientTest, ListHonoursNamespaceSelectorsAndPagination) {
     EXPECT_EQ(paged, Names(all));
 
     api::ConfigMapList at_version;
-    ListOptions not_older{.namespace_name = ns_,
-                          .resource_version = std::string(all.ResourceVersion()),
-                          .resource_version_match = "NotOlderThan"};
+    ListOptions not_older;
+    not_older.namespace_name = ns_;
+    not_older.resource_version = std::string(all.ResourceVersion());
+    not_older.resource_version_match = "NotOlderThan";
     ASSERT_TRUE(Run(client_->List(Ctx(), at_version, not_older)).Ok());
     EXPECT_EQ(Names(at_version), Names(all));
     api::ConfigMapList any_version;
-    ASSERT_TRUE(Run(client_->List(Ctx(), any_version, {.namespace_name = ns_, .resource_version = "0"})).Ok());
+    ASSERT_TRUE(Run(client_->List(Ctx(), any_version, InNamespace(ns_), ResourceVersion("0"))).Ok());
     EXPECT_EQ(Names(any_version), Names(all));
 
     const int before = Requests();
     api::ConfigMapList nothing;
-    ASSERT_TRUE(Run(client_->List(Ctx(), nothing, {.label_selector = LabelSelector::Nothing()})).Ok());
+    ASSERT_TRUE(Run(client_->List(Ctx(), nothing, MatchingLabelsSelector(LabelSelector::Nothing()))).Ok());
     EXPECT_TRUE(nothing.Items().empty());
     EXPECT_EQ(Requests(), before) << "a selector that selects nothing sends nothing";
 }
@@ -178,7 +175,7 @@ TEST_F(ClientTest, ListAcrossNamespacesAndMetadataOnlyListsCarryNoSpec) {
     EXPECT_TRUE(namespaces.contains(ns_) && namespaces.contains("default"));
 
     PartialObjectMetadataList metadata({"", "v1", "ConfigMap"});
-    ASSERT_TRUE(Run(client_->List(Ctx(), metadata, {.label_selector = MatchingLabels({{"probe", ns_}})})).Ok());
+    ASSERT_TRUE(Run(client_->List(Ctx(), metadata, MatchingLabels("probe", ns_))).Ok());
     ASSERT_EQ(metadata.Items().size(), 1u);
     EXPECT_EQ(metadata.Kind(), "ConfigMapList");
     EXPECT_EQ(metadata.Items()[0].Kind(), "ConfigMap");

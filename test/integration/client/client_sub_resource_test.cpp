@@ -10,49 +10,33 @@
 #include "runtime/api/pod.hpp"
 #include "runtime/api/service_account.hpp"
 #include "test/integration/client/client_fixture.hpp"
+#include "test/support/eventually.hpp"
+#include "test/support/client_conformance.hpp"
 
 namespace ctrl::client::test {
 namespace {
 
 using namespace std::chrono_literals;
 
-constexpr std::string_view kWidgetCrd = R"json({
-  "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-  "metadata": {"name": "widgets.test.ctrl.dev"},
-  "spec": {
-    "group": "test.ctrl.dev", "scope": "Namespaced",
-    "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
-    "versions": [{
-      "name": "v1", "served": true, "storage": true,
-      "subresources": {"status": {}, "scale": {"specReplicasPath": ".spec.replicas",
-                                              "statusReplicasPath": ".status.replicas"}},
-      "schema": {"openAPIV3Schema": {"type": "object", "properties": {
-        "spec": {"type": "object", "properties": {"color": {"type": "string"}, "replicas": {"type": "integer"}}},
-        "status": {"type": "object", "properties": {"phase": {"type": "string"}, "replicas": {"type": "integer"}}}
-      }}}
-    }]
-  }
-})json";
-
-const GroupVersionKind kWidget{"test.ctrl.dev", "v1", "Widget"};
+// The test.ctrl.dev/v1 Widget CRD of the conformance table: namespaced, status and scale subresources.
+const GroupVersionKind kWidget = ctrl::testing::WidgetKind();
 
 class SubResourceTest : public ClientTest {
   protected:
     // Creates the Widget CRD (through the client, as an unstructured object) and waits until
     // widgets can be listed.
     void InstallWidgets() {
-        StatusOr<Object> crd = Object::Parse(kWidgetCrd);
+        StatusOr<Object> crd = Object::Parse(ctrl::testing::WidgetCrdJson());
         ASSERT_TRUE(crd.Ok());
         Status created = Run(client_->Create(Ctx(), *crd));
         ASSERT_TRUE(created.Ok() || IsAlreadyExists(created)) << created;
-        for (int i = 0; i < 100; ++i) {
+        const auto served = [&] {
             ObjectList widgets;
             widgets.SetItemGroupVersionKind(kWidget);
-            if (Run(client_->List(Ctx(), widgets, {.namespace_name = ns_})).Ok())
-                return;
-            std::this_thread::sleep_for(100ms);
-        }
-        FAIL() << "widgets are not served 10 s after the CRD was created";
+            return Run(client_->List(Ctx(), widgets, InNamespace(ns_))).Ok();
+        };
+        EXPECT_TRUE(ctrl::testing::Eventually(served, ctrl::testing::kTestWait, 100ms))
+            << "widgets are not served after the CRD was created";
     }
 
     Object NewWidget(const std::string& name) {
@@ -168,15 +152,13 @@ TEST_F(SubResourceTest, ACrdDeletedUnderTheClientBecomesNoMatch) {
     // The first call after the group version went away answers 404 for the path; the client then
     // drops what the mapper knew, and the next call is NoMatch.
     Status last;
-    for (int i = 0; i < 100; ++i) {
+    const auto no_match = [&] {
         Object read;
         read.SetGroupVersionKind(kWidget);
         last = Run(client_->Get(Ctx(), {ns_, "short-lived"}, read));
-        if (IsNoMatch(last))
-            break;
-        std::this_thread::sleep_for(100ms);
-    }
-    EXPECT_TRUE(IsNoMatch(last)) << last;
+        return IsNoMatch(last);
+    };
+    EXPECT_TRUE(ctrl::testing::Eventually(no_match, ctrl::testing::kTestWait, 100ms)) << last;
     EXPECT_FALSE(client_->RESTMapper().CachedMapping(kWidget).has_value());
 }
 

@@ -36,7 +36,7 @@ TEST_F(ClientTest, CreateFillsTheObjectFromTheServerAndRefusesDuplicates) {
     cm.SetNamespace(ns_);
     cm.SetName("created");
     cm.SetDataValue("k", "v");
-    ASSERT_TRUE(Run(client_->Create(Ctx(), cm, {{.field_owner = "ctrl-test"}})).Ok());
+    ASSERT_TRUE(Run(client_->Create(Ctx(), cm, FieldOwner("ctrl-test"))).Ok());
     EXPECT_FALSE(cm.Uid().empty());
     EXPECT_FALSE(cm.ResourceVersion().empty());
     EXPECT_TRUE(cm.CreationTimestamp().has_value());
@@ -82,10 +82,10 @@ TEST_F(ClientTest, StrictFieldValidationRefusesUnknownFields) {
     cm.SetNamespace(ns_);
     cm.SetName("strict");
     ASSERT_TRUE(cm.SetNestedString({"bogus"}, "x").Ok());
-    Status strict = Run(client_->Create(Ctx(), cm, {{.field_validation = "Strict"}}));
+    Status strict = Run(client_->Create(Ctx(), cm, FieldValidation("Strict")));
     EXPECT_TRUE(IsBadRequest(strict)) << strict;
     EXPECT_THAT(strict.Message(), ::testing::HasSubstr("unknown field \"bogus\""));
-    ASSERT_TRUE(Run(client_->Create(Ctx(), cm, {{.field_validation = "Ignore"}})).Ok());
+    ASSERT_TRUE(Run(client_->Create(Ctx(), cm, FieldValidation("Ignore"))).Ok());
     EXPECT_FALSE(cm.HasNestedField({"bogus"})) << "the server dropped it";
 }
 
@@ -189,7 +189,7 @@ TEST_F(ClientTest, DeleteHonoursPreconditionsPropagationAndGracePeriod) {
     // No garbage collector runs in this control plane, so the policy's finalizer stays visible.
     DeleteOptions orphan;
     orphan.preconditions.uid = std::string(cm.Uid());
-    orphan.propagation_policy = PropagationPolicy::kOrphan;
+    orphan.propagation_policy = DeletionPropagation::kOrphan;
     ASSERT_TRUE(Run(client_->Delete(Ctx(), cm, orphan)).Ok());
     ASSERT_TRUE(Run(client_->Get(Ctx(), {ns_, "doomed"}, still)).Ok());
     EXPECT_THAT(still.Finalizers(), ::testing::Contains("orphan"));
@@ -197,7 +197,7 @@ TEST_F(ClientTest, DeleteHonoursPreconditionsPropagationAndGracePeriod) {
 
     Object foreground = CreateConfigMap("foreground");
     DeleteOptions fg;
-    fg.propagation_policy = PropagationPolicy::kForeground;
+    fg.propagation_policy = DeletionPropagation::kForeground;
     ASSERT_TRUE(Run(client_->Delete(Ctx(), foreground, fg)).Ok());
     api::ConfigMap lingering;
     ASSERT_TRUE(Run(client_->Get(Ctx(), {ns_, "foreground"}, lingering)).Ok());
@@ -226,19 +226,18 @@ TEST_F(ClientTest, DeleteAllOfDeletesExactlyTheSelectedObjects) {
     for (int i = 0; i < 6; ++i)
         CreateConfigMap("item-" + std::to_string(i), {{"batch", i < 4 ? "old" : "new"}});
     api::ConfigMap kind;
-    DeleteAllOfOptions dry{.list = {.namespace_name = ns_, .label_selector = MatchingLabels({{"batch", "old"}})},
-                           .delete_options = {.dry_run = true}};
-    ASSERT_TRUE(Run(client_->DeleteAllOf(Ctx(), kind, dry)).Ok());
-    api::ConfigMapList left;
     ASSERT_TRUE(
-        Run(client_->List(Ctx(), left, {.namespace_name = ns_, .label_selector = MatchingLabels({{"batch", "old"}})}))
-            .Ok());
+        Run(client_->DeleteAllOf(Ctx(), kind, InNamespace(ns_), MatchingLabels("batch", "old"), DryRunAll())).Ok());
+    api::ConfigMapList left;
+    ASSERT_TRUE(Run(client_->List(Ctx(), left, InNamespace(ns_), MatchingLabels("batch", "old"))).Ok());
     EXPECT_EQ(left.Items().size(), 4u) << "dry run";
 
-    DeleteAllOfOptions old{.list = {.namespace_name = ns_, .label_selector = MatchingLabels({{"batch", "old"}})}};
+    DeleteAllOfOptions old;
+    old.list.namespace_name = ns_;
+    old.list.label_selector = MatchingLabels("batch", "old").Selector();
     ASSERT_TRUE(Run(client_->DeleteAllOf(Ctx(), kind, old)).Ok());
     api::ConfigMapList remaining;
-    ASSERT_TRUE(Run(client_->List(Ctx(), remaining, {.namespace_name = ns_})).Ok());
+    ASSERT_TRUE(Run(client_->List(Ctx(), remaining, InNamespace(ns_))).Ok());
     std::set<std::string> names;
     for (const Object& item : remaining.Items())
         names.emplace(item.Name());
@@ -254,7 +253,7 @@ TEST_F(ClientTest, DryRunWritesPersistNothing) {
     api::ConfigMap cm;
     cm.SetNamespace(ns_);
     cm.SetName("dry");
-    ASSERT_TRUE(Run(client_->Create(Ctx(), cm, {{.dry_run = true}})).Ok());
+    ASSERT_TRUE(Run(client_->Create(Ctx(), cm, DryRunAll())).Ok());
     EXPECT_FALSE(cm.Uid().empty()) << "the answer is what would have been created";
     api::ConfigMap read;
     EXPECT_TRUE(IsNotFound(Run(client_->Get(Ctx(), {ns_, "dry"}, read))));
@@ -262,7 +261,7 @@ TEST_F(ClientTest, DryRunWritesPersistNothing) {
     CreateConfigMap("real", {}, {{"v", "1"}});
     ASSERT_TRUE(Run(client_->Get(Ctx(), {ns_, "real"}, read)).Ok());
     read.SetDataValue("v", "2");
-    ASSERT_TRUE(Run(client_->Update(Ctx(), read, {{.dry_run = true}})).Ok());
+    ASSERT_TRUE(Run(client_->Update(Ctx(), read, DryRunAll())).Ok());
     EXPECT_EQ(read.DataValue("v"), "2");
     api::ConfigMap after;
     ASSERT_TRUE(Run(client_->Get(Ctx(), {ns_, "real"}, after)).Ok());

@@ -18,6 +18,7 @@
 #include "runtime/discovery/discovery_client.hpp"
 #include "runtime/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/eventually.hpp"
 #include "test/support/kubectl.hpp"
 
 namespace ctrl::discovery::test {
@@ -256,15 +257,13 @@ spec:
     // Aggregated discovery learns of an established CRD shortly after: poll, with a deadline.
     DiscoveryClient client = Client(/*aggregated=*/true);
     StatusOr<RootDiscovery> root = Status(UnknownError("not fetched"));
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    for (;;) {
+    const auto both_versions_listed = [&] {
         root = Run(client.FetchRoot(Deadline()));
-        ASSERT_TRUE(root.Ok()) << root.GetStatus();
-        const APIGroup* group = FindGroup(root->groups, "vpcresources.k8s.aws");
-        if ((group != nullptr && group->versions.size() == 2) || std::chrono::steady_clock::now() > deadline)
-            break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+        const APIGroup* group = root.Ok() ? FindGroup(root->groups, "vpcresources.k8s.aws") : nullptr;
+        return group != nullptr && group->versions.size() == 2;
+    };
+    (void)ctrl::testing::Eventually(both_versions_listed, ctrl::testing::kTestWait, std::chrono::milliseconds(100));
+    ASSERT_TRUE(root.Ok()) << root.GetStatus();
     const APIGroup* group = FindGroup(root->groups, "vpcresources.k8s.aws");
     ASSERT_NE(group, nullptr);
     EXPECT_EQ(group->versions, (std::vector<std::string>{"v1beta1", "v1alpha1"}));

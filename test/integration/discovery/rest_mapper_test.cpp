@@ -20,6 +20,7 @@
 #include "runtime/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/counting_transport.hpp"
+#include "test/support/eventually.hpp"
 #include "test/support/fake_api_server.hpp"
 #include "test/support/kubectl.hpp"
 
@@ -54,14 +55,12 @@ void InstallCrd(const std::string& manifest, const std::string& name, const std:
 // Deletes a CRD and waits until its group version is no longer served.
 void DeleteCrd(const std::string& name, const std::string& gv_path) {
     RunKubectl({"delete", "crd", name, "--wait=true"});
-    for (int i = 0; i < 300; ++i) {
+    const auto gone = [&] {
         StatusOr<ctrl::testing::CommandResult> got =
             ctrl::testing::Kubectl(Kubeconfig(), {"get", "--raw", gv_path}, 30s);
-        if (got.Ok() && got->exit_code != 0)
-            return;
-        std::this_thread::sleep_for(100ms);
-    }
-    FAIL() << gv_path << " is still served";
+        return got.Ok() && got->exit_code != 0;
+    };
+    EXPECT_TRUE(ctrl::testing::Eventually(gone, ctrl::testing::kTestWait, 100ms)) << gv_path << " is still served";
 }
 
 class RESTMapperIntegrationTest : public ::testing::TestWithParam<bool> {
@@ -206,14 +205,13 @@ void SetWidgetV1beta1Served(bool served) {
     RunKubectl({"patch", "crd", "widgets.example.ctrl.io", "--type=json", "-p",
                 std::string(R"([{"op":"replace","path":"/spec/versions/1/served","value":)") +
                     (served ? "true" : "false") + "}]"});
-    for (int i = 0; i < 300; ++i) {
+    const auto shown = [&] {
         StatusOr<ctrl::testing::CommandResult> got =
             ctrl::testing::Kubectl(Kubeconfig(), {"get", "--raw", "/apis/example.ctrl.io/v1beta1"}, 30s);
-        if (got.Ok() && (got->exit_code == 0) == served)
-            return;
-        std::this_thread::sleep_for(100ms);
-    }
-    FAIL() << "v1beta1 served=" << served << " never showed in discovery";
+        return got.Ok() && (got->exit_code == 0) == served;
+    };
+    EXPECT_TRUE(ctrl::testing::Eventually(shown, ctrl::testing::kTestWait, 100ms))
+        << "v1beta1 served=" << served << " never showed in discovery";
 }
 
 TEST_P(RESTMapperIntegrationTest, PreferredVersionAndVersionsNoLongerServed) {

@@ -29,6 +29,7 @@
 #include "runtime/rest/beast_transport.hpp"
 #include "test/integration/rest/rest_test_util.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/eventually.hpp"
 #include "test/support/pki.hpp"
 
 namespace ctrl::rest {
@@ -49,9 +50,7 @@ HttpRequest Get(std::string target) {
     return request;
 }
 
-Context Within(std::chrono::milliseconds timeout) {
-    return Context::WithTimeout(Context::Background(), timeout);
-}
+using ctrl::testing::Within;
 
 // Forwards TCP connections from a loopback port to the apiserver and counts them: how the test
 // sees connection reuse from outside the transport. TLS passes through untouched.
@@ -254,8 +253,12 @@ TEST_F(BeastTransportIntegrationTest, WatchBytesArriveAsTheServerSendsThem) {
     EXPECT_EQ(deleted->status, 200) << deleted->body;
 }
 
-TEST_F(BeastTransportIntegrationTest, CancellingTheContextEndsAPendingWatchReadPromptly) {
-    auto transport = New(test::AdminTransportOptions());
+// The watch of an empty namespace sends nothing: should the cancel not reach the read, the idle
+// timeout (the test's wait) ends it with Timeout.
+TEST_F(BeastTransportIntegrationTest, CancellingTheContextEndsAPendingWatchRead) {
+    TransportOptions options = test::AdminTransportOptions();
+    options.idle_timeout = ctrl::testing::kTestWait;
+    auto transport = New(options);
     StatusOr<std::unique_ptr<BodyStream>> opened =
         Run(transport->Open(Get("/api/v1/namespaces/beast-empty/configmaps?watch=1"), Within(20s)));
     ASSERT_TRUE(opened.Ok()) << opened.GetStatus();
@@ -271,7 +274,6 @@ TEST_F(BeastTransportIntegrationTest, CancellingTheContextEndsAPendingWatchReadP
     canceller.join();
     EXPECT_TRUE(IsCancelled(n.GetStatus())) << n.GetStatus();
     EXPECT_GE(took, 250ms);
-    EXPECT_LT(took, 1500ms);
 }
 
 TEST_F(BeastTransportIntegrationTest, AWrongCaIsAClearTlsError) {

@@ -12,9 +12,12 @@
 #include "runtime/client/retry.hpp"
 #include "runtime/client/sub_resource_client.hpp"
 #include "runtime/core/run_sync.hpp"
+#include "test/support/eventually.hpp"
 
 namespace ctrl::client {
 namespace {
+
+using ctrl::testing::TestContext;
 
 static_assert(FormOf<api::Pod>() == ObjectForm::kTyped);
 static_assert(FormOf<Object>() == ObjectForm::kUnstructured);
@@ -42,7 +45,7 @@ TEST(RetryTest, RetriesConflictsUntilTheAttemptSucceeds) {
     boost::asio::io_context io;
     int attempts = 0;
     const Backoff fast{std::chrono::milliseconds(1), 2.0, 0.1, 5, std::chrono::milliseconds(4)};
-    Status done = RunSync(io, RetryOnConflict(Context::Background(), fast, [&]() -> Task<Status> {
+    Status done = RunSync(io, RetryOnConflict(TestContext(), fast, [&]() -> Task<Status> {
                               ++attempts;
                               co_return attempts < 3 ? ConflictError("stale") : OkStatus();
                           }));
@@ -53,7 +56,7 @@ TEST(RetryTest, RetriesConflictsUntilTheAttemptSucceeds) {
 TEST(RetryTest, OtherErrorsEndAtOnceAndExhaustedStepsReturnTheLastConflict) {
     boost::asio::io_context io;
     int attempts = 0;
-    Status other = RunSync(io, RetryOnConflict(Context::Background(), kDefaultRetry, [&]() -> Task<Status> {
+    Status other = RunSync(io, RetryOnConflict(TestContext(), kDefaultRetry, [&]() -> Task<Status> {
                                ++attempts;
                                co_return NotFoundError("gone");
                            }));
@@ -62,7 +65,7 @@ TEST(RetryTest, OtherErrorsEndAtOnceAndExhaustedStepsReturnTheLastConflict) {
 
     attempts = 0;
     const Backoff three{std::chrono::milliseconds(1), 1.0, 0.0, 3, std::chrono::milliseconds(0)};
-    Status exhausted = RunSync(io, RetryOnConflict(Context::Background(), three, [&]() -> Task<Status> {
+    Status exhausted = RunSync(io, RetryOnConflict(TestContext(), three, [&]() -> Task<Status> {
                                    ++attempts;
                                    co_return ConflictError("stale " + std::to_string(attempts));
                                }));
@@ -73,7 +76,7 @@ TEST(RetryTest, OtherErrorsEndAtOnceAndExhaustedStepsReturnTheLastConflict) {
 
 TEST(RetryTest, AnEndedContextStopsTheWait) {
     boost::asio::io_context io;
-    Context ctx = Context::WithCancel(Context::Background());
+    Context ctx = Context::WithCancel(TestContext());
     int attempts = 0;
     const Backoff slow{std::chrono::milliseconds(60000), 1.0, 0.0, 5, std::chrono::milliseconds(0)};
     Status cancelled = RunSync(io, RetryOnConflict(ctx, slow, [&]() -> Task<Status> {

@@ -14,11 +14,13 @@
 #include "runtime/core/run_sync.hpp"
 #include "runtime/discovery/discovery_client.hpp"
 #include "runtime/discovery/internal/content_type.hpp"
+#include "test/support/eventually.hpp"
 #include "test/unit/discovery/discovery_test_util.hpp"
 
 namespace ctrl::discovery::test {
 namespace {
 
+using ctrl::testing::TestContext;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -101,7 +103,7 @@ class DiscoveryClientTest : public ::testing::Test {
 TEST_F(DiscoveryClientTest, FetchRootAggregatedIsTwoRequests) {
     ServeAggregated();
     DiscoveryClient client = Client();
-    StatusOr<RootDiscovery> root = Run(client.FetchRoot(Context::Background()));
+    StatusOr<RootDiscovery> root = Run(client.FetchRoot(TestContext()));
     ASSERT_TRUE(root.Ok()) << root.GetStatus();
     EXPECT_TRUE(root->aggregated);
     EXPECT_THAT(transport_->Targets(), ElementsAre("/api", "/apis"));
@@ -124,7 +126,7 @@ TEST_F(DiscoveryClientTest, FetchRootAggregatedIsTwoRequests) {
 TEST_F(DiscoveryClientTest, FetchRootFromAServerWithoutAggregatedDiscovery) {
     ServeLegacy();
     DiscoveryClient client = Client();
-    StatusOr<RootDiscovery> root = Run(client.FetchRoot(Context::Background()));
+    StatusOr<RootDiscovery> root = Run(client.FetchRoot(TestContext()));
     ASSERT_TRUE(root.Ok()) << root.GetStatus();
     EXPECT_FALSE(root->aggregated);
     EXPECT_TRUE(root->versions.empty());
@@ -137,7 +139,7 @@ TEST_F(DiscoveryClientTest, FetchRootFromAServerWithoutAggregatedDiscovery) {
 TEST_F(DiscoveryClientTest, FetchRootWithAggregatedOffAsksForPlainJson) {
     ServeLegacy();
     DiscoveryClient client = Client(/*aggregated=*/false);
-    StatusOr<RootDiscovery> root = Run(client.FetchRoot(Context::Background()));
+    StatusOr<RootDiscovery> root = Run(client.FetchRoot(TestContext()));
     ASSERT_TRUE(root.Ok()) << root.GetStatus();
     EXPECT_FALSE(root->aggregated);
     for (const rest::HttpRequest& request : transport_->Requests())
@@ -150,7 +152,7 @@ TEST_F(DiscoveryClientTest, MixedAnswersAreNotAggregated) {
     transport_->Respond("/api", 200, kAggregatedV2, ReadTestdata("api_aggregated.json"));
     transport_->Respond("/apis", 200, "application/json", ReadTestdata("apis_group_list.json"));
     DiscoveryClient client = Client();
-    StatusOr<RootDiscovery> root = Run(client.FetchRoot(Context::Background()));
+    StatusOr<RootDiscovery> root = Run(client.FetchRoot(TestContext()));
     ASSERT_TRUE(root.Ok()) << root.GetStatus();
     EXPECT_FALSE(root->aggregated);
     EXPECT_TRUE(root->versions.empty());
@@ -161,7 +163,7 @@ TEST_F(DiscoveryClientTest, FetchRootFailureKeepsItsCode) {
     transport_->Respond("/api", 200, kAggregatedV2, ReadTestdata("api_aggregated.json"));
     transport_->Respond("/apis", 503, "application/json", ApiStatus(503, "ServiceUnavailable", "etcd is down"));
     DiscoveryClient client = Client();
-    StatusOr<RootDiscovery> root = Run(client.FetchRoot(Context::Background()));
+    StatusOr<RootDiscovery> root = Run(client.FetchRoot(TestContext()));
     ASSERT_FALSE(root.Ok());
     EXPECT_TRUE(IsUnavailable(root.GetStatus())) << root.GetStatus();
     EXPECT_THAT(root.GetStatus().Message(), HasSubstr("etcd is down"));
@@ -172,7 +174,7 @@ TEST_F(DiscoveryClientTest, FetchRootFailureKeepsItsCode) {
 TEST_F(DiscoveryClientTest, FetchRootStopsAtTheFirstFailure) {
     transport_->Fail("/api", UnavailableError("connection refused"));
     DiscoveryClient client = Client();
-    StatusOr<RootDiscovery> root = Run(client.FetchRoot(Context::Background()));
+    StatusOr<RootDiscovery> root = Run(client.FetchRoot(TestContext()));
     EXPECT_TRUE(IsUnavailable(root.GetStatus())) << root.GetStatus();
     EXPECT_THAT(transport_->Targets(), ElementsAre("/api"));
     EXPECT_EQ(Requests(kPathKindAggregated, kResultError), 1);
@@ -181,10 +183,10 @@ TEST_F(DiscoveryClientTest, FetchRootStopsAtTheFirstFailure) {
 TEST_F(DiscoveryClientTest, FetchGroupListIsOneLegacyRequest) {
     ServeLegacy();
     DiscoveryClient client = Client();
-    StatusOr<std::vector<APIGroup>> core = Run(client.FetchGroupList(/*core=*/true, Context::Background()));
+    StatusOr<std::vector<APIGroup>> core = Run(client.FetchGroupList(/*core=*/true, TestContext()));
     ASSERT_TRUE(core.Ok()) << core.GetStatus();
     EXPECT_THAT(*core, ElementsAre(APIGroup{"", {"v1"}}));
-    StatusOr<std::vector<APIGroup>> named = Run(client.FetchGroupList(/*core=*/false, Context::Background()));
+    StatusOr<std::vector<APIGroup>> named = Run(client.FetchGroupList(/*core=*/false, TestContext()));
     ASSERT_TRUE(named.Ok()) << named.GetStatus();
     EXPECT_EQ(named->size(), 5u);
     EXPECT_THAT(transport_->Targets(), ElementsAre("/api", "/apis"));
@@ -200,12 +202,12 @@ TEST_F(DiscoveryClientTest, FetchGroupVersionPaths) {
                         R"("resources":[{"name":"securitygrouppolicies","singularName":"securitygrouppolicy",)"
                         R"("namespaced":true,"kind":"SecurityGroupPolicy","verbs":["get","list","watch"]}]})");
     DiscoveryClient client = Client();
-    StatusOr<GroupVersionResources> core = Run(client.FetchGroupVersion({"", "v1"}, Context::Background()));
+    StatusOr<GroupVersionResources> core = Run(client.FetchGroupVersion({"", "v1"}, TestContext()));
     ASSERT_TRUE(core.Ok()) << core.GetStatus();
     EXPECT_EQ(core->group_version, (GroupVersion{"", "v1"}));
     EXPECT_NE(FindResource(*core, "pods"), nullptr);
     StatusOr<GroupVersionResources> sgp =
-        Run(client.FetchGroupVersion({"vpcresources.k8s.aws", "v1beta1"}, Context::Background()));
+        Run(client.FetchGroupVersion({"vpcresources.k8s.aws", "v1beta1"}, TestContext()));
     ASSERT_TRUE(sgp.Ok()) << sgp.GetStatus();
     ASSERT_EQ(sgp->resources.size(), 1u);
     EXPECT_EQ(sgp->resources[0].kind, "SecurityGroupPolicy");
@@ -219,7 +221,7 @@ TEST_F(DiscoveryClientTest, FetchGroupVersionNotServedIsNotFound) {
                         ApiStatus(404, "NotFound", "the server could not find the requested resource"));
     DiscoveryClient client = Client();
     StatusOr<GroupVersionResources> missing =
-        Run(client.FetchGroupVersion({"vpcresources.k8s.aws", "v1"}, Context::Background()));
+        Run(client.FetchGroupVersion({"vpcresources.k8s.aws", "v1"}, TestContext()));
     ASSERT_FALSE(missing.Ok());
     EXPECT_TRUE(IsNotFound(missing.GetStatus())) << missing.GetStatus();
     EXPECT_EQ(missing.GetStatus().HttpCode(), 404);
@@ -236,15 +238,14 @@ TEST_F(DiscoveryClientTest, FetchGroupVersionFailuresAreNeverNotFound) {
     transport_->Respond("/apis/broken.io/v1", 200, "application/json", R"({"groupVersion":"broken.io/v1")");
     DiscoveryClient client = Client();
     StatusOr<GroupVersionResources> unavailable =
-        Run(client.FetchGroupVersion({"metrics.k8s.io", "v1beta1"}, Context::Background()));
+        Run(client.FetchGroupVersion({"metrics.k8s.io", "v1beta1"}, TestContext()));
     EXPECT_TRUE(IsUnavailable(unavailable.GetStatus())) << unavailable.GetStatus();
     EXPECT_THAT(unavailable.GetStatus().Message(), HasSubstr("metrics.k8s.io/v1beta1"));
-    StatusOr<GroupVersionResources> dropped = Run(client.FetchGroupVersion({"apps", "v1"}, Context::Background()));
+    StatusOr<GroupVersionResources> dropped = Run(client.FetchGroupVersion({"apps", "v1"}, TestContext()));
     EXPECT_TRUE(IsUnavailable(dropped.GetStatus())) << dropped.GetStatus();
-    StatusOr<GroupVersionResources> timeout = Run(client.FetchGroupVersion({"batch", "v1"}, Context::Background()));
+    StatusOr<GroupVersionResources> timeout = Run(client.FetchGroupVersion({"batch", "v1"}, TestContext()));
     EXPECT_TRUE(IsTimeout(timeout.GetStatus())) << timeout.GetStatus();
-    StatusOr<GroupVersionResources> malformed =
-        Run(client.FetchGroupVersion({"broken.io", "v1"}, Context::Background()));
+    StatusOr<GroupVersionResources> malformed = Run(client.FetchGroupVersion({"broken.io", "v1"}, TestContext()));
     EXPECT_TRUE(IsBadRequest(malformed.GetStatus())) << malformed.GetStatus();
     EXPECT_THAT(malformed.GetStatus().Message(), HasSubstr("GET /apis/broken.io/v1"));
     EXPECT_EQ(Requests(kPathKindGroupVersion, kResultError), 4);
@@ -254,7 +255,7 @@ TEST_F(DiscoveryClientTest, FetchGroupVersionFailuresAreNeverNotFound) {
 TEST_F(DiscoveryClientTest, AMalformedRootDocumentIsBadRequest) {
     transport_->Respond("/api", 200, kAggregatedV2, R"({"kind":"APIGroupDiscoveryList","items":[{"versions":[{}]}]})");
     DiscoveryClient client = Client();
-    StatusOr<RootDiscovery> root = Run(client.FetchRoot(Context::Background()));
+    StatusOr<RootDiscovery> root = Run(client.FetchRoot(TestContext()));
     ASSERT_FALSE(root.Ok());
     EXPECT_TRUE(IsBadRequest(root.GetStatus())) << root.GetStatus();
     EXPECT_THAT(root.GetStatus().Message(), HasSubstr("GET /api): items[0](\"\").versions[0].version"));
@@ -265,7 +266,7 @@ TEST_F(DiscoveryClientTest, InvalidGroupVersionsSendNothing) {
     DiscoveryClient client = Client();
     for (GroupVersion gv : {GroupVersion{"apps", ""}, GroupVersion{"apps/v1", "v1"}, GroupVersion{"", "v1?watch=1"},
                             GroupVersion{"..", "v1"}, GroupVersion{"a", "v 1"}}) {
-        StatusOr<GroupVersionResources> result = Run(client.FetchGroupVersion(gv, Context::Background()));
+        StatusOr<GroupVersionResources> result = Run(client.FetchGroupVersion(gv, TestContext()));
         EXPECT_TRUE(IsBadRequest(result.GetStatus())) << gv.String() << ": " << result.GetStatus();
     }
     EXPECT_TRUE(transport_->Requests().empty());

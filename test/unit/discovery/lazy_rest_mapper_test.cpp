@@ -15,11 +15,13 @@
 #include <boost/asio/io_context.hpp>
 
 #include "runtime/core/run_sync.hpp"
+#include "test/support/eventually.hpp"
 #include "test/unit/discovery/fake_discovery_server.hpp"
 
 namespace ctrl::discovery {
 namespace {
 
+using ctrl::testing::TestContext;
 using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 
@@ -67,7 +69,7 @@ class LazyRESTMapperTest : public ::testing::TestWithParam<Mode> {
     static constexpr int kAggregatedRound = 2;
 
     StatusOr<RESTMapping> Map(const GroupKind& kind, std::vector<std::string> versions = {}) {
-        return RunSync(io_, mapper_->RESTMapping(kind, std::move(versions), Context::Background()));
+        return RunSync(io_, mapper_->RESTMapping(kind, std::move(versions), TestContext()));
     }
 
     void AddSgpCrd() { server_.AddResource(kSgpV1beta1, "SecurityGroupPolicy", "securitygrouppolicies", true); }
@@ -231,7 +233,7 @@ TEST_P(LazyRESTMapperTest, VersionlessLookupReturnsThePreferredVersion) {
     StatusOr<RESTMapping> preferred = Map(kSgp);
     ASSERT_TRUE(preferred.Ok()) << preferred.GetStatus();
     EXPECT_EQ(preferred->resource.version, "v1beta1");
-    StatusOr<std::vector<RESTMapping>> all = RunSync(io_, mapper_->RESTMappings(kSgp, {}, Context::Background()));
+    StatusOr<std::vector<RESTMapping>> all = RunSync(io_, mapper_->RESTMappings(kSgp, {}, TestContext()));
     ASSERT_TRUE(all.Ok()) << all.GetStatus();
     ASSERT_EQ(all->size(), 2u);
     EXPECT_EQ((*all)[0].resource.version, "v1beta1");
@@ -253,8 +255,7 @@ TEST_P(LazyRESTMapperTest, SixteenConcurrentFirstLookupsCostOneRound) {
     for (int i = 0; i < 16; ++i) {
         lookups.emplace_back([&] {
             start.arrive_and_wait();
-            StatusOr<RESTMapping> m =
-                RunOn(io_.get_executor(), mapper_->RESTMapping(kSgp, {"v1beta1"}, Context::Background()));
+            StatusOr<RESTMapping> m = RunOn(io_.get_executor(), mapper_->RESTMapping(kSgp, {"v1beta1"}, TestContext()));
             if (m.Ok())
                 ++ok;
         });
@@ -312,18 +313,16 @@ TEST_P(LazyRESTMapperTest, RequestsAndLookupsAreCounted) {
 }
 
 TEST_P(LazyRESTMapperTest, ResourcesMapToKindsByPluralOrSingular) {
-    StatusOr<GroupVersionKind> kind =
-        RunSync(io_, mapper_->KindFor({"apps", "", "deployments"}, Context::Background()));
+    StatusOr<GroupVersionKind> kind = RunSync(io_, mapper_->KindFor({"apps", "", "deployments"}, TestContext()));
     ASSERT_TRUE(kind.Ok()) << kind.GetStatus();
     EXPECT_EQ(*kind, (GroupVersionKind{"apps", "v1", "Deployment"}));
-    StatusOr<GroupVersionResource> resource =
-        RunSync(io_, mapper_->ResourceFor({"", "v1", "Pod"}, Context::Background()));
+    StatusOr<GroupVersionResource> resource = RunSync(io_, mapper_->ResourceFor({"", "v1", "Pod"}, TestContext()));
     ASSERT_TRUE(resource.Ok()) << resource.GetStatus();
     EXPECT_EQ(*resource, (GroupVersionResource{"", "v1", "pods"}));
-    StatusOr<std::string> singular = RunSync(io_, mapper_->ResourceSingularizer("pods", Context::Background()));
+    StatusOr<std::string> singular = RunSync(io_, mapper_->ResourceSingularizer("pods", TestContext()));
     ASSERT_TRUE(singular.Ok()) << singular.GetStatus();
     EXPECT_EQ(*singular, "pod");
-    StatusOr<GroupVersionKind> none = RunSync(io_, mapper_->KindFor({"apps", "v1", "nopes"}, Context::Background()));
+    StatusOr<GroupVersionKind> none = RunSync(io_, mapper_->KindFor({"apps", "v1", "nopes"}, TestContext()));
     EXPECT_TRUE(IsNoMatch(none.GetStatus()));
 }
 
@@ -342,7 +341,7 @@ TEST(LazyRESTMapperStaleTest, StaleAggregatedVersionIsFetchedDirectly) {
     rest::RestClient rest(config, server.MakeTransport(), nullptr, registry);
     auto discovery = std::make_shared<DiscoveryClient>(rest, DiscoveryOptions{}, registry);
     LazyRESTMapper mapper(discovery, {}, registry);
-    StatusOr<RESTMapping> sgp = RunSync(io, mapper.RESTMapping(kSgp, {}, Context::Background()));
+    StatusOr<RESTMapping> sgp = RunSync(io, mapper.RESTMapping(kSgp, {}, TestContext()));
     ASSERT_TRUE(sgp.Ok()) << sgp.GetStatus();
     EXPECT_EQ(server.Count("/apis/vpcresources.k8s.aws/v1beta1"), 1);
 }

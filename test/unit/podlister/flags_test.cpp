@@ -50,6 +50,18 @@ TEST(FlagsTest, EqualsFormsAndOneDash) {
     EXPECT_EQ(flags->request_timeout, std::chrono::seconds(5));
 }
 
+TEST(FlagsTest, LoggingFlags) {
+    StatusOr<Flags> flags = Parse({"-v", "6", "--log-format=json"});
+    ASSERT_TRUE(flags.Ok()) << flags.GetStatus();
+    EXPECT_EQ(flags->log.verbosity, 6);
+    EXPECT_EQ(flags->log.format, log::Options::Format::kJson);
+    flags = Parse({"--v=2", "--zap-log-level", "error"});
+    ASSERT_TRUE(flags.Ok()) << flags.GetStatus();
+    EXPECT_EQ(flags->log.verbosity, -1) << "the later flag wins";
+    EXPECT_THAT(Parse({"--log-format", "xml"}).GetStatus().Message(), HasSubstr("--log-format"));
+    EXPECT_THAT(Usage(), HasSubstr("--log-format"));
+}
+
 TEST(FlagsTest, Help) {
     for (const char* arg : {"-h", "--help", "-help"}) {
         StatusOr<Flags> flags = Parse({"--chunk-size", "3", arg});

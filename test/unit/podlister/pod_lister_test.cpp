@@ -9,10 +9,12 @@
 #include <boost/asio/io_context.hpp>
 
 #include "runtime/core/run_sync.hpp"
+#include "test/support/eventually.hpp"
 
 namespace ctrl::podlister {
 namespace {
 
+using ctrl::testing::TestContext;
 using ::testing::HasSubstr;
 
 // A Reader serving `count` pods in pages: the continue token is the index of the next pod. It
@@ -59,7 +61,7 @@ class PagingReader final : public client::Reader {
 
 StatusOr<PodListing> List(PagingReader& reader, int64_t chunk_size) {
     boost::asio::io_context io;
-    return RunSync(io, ListAllPods(reader, chunk_size, Context::Background()));
+    return RunSync(io, ListAllPods(reader, chunk_size, TestContext()));
 }
 
 TEST(ListAllPodsTest, PagesUntilTheServerHasNoMore) {

@@ -8,11 +8,13 @@
 #include <boost/asio/io_context.hpp>
 
 #include "runtime/core/run_sync.hpp"
+#include "test/support/eventually.hpp"
 #include "test/unit/rest/kubeconfig_test_util.hpp"
 
 namespace ctrl::rest {
 namespace {
 
+using ctrl::testing::TestContext;
 using testing::TempDir;
 using testing::TestData;
 
@@ -27,7 +29,7 @@ class AuthenticatorTest : public ::testing::Test {
     // The Authorization header Authorize sets on a fresh request ("" when none), or the error.
     std::string Authorization(Authenticator& authenticator) {
         HttpRequest request;
-        Status status = RunSync(io_, authenticator.Authorize(request, Context::Background()));
+        Status status = RunSync(io_, authenticator.Authorize(request, TestContext()));
         if (!status.Ok())
             return status.ToString();
         return std::string(request.FindHeader("Authorization").value_or(""));
@@ -60,7 +62,7 @@ TEST_F(AuthenticatorTest, KeepsAnAuthorizationTheCallerSet) {
     auto authenticator = New(config);
     HttpRequest request;
     request.SetHeader("authorization", "Bearer mine");
-    ASSERT_TRUE(RunSync(io_, authenticator->Authorize(request, Context::Background())).Ok());
+    ASSERT_TRUE(RunSync(io_, authenticator->Authorize(request, TestContext())).Ok());
     EXPECT_EQ(request.FindHeader("Authorization"), "Bearer mine");
     EXPECT_EQ(request.headers.size(), 1u);
 }

@@ -5,11 +5,15 @@
 #include <boost/asio/io_context.hpp>
 
 #include "runtime/core/run_sync.hpp"
+#include "test/support/eventually.hpp"
+#include "test/support/manual_clock.hpp"
 
 namespace ctrl::rest {
 namespace {
 
 using namespace std::chrono_literals;
+using ctrl::testing::ManualClock;
+using ctrl::testing::TestContext;
 
 TEST(RateLimiterTest, DisabledNeverWaits) {
     RateLimiter limiter(0, 0);
@@ -27,36 +31,53 @@ TEST(RateLimiterTest, BurstThenQps) {
 }
 
 TEST(RateLimiterTest, ReservationsQueueAtOneOverQps) {
-    RateLimiter limiter(100, 1);
-    const auto now = RateLimiter::Clock::now();
-    EXPECT_LE(limiter.Reserve(), now + 1ms);
-    const auto second = limiter.Reserve();
-    const auto third = limiter.Reserve();
-    EXPECT_GE(second - now, 9ms);
-    EXPECT_GE(third - second, 9ms);
-    EXPECT_LE(third - second, 11ms);
+    ManualClock clock;
+    RateLimiter limiter(100, 1, clock.Function());
+    const auto now = clock.Now();
+    EXPECT_EQ(limiter.Reserve(), now);
+    EXPECT_EQ(limiter.Reserve(), now + 10ms);
+    EXPECT_EQ(limiter.Reserve(), now + 20ms);
+    clock.Advance(20ms);  // the debt is repaid
+    EXPECT_EQ(limiter.Reserve(), now + 30ms);
+}
+
+TEST(RateLimiterTest, TokensRefillAtQpsUpToTheBurst) {
+    ManualClock clock;
+    RateLimiter limiter(10, 2, clock.Function());
+    EXPECT_TRUE(limiter.TryAccept());
+    EXPECT_TRUE(limiter.TryAccept());
+    EXPECT_FALSE(limiter.TryAccept());
+    clock.Advance(100ms);
+    EXPECT_TRUE(limiter.TryAccept());
+    EXPECT_FALSE(limiter.TryAccept());
+    clock.Advance(1h);
+    EXPECT_TRUE(limiter.TryAccept());
+    EXPECT_TRUE(limiter.TryAccept());
+    EXPECT_FALSE(limiter.TryAccept());
 }
 
 TEST(RateLimiterTest, WaitSleepsOnATimerUntilItsTokenIsDue) {
     boost::asio::io_context io;
     RateLimiter limiter(50, 1);  // 20 ms per token
-    auto first = RunSync(io, limiter.Wait(Context::Background()));
+    auto first = RunSync(io, limiter.Wait(TestContext()));
     ASSERT_TRUE(first.Ok());
     EXPECT_EQ(*first, RateLimiter::Clock::duration::zero());
-    auto second = RunSync(io, limiter.Wait(Context::Background()));
+    auto second = RunSync(io, limiter.Wait(TestContext()));
     ASSERT_TRUE(second.Ok());
     EXPECT_GE(*second, 15ms);
 }
 
 TEST(RateLimiterTest, WaitEndsWithTheContextAndGivesTheTokenBack) {
     boost::asio::io_context io;
-    RateLimiter limiter(1, 1);
+    ManualClock clock;                                     // stands still
+    RateLimiter limiter(1.0 / 1024, 1, clock.Function());  // a token every 1024 s
     ASSERT_TRUE(limiter.TryAccept());
     auto waited = RunSync(io, limiter.Wait(Context::WithTimeout(Context::Background(), 20ms)));
     ASSERT_FALSE(waited.Ok());
     EXPECT_TRUE(IsTimeout(waited.GetStatus()));
-    // The abandoned reservation was returned: the next token is due ~1 s after the first, not 2 s.
-    EXPECT_LE(limiter.Reserve() - RateLimiter::Clock::now(), 1100ms);
+    // The abandoned reservation was returned: the next token is due one interval after the
+    // first, not two.
+    EXPECT_EQ(limiter.Reserve(), clock.Now() + 1024s);
 }
 
 }  // namespace

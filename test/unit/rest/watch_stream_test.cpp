@@ -13,10 +13,12 @@
 #include <vector>
 
 #include "runtime/core/run_sync.hpp"
+#include "test/support/eventually.hpp"
 
 namespace ctrl::rest {
 namespace {
 
+using ctrl::testing::TestContext;
 using ::testing::Each;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -86,7 +88,7 @@ class WatchStreamTest : public ::testing::Test {
     WatchStream Open(std::vector<FakeBodyStream::Step> script, WatchStreamOptions options = {}) {
         return WatchStream(std::make_unique<FakeBodyStream>(std::move(script), log_), options);
     }
-    StatusOr<std::optional<WatchEvent>> Next(WatchStream& stream, Context ctx = Context::Background()) {
+    StatusOr<std::optional<WatchEvent>> Next(WatchStream& stream, Context ctx = TestContext()) {
         return RunSync(io_, stream.Next(ctx));
     }
     // Every event until the end or an error, which is returned.
@@ -218,7 +220,7 @@ TEST_F(WatchStreamTest, CloseStopsTheStream) {
 
 TEST_F(WatchStreamTest, ACancelledContextIsCancelledWithoutReading) {
     WatchStream stream = Open({kAdded});
-    Context ctx = Context::WithCancel(Context::Background());
+    Context ctx = Context::WithCancel(TestContext());
     ctx.Cancel();
     auto event = Next(stream, ctx);
     EXPECT_TRUE(IsCancelled(event.GetStatus())) << event.GetStatus();

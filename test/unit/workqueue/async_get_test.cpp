@@ -22,7 +22,7 @@ namespace {
 using namespace std::chrono_literals;
 using testing::IoThreads;
 using testing::kQuiet;
-using testing::kWait;
+using testing::kTestWait;
 using testing::ReadyWithin;
 using testing::ShutDownAtExit;
 using testing::Spawn;
@@ -48,7 +48,7 @@ class AsyncGetTest : public ::testing::Test {
 TEST_F(AsyncGetTest, TakesAQueuedKey) {
     queue_.Add("a");
     auto taken = TakeOneOnLoop();
-    ASSERT_TRUE(ReadyWithin(taken, kWait));
+    ASSERT_TRUE(ReadyWithin(taken, kTestWait));
     EXPECT_EQ(taken.get().key, "a");
     EXPECT_EQ(queue_.Len(), 0u);
 }
@@ -58,7 +58,7 @@ TEST_F(AsyncGetTest, WaitsForAnAddFromAnotherThreadAndResumesOnTheLoop) {
     ShutDownAtExit guard(queue_);
     EXPECT_FALSE(ReadyWithin(taken, kQuiet));
     queue_.Add("a");
-    ASSERT_TRUE(ReadyWithin(taken, kWait));
+    ASSERT_TRUE(ReadyWithin(taken, kTestWait));
     Taken result = taken.get();
     EXPECT_EQ(result.key, "a");
     EXPECT_TRUE(io_.RunsOn(result.resumed_on));
@@ -72,7 +72,7 @@ TEST_F(AsyncGetTest, NeverHandsOutAKeyBeingProcessed) {
     ShutDownAtExit guard(queue_);
     EXPECT_FALSE(ReadyWithin(taken, kQuiet));
     queue_.Done("a");
-    ASSERT_TRUE(ReadyWithin(taken, kWait));
+    ASSERT_TRUE(ReadyWithin(taken, kTestWait));
     EXPECT_EQ(taken.get().key, "a");
 }
 
@@ -84,7 +84,7 @@ TEST_F(AsyncGetTest, ShutDownWakesEveryWaitingCoroutine) {
     EXPECT_FALSE(ReadyWithin(consumers[0], kQuiet));
     queue_.ShutDown();
     for (auto& consumer : consumers) {
-        ASSERT_TRUE(ReadyWithin(consumer, kWait));
+        ASSERT_TRUE(ReadyWithin(consumer, kTestWait));
         EXPECT_EQ(consumer.get().key, std::nullopt);
     }
 }
@@ -93,10 +93,10 @@ TEST_F(AsyncGetTest, ShutDownStillHandsOutQueuedKeys) {
     queue_.Add("a");
     queue_.ShutDown();
     auto first = TakeOneOnLoop();
-    ASSERT_TRUE(ReadyWithin(first, kWait));
+    ASSERT_TRUE(ReadyWithin(first, kTestWait));
     EXPECT_EQ(first.get().key, "a");
     auto second = TakeOneOnLoop();
-    ASSERT_TRUE(ReadyWithin(second, kWait));
+    ASSERT_TRUE(ReadyWithin(second, kTestWait));
     EXPECT_EQ(second.get().key, std::nullopt);
 }
 
@@ -113,11 +113,11 @@ TEST_F(AsyncGetTest, BlockingAndAsyncConsumersShareTheKeys) {
         queue_.Add(key);
     std::set<std::string> got;
     for (auto& consumer : coroutines) {
-        ASSERT_TRUE(ReadyWithin(consumer, kWait));
+        ASSERT_TRUE(ReadyWithin(consumer, kTestWait));
         got.insert(consumer.get().key.value_or("<none>"));
     }
     for (auto& consumer : threads) {
-        ASSERT_TRUE(ReadyWithin(consumer, kWait));
+        ASSERT_TRUE(ReadyWithin(consumer, kTestWait));
         got.insert(consumer.get().value_or("<none>"));
     }
     EXPECT_EQ(got, (std::set<std::string>{"a", "b", "c", "d"}));
@@ -134,12 +134,12 @@ TEST(AsyncGetLoop, WaitingConsumersDoNotBlockTheLoopThread) {
     std::promise<void> ran;
     auto ran_future = ran.get_future();
     boost::asio::post(io.Executor(), [&ran] { ran.set_value(); });
-    EXPECT_TRUE(ReadyWithin(ran_future, kWait));
+    EXPECT_TRUE(ReadyWithin(ran_future, kTestWait));
     for (int key = 0; key < 4; ++key)
         queue.Add(key);
     std::set<int> got;
     for (auto& consumer : consumers) {
-        ASSERT_TRUE(ReadyWithin(consumer, kWait));
+        ASSERT_TRUE(ReadyWithin(consumer, kTestWait));
         got.insert(consumer.get().value_or(-1));
     }
     EXPECT_EQ(got, (std::set<int>{0, 1, 2, 3}));
@@ -154,9 +154,9 @@ TEST(AsyncGetLoop, AWaitingConsumerKeepsTheLoopRunning) {
     ShutDownAtExit guard(queue);
     EXPECT_FALSE(ReadyWithin(runner, kQuiet));
     queue.Add(7);
-    ASSERT_TRUE(ReadyWithin(consumer, kWait));
+    ASSERT_TRUE(ReadyWithin(consumer, kTestWait));
     EXPECT_EQ(consumer.get(), 7);
-    EXPECT_TRUE(ReadyWithin(runner, kWait));  // nothing left to wait for
+    EXPECT_TRUE(ReadyWithin(runner, kTestWait));  // nothing left to wait for
 }
 
 TEST_F(AsyncGetTest, AsyncShutDownWithDrainWaitsForKeysInProgress) {
@@ -167,12 +167,12 @@ TEST_F(AsyncGetTest, AsyncShutDownWithDrainWaitsForKeysInProgress) {
     EXPECT_FALSE(ReadyWithin(drain, kQuiet));
     EXPECT_TRUE(queue_.ShuttingDown());
     queue_.Done("a");
-    EXPECT_TRUE(ReadyWithin(drain, kWait));
+    EXPECT_TRUE(ReadyWithin(drain, kTestWait));
 }
 
 TEST_F(AsyncGetTest, AsyncShutDownWithDrainEndsAtOnceWhenIdle) {
     auto drain = Spawn(io_.Executor(), queue_.AsyncShutDownWithDrain());
-    EXPECT_TRUE(ReadyWithin(drain, kWait));
+    EXPECT_TRUE(ReadyWithin(drain, kTestWait));
 }
 
 TEST_F(AsyncGetTest, ShutDownCallsOffAnAsyncDrain) {
@@ -182,7 +182,7 @@ TEST_F(AsyncGetTest, ShutDownCallsOffAnAsyncDrain) {
     ShutDownAtExit guard(queue_);
     EXPECT_FALSE(ReadyWithin(drain, kQuiet));
     queue_.ShutDown();
-    EXPECT_TRUE(ReadyWithin(drain, kWait));
+    EXPECT_TRUE(ReadyWithin(drain, kTestWait));
 }
 
 }  // namespace

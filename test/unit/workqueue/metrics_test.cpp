@@ -64,10 +64,15 @@ TEST_F(QueueMetricsTest, ReportsControllerRuntimesSeriesAfterAKnownSequence) {
     ASSERT_TRUE(Eventually([this] { return Scrape(Series("workqueue_longest_running_processor_seconds")) >= 0.1; }));
     EXPECT_GE(Scrape(Series("workqueue_unfinished_work_seconds")), 0.1);
     ASSERT_EQ(queue_.Get(), "c");
-    std::this_thread::sleep_for(150ms);  // three refreshes with two keys in progress
-    const double longest = Scrape(Series("workqueue_longest_running_processor_seconds")).value_or(0);
-    const double unfinished = Scrape(Series("workqueue_unfinished_work_seconds")).value_or(0);
-    EXPECT_GT(unfinished, longest);  // the sum of both ages
+    // Once a refresh has seen both keys in progress, the unfinished work is the sum of both ages.
+    double longest = 0;
+    double unfinished = 0;
+    ASSERT_TRUE(Eventually([&] {
+        unfinished = Scrape(Series("workqueue_unfinished_work_seconds")).value_or(0);
+        longest = Scrape(Series("workqueue_longest_running_processor_seconds")).value_or(0);
+        return unfinished > longest;
+    })) << unfinished
+        << " <= " << longest;
     EXPECT_LE(unfinished, 2 * longest);
 
     queue_.Done("b");

@@ -11,11 +11,13 @@
 #include "runtime/workqueue/item_exponential_failure_rate_limiter.hpp"
 #include "runtime/workqueue/max_of_rate_limiter.hpp"
 #include "runtime/workqueue/token_bucket.hpp"
+#include "test/support/manual_clock.hpp"
 
 namespace ctrl::workqueue {
 namespace {
 
 using namespace std::chrono_literals;
+using ctrl::testing::ManualClock;
 using std::chrono::nanoseconds;
 
 TEST(ItemExponentialFailureRateLimiter, DoublesFromBaseUpToMax) {
@@ -110,6 +112,15 @@ TEST(TokenBucket, AnEarlierTimeCountsAsTheLastOne) {
     EXPECT_EQ(bucket.ReserveAt(start - 10s), 1s);
 }
 
+TEST(TokenBucket, ReserveReadsTheInjectedClock) {
+    ManualClock clock;
+    TokenBucket bucket(4, 1, clock.Function());
+    EXPECT_EQ(bucket.Reserve(), 0ns);
+    EXPECT_EQ(bucket.Reserve(), 250ms);
+    clock.Advance(125ms);  // half a token of the debt repaid
+    EXPECT_EQ(bucket.Reserve(), 375ms);
+}
+
 TEST(TokenBucket, InfiniteRateNeverWaits) {
     TokenBucket bucket(std::numeric_limits<double>::infinity(), 1);
     for (int i = 0; i < 1000; ++i)
@@ -117,12 +128,14 @@ TEST(TokenBucket, InfiniteRateNeverWaits) {
 }
 
 TEST(BucketRateLimiter, AllowsTheBurstThenPaces) {
-    BucketRateLimiter<std::string> limiter(10, 100);
+    ManualClock clock;
+    BucketRateLimiter<std::string> limiter(10, 100, clock.Function());
     for (int i = 0; i < 100; ++i)
         EXPECT_EQ(limiter.When("item-" + std::to_string(i)), 0ns);
-    const nanoseconds wait = limiter.When("one more");
-    EXPECT_GT(wait, 50ms);  // 100 ms less what refilled meanwhile
-    EXPECT_LE(wait, 100ms);
+    EXPECT_EQ(limiter.When("one more"), 100ms);
+    EXPECT_EQ(limiter.When("and another"), 200ms);
+    clock.Advance(250ms);
+    EXPECT_EQ(limiter.When("later"), 50ms);
     EXPECT_EQ(limiter.NumRequeues("one more"), 0);
     limiter.Forget("one more");
 }
@@ -190,12 +203,16 @@ TEST(DefaultControllerRateLimiter, BacksOffPerItemFromFiveMilliseconds) {
 }
 
 TEST(DefaultControllerRateLimiter, PacesAllRetriesAtTenPerSecondAfterABurstOfHundred) {
-    auto limiter = DefaultControllerRateLimiter<int>();
+    ManualClock clock;
+    auto limiter = DefaultControllerRateLimiter<int>(clock.Function());
     for (int item = 0; item < 100; ++item)
         EXPECT_EQ(limiter->When(item), 5ms) << "item " << item;
-    const nanoseconds wait = limiter->When(100);
-    EXPECT_GT(wait, 50ms);
-    EXPECT_LE(wait, 100ms);
+    EXPECT_EQ(limiter->When(100), 100ms);
+    EXPECT_EQ(limiter->When(101), 200ms);
+    clock.Advance(1s);  // ten tokens: two repay the debt, eight are free
+    for (int item = 102; item < 110; ++item)
+        EXPECT_EQ(limiter->When(item), 5ms) << "item " << item;
+    EXPECT_EQ(limiter->When(110), 100ms);
 }
 
 }  // namespace

@@ -134,7 +134,7 @@ void RunStress(int producers, int consumers, int adds_per_producer, int keys, bo
     EXPECT_TRUE(testing::Eventually([&] { return queue.Len() == 0; }));
     queue.ShutDown();
     for (auto& consumer : running)
-        ASSERT_TRUE(ReadyWithin(consumer, testing::kWait));
+        ASSERT_TRUE(ReadyWithin(consumer, testing::kTestWait));
 
     EXPECT_EQ(stress.Overlaps(), 0) << "a key was processed by two consumers at once";
     const uint64_t adds = static_cast<uint64_t>(producers) * static_cast<uint64_t>(adds_per_producer);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/core/task.hpp"
+#include "test/support/eventually.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -19,8 +20,9 @@ namespace ctrl::workqueue::testing {
 
 using namespace std::chrono_literals;
 
-// Every wait in these tests ends by this deadline.
-inline constexpr auto kWait = 5s;
+using ctrl::testing::Eventually;
+using ctrl::testing::kTestWait;
+
 // How long a test watches for something that must not happen.
 inline constexpr auto kQuiet = 100ms;
 
@@ -101,17 +103,5 @@ class ShutDownAtExit final {
   private:
     Queue& queue_;
 };
-
-// Polls cond every millisecond until it holds or timeout passes.
-template <typename Cond>
-bool Eventually(Cond cond, std::chrono::steady_clock::duration timeout = kWait) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!cond()) {
-        if (std::chrono::steady_clock::now() > deadline)
-            return false;
-        std::this_thread::sleep_for(1ms);
-    }
-    return true;
-}
 
 }  // namespace ctrl::workqueue::testing

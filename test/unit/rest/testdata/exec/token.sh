@@ -1,6 +1,6 @@
 #!/bin/sh
 # A test exec credential plugin. It counts its runs in $COUNT_FILE, saves $KUBERNETES_EXEC_INFO to
-# $INFO_FILE, sleeps $SLEEP seconds, then prints an ExecCredential of $API_VERSION (default v1) with
+# $INFO_FILE, sleeps $SLEEP seconds, waits until the file $GATE_FILE exists, then prints an ExecCredential of $API_VERSION (default v1) with
 # token "tok-<run>" and, when set, $EXPIRATION as status.expirationTimestamp.
 count=1
 if [ -n "$COUNT_FILE" ]; then
@@ -12,6 +12,11 @@ if [ -n "$INFO_FILE" ]; then
 fi
 if [ -n "$SLEEP" ]; then
     sleep "$SLEEP"
+fi
+if [ -n "$GATE_FILE" ]; then
+    while [ ! -e "$GATE_FILE" ]; do
+        sleep 0.01
+    done
 fi
 expiration=""
 if [ -n "$EXPIRATION" ]; then

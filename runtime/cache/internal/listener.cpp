@@ -1,0 +1,94 @@
+#include "runtime/cache/internal/listener.hpp"
+
+#include <exception>
+#include <utility>
+
+namespace ctrl::cache::internal {
+
+Listener::Listener(std::shared_ptr<EventHandler> handler, std::shared_ptr<const InformerFaults> faults)
+    : handler_(std::move(handler)), faults_(std::move(faults)) {}
+
+void Listener::QueueAdd(std::shared_ptr<const Object> object, bool is_initial_list) {
+    Queue(Pending{Kind::kAdd, std::move(object), nullptr, is_initial_list});
+}
+
+void Listener::QueueUpdate(std::shared_ptr<const Object> old_object, std::shared_ptr<const Object> new_object) {
+    Queue(Pending{Kind::kUpdate, std::move(new_object), std::move(old_object), false});
+}
+
+void Listener::QueueDelete(std::shared_ptr<const Object> last_known, bool final_state_unknown) {
+    Queue(Pending{Kind::kDelete, std::move(last_known), nullptr, final_state_unknown});
+}
+
+void Listener::QueueSynced() {
+    Queue(Pending{Kind::kSynced, nullptr, nullptr, false});
+}
+
+void Listener::Queue(Pending pending) {
+    std::lock_guard lock(mu_);
+    if (!stopped_)
+        queue_.push_back(std::move(pending));
+}
+
+void Listener::Deliver() {
+    std::unique_lock lock(mu_);
+    if (delivering_)
+        return;
+    delivering_ = true;
+    while (!queue_.empty() && !stopped_) {
+        Pending next = std::move(queue_.front());
+        queue_.pop_front();
+        if (next.kind == Kind::kSynced) {
+            synced_ = true;
+            continue;
+        }
+        lock.unlock();
+        Call(next);
+        lock.lock();
+    }
+    delivering_ = false;
+}
+
+void Listener::Call(const Pending& pending) {
+    std::string_view event;
+    try {
+        switch (pending.kind) {
+            case Kind::kAdd:
+                event = "add";
+                handler_->OnAdd(pending.object, pending.flag);
+                break;
+            case Kind::kUpdate:
+                event = "update";
+                handler_->OnUpdate(pending.old_object, pending.object);
+                break;
+            case Kind::kDelete:
+                event = "delete";
+                handler_->OnDelete(pending.object, pending.flag);
+                break;
+            case Kind::kSynced:
+                break;
+        }
+    } catch (const std::exception& e) {
+        faults_->HandlerThrew(event, *pending.object, e.what());
+    } catch (...) {
+        faults_->HandlerThrew(event, *pending.object, "an exception not derived from std::exception");
+    }
+}
+
+void Listener::Stop() {
+    std::lock_guard lock(mu_);
+    stopped_ = true;
+    queue_.clear();
+}
+
+bool Listener::HasSynced() const {
+    std::lock_guard lock(mu_);
+    return synced_;
+}
+
+bool Listener::HasPending() const {
+    std::lock_guard lock(mu_);
+    return !queue_.empty();
+}
+
+}  // namespace ctrl::cache::internal

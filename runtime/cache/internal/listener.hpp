@@ -1,0 +1,61 @@
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string_view>
+
+#include "runtime/cache/event_handler.hpp"
+#include "runtime/cache/internal/informer_faults.hpp"
+#include "runtime/core/object.hpp"
+
+namespace ctrl::cache::internal {
+
+// One event handler of an informer with the notifications it has yet to receive (client-go's
+// processorListener). The reflector queues notifications while it holds its dispatch lock, then
+// calls Deliver without any lock; Deliver hands them to the handler one at a time, in the order
+// queued, never two at once (a second Deliver while one runs returns at once and the running
+// one delivers what was added). So a handler may call back into its informer and cache. An
+// exception from the handler is caught and reported (InformerFaults); the next notification
+// follows. Thread-safe.
+class Listener final {
+  public:
+    Listener(std::shared_ptr<EventHandler> handler, std::shared_ptr<const InformerFaults> faults);
+
+    void QueueAdd(std::shared_ptr<const Object> object, bool is_initial_list);
+    void QueueUpdate(std::shared_ptr<const Object> old_object, std::shared_ptr<const Object> new_object);
+    void QueueDelete(std::shared_ptr<const Object> last_known, bool final_state_unknown);
+    // HasSynced turns true once every notification queued before this one is delivered.
+    void QueueSynced();
+    // Delivers what is queued (see the class comment).
+    void Deliver();
+    // Drops what is queued; nothing more is queued or delivered. A handler call under way on
+    // another thread finishes.
+    void Stop();
+
+    bool HasSynced() const;
+    bool HasPending() const;
+
+  private:
+    enum class Kind { kAdd, kUpdate, kDelete, kSynced };
+    struct Pending {
+        Kind kind;
+        std::shared_ptr<const Object> object;  // the new object (add, update); the last one (delete)
+        std::shared_ptr<const Object> old_object;
+        bool flag = false;  // is_initial_list (add); final_state_unknown (delete)
+    };
+
+    void Queue(Pending pending);
+    // Calls the handler for pending, catching and reporting what it throws.
+    void Call(const Pending& pending);
+
+    const std::shared_ptr<EventHandler> handler_;
+    const std::shared_ptr<const InformerFaults> faults_;
+    mutable std::mutex mu_;
+    std::deque<Pending> queue_;
+    bool delivering_ = false;
+    bool stopped_ = false;
+    bool synced_ = false;
+};
+
+}  // namespace ctrl::cache::internal

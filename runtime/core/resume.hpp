@@ -1,0 +1,104 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <utility>
+
+#include <boost/asio/associated_executor.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/execution/outstanding_work.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/prefer.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include "runtime/core/context.hpp"
+#include "runtime/core/status.hpp"
+#include "runtime/core/task.hpp"
+
+namespace ctrl {
+
+// Continues a suspended coroutine with a value (see Suspend). Callable from any thread, any number
+// of times: the first call wins, later ones do nothing. Cheap to copy.
+template <typename T>
+using Resume = std::function<void(T)>;
+
+// Suspends the calling coroutine until a Resume it hands out is called, then continues it on the
+// coroutine's own executor, never on the thread that called Resume (a producer thread, a callback
+// of another library's thread pool, a caller holding a lock). `start(resume)` runs once, on this
+// thread, right after the coroutine suspends; it may call resume at once and must not block. While
+// suspended, the executor counts outstanding work, so io_context::run and RunSync keep going. Every
+// path must call Resume eventually: when the last copy is destroyed uncalled, the coroutine is
+// destroyed without resuming.
+//
+// A Resume called on another thread is done with the executor before the coroutine continues (the
+// coroutine first waits, briefly, for that thread to leave post()), so the caller may destroy its
+// io_context as soon as the coroutine ends.
+//
+// Pass `start` as a named variable (moved in), never as a lambda written inside the co_await
+// expression: GCC 12 destroys such a temporary twice.
+template <typename T, typename Start>
+Task<T> Suspend(Start start) {
+    return boost::asio::async_initiate<const boost::asio::use_awaitable_t<>&, void(T)>(
+        [](auto handler, Start start) {
+            using Handler = decltype(handler);
+            auto tracked = boost::asio::prefer(boost::asio::get_associated_executor(handler),
+                                               boost::asio::execution::outstanding_work.tracked);
+            using Work = decltype(tracked);
+            struct Slot {
+                std::mutex mu;
+                std::optional<Handler> handler;
+                std::optional<Work> work;
+            };
+            auto slot = std::make_shared<Slot>();
+            slot->handler.emplace(std::move(handler));
+            slot->work.emplace(std::move(tracked));
+            Resume<T> resume = [slot](T value) {
+                std::lock_guard lock(slot->mu);
+                if (!slot->handler)
+                    return;
+                Work work = std::move(*slot->work);
+                slot->work.reset();
+                auto continuation = [slot, h = std::move(*slot->handler), value = std::move(value)]() mutable {
+                    { std::lock_guard poster_is_done(slot->mu); }
+                    std::move(h)(std::move(value));
+                };
+                slot->handler.reset();
+                boost::asio::post(std::move(work), std::move(continuation));
+            };
+            start(std::move(resume));
+        },
+        boost::asio::use_awaitable, std::move(start));
+}
+
+// Suspend, ended early by ctx: the value handed to the Resume, or T(ctx's error) when ctx is
+// cancelled or its deadline passes first (a Timeout for the deadline). After an early end, the
+// Resume may still be called; it then does nothing. T must be constructible from a Status (Status,
+// StatusOr<U>). The deadline's timer runs on the coroutine's executor.
+template <typename T>
+Task<T> Suspend(Context ctx, std::function<void(Resume<T>)> start) {
+    if (Status err = ctx.Err(); !err.Ok())
+        co_return T(std::move(err));
+    boost::asio::steady_timer timer(co_await boost::asio::this_coro::executor);
+    Context::CallbackId cancel_id = 0;
+    auto arm = [&](Resume<T> resume) {
+        if (auto deadline = ctx.Deadline()) {
+            timer.expires_at(*deadline);
+            timer.async_wait([resume](const boost::system::error_code& ec) {
+                if (!ec)
+                    resume(T(TimeoutError("context deadline exceeded")));
+            });
+        }
+        cancel_id = ctx.OnCancel([resume](const Status& reason) { resume(T(reason)); });
+        start(std::move(resume));
+    };
+    T result = co_await Suspend<T>(std::move(arm));
+    ctx.RemoveCallback(cancel_id);
+    timer.cancel();
+    co_return result;
+}
+
+}  // namespace ctrl

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "runtime/core/context.hpp"
+
+namespace ctrl::rest::internal::cpprest {
+
+// A deadline and what it is, for messages ("request timeout of 5000 ms", "context deadline").
+struct Deadline {
+    std::optional<Context::Clock::time_point> at;
+    std::string what;
+};
+
+// The earlier of the request timeout (zero: none) counted from now and the Context's deadline.
+Deadline RequestDeadline(std::chrono::milliseconds timeout, const Context& ctx);
+
+}  // namespace ctrl::rest::internal::cpprest

@@ -1,0 +1,122 @@
+// cluster::Cluster against the real control plane (issue 11, acceptance 3): one call builds the
+// client, the cache and the delegating client, and they share one mapper (one discovery round for
+// all of them, counted by the discovery metric) and one RestClient (every request of discovery, the
+// cache's list and watch and the direct client's reads passes through its one transport).
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <thread>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "runtime/api/config_map.hpp"
+#include "runtime/api/namespace.hpp"
+#include "runtime/api/pod.hpp"
+#include "runtime/cluster/cluster.hpp"
+#include "runtime/core/run_sync.hpp"
+#include "runtime/rest/authenticator.hpp"
+#include "runtime/rest/kubeconfig.hpp"
+#include "test/support/control_plane_environment.hpp"
+#include "test/support/counting_transport.hpp"
+
+namespace ctrl::cluster {
+namespace {
+
+using namespace std::chrono_literals;
+
+Context Within(std::chrono::milliseconds timeout) {
+    return Context::WithTimeout(Context::Background(), timeout);
+}
+
+int CountOf(const std::vector<std::string>& paths, std::string_view prefix) {
+    return static_cast<int>(
+        std::count_if(paths.begin(), paths.end(), [&](const std::string& p) { return p.rfind(prefix, 0) == 0; }));
+}
+
+class ClusterTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        loop_ = std::thread([this] { io_.run(); });
+        rest::KubeconfigOptions kubeconfig;
+        kubeconfig.explicit_path = ctrl::testing::SharedControlPlane().KubeconfigPath();
+        StatusOr<rest::Config> config = rest::LoadKubeconfig(kubeconfig);
+        ASSERT_TRUE(config.Ok()) << config.GetStatus();
+        StatusOr<std::unique_ptr<rest::Transport>> transport = rest::NewTransport(*config, io_.get_executor());
+        ASSERT_TRUE(transport.Ok()) << transport.GetStatus();
+        auto counting = std::make_unique<ctrl::testing::CountingTransport>(std::move(transport).Value());
+        transport_ = counting.get();
+        StatusOr<std::shared_ptr<rest::Authenticator>> auth = rest::NewAuthenticator(*config);
+        ASSERT_TRUE(auth.Ok()) << auth.GetStatus();
+        auto rest =
+            std::make_shared<rest::RestClient>(*config, std::move(counting), std::move(auth).Value(), registry_);
+        Options options;
+        options.registry = &registry_;
+        StatusOr<std::unique_ptr<Cluster>> cluster = Cluster::NewForRestClient(rest, io_.get_executor(), options);
+        ASSERT_TRUE(cluster.Ok()) << cluster.GetStatus();
+        cluster_ = std::move(cluster).Value();
+    }
+
+    void TearDown() override {
+        stop_.Cancel();
+        cluster_.reset();
+        work_.reset();
+        io_.stop();
+        loop_.join();
+    }
+
+    template <typename T>
+    T Run(Task<T> task) {
+        return RunOn(io_.get_executor(), std::move(task));
+    }
+
+    metrics::Registry registry_;
+    boost::asio::io_context io_;
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
+    std::thread loop_;
+    ctrl::testing::CountingTransport* transport_ = nullptr;
+    std::unique_ptr<Cluster> cluster_;
+    Context stop_ = Context::WithCancel(Context::Background());
+};
+
+TEST_F(ClusterTest, ClientCacheAndDelegatingClientShareOneMapperAndOneRestClient) {
+    EXPECT_EQ(&cluster_->GetClient().RESTMapper(), &cluster_->GetRESTMapper());
+    EXPECT_EQ(&cluster_->GetAPIReader().RESTMapper(), &cluster_->GetRESTMapper());
+    EXPECT_EQ(&cluster_->GetClient().Scheme(), &cluster_->GetScheme());
+    EXPECT_EQ(transport_->Count(), 0) << "nothing is requested before the first use";
+
+    cluster_->Start(stop_);
+    api::Namespace ns;
+    ns.SetName("cluster-shared");
+    ASSERT_TRUE(Run(cluster_->GetAPIReader().Create(Within(30s), ns)).Ok());
+    api::ConfigMap cm;
+    cm.SetNamespace("cluster-shared");
+    cm.SetName("one");
+    ASSERT_TRUE(Run(cluster_->GetClient().Create(Within(30s), cm)).Ok());
+
+    // Three kinds through three paths: a direct Get, cached Lists (informers), a cached Get.
+    api::Namespace read_ns;
+    ASSERT_TRUE(Run(cluster_->GetAPIReader().Get(Within(30s), {"", "cluster-shared"}, read_ns)).Ok());
+    api::PodList pods;
+    ASSERT_TRUE(Run(cluster_->GetClient().List(Within(30s), pods, client::InNamespace("cluster-shared"))).Ok());
+    api::ConfigMap cached;
+    ASSERT_TRUE(Run(cluster_->GetClient().Get(Within(30s), {"cluster-shared", "one"}, cached)).Ok());
+    ASSERT_TRUE(Run(cluster_->WaitForCacheSync(Within(30s))).Ok());
+
+    const std::vector<std::string> paths = transport_->Paths();
+    // One aggregated discovery round (/api and /apis) served the client, the cache and the
+    // delegating client: separate mappers would each have made their own.
+    const std::string text = registry_.SerializeText();
+    EXPECT_THAT(text,
+                ::testing::HasSubstr("ctrl_discovery_requests_total{path_kind=\"aggregated\",result=\"success\"} 2"))
+        << text;
+    // The cache's lists and watches and the direct client's requests went through the one transport.
+    EXPECT_GE(CountOf(paths, "/api/v1/pods"), 1) << "the pod informer lists through the shared RestClient";
+    EXPECT_GE(CountOf(paths, "/api/v1/configmaps"), 1) << "the configmap informer too";
+    EXPECT_EQ(std::count(paths.begin(), paths.end(), "/api/v1/namespaces/cluster-shared"), 1) << "the direct Get";
+}
+
+}  // namespace
+}  // namespace ctrl::cluster

@@ -1,0 +1,27 @@
+// The deadline a cpprestsdk exchange waits for: the earlier of the request timeout and the
+// Context's deadline, named for messages. (How it waits is core's Notification, tested there.)
+
+#include "runtime/rest/internal/cpprest_deadline.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ctrl::rest::internal::cpprest {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(RequestDeadlineTest, TheEarlierOfTimeoutAndContextWins) {
+    EXPECT_FALSE(RequestDeadline(0ms, Context::Background()).at);
+
+    const Deadline timeout = RequestDeadline(100ms, Context::WithTimeout(Context::Background(), 1h));
+    ASSERT_TRUE(timeout.at);
+    EXPECT_EQ(timeout.what, "request timeout of 100 ms");
+
+    const Deadline ctx = RequestDeadline(1h, Context::WithTimeout(Context::Background(), 100ms));
+    ASSERT_TRUE(ctx.at);
+    EXPECT_EQ(ctx.what, "context deadline");
+    EXPECT_LE(*ctx.at, Context::Clock::now() + 100ms);
+}
+
+}  // namespace
+}  // namespace ctrl::rest::internal::cpprest
