@@ -24,10 +24,10 @@
 #include "runtime/discovery/discovery_client.hpp"
 #include "runtime/discovery/lazy_rest_mapper.hpp"
 #include "runtime/rest/authenticator.hpp"
-#include "runtime/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/counting_transport.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/kubeconfig_config.hpp"
 #include "test/support/workload.hpp"
 
 namespace ctrl::cache::test {
@@ -40,13 +40,7 @@ const GroupVersionKind kConfigMap{"", "v1", "ConfigMap"};
 
 using ctrl::testing::CountingTransport;
 
-rest::Config ConfigFrom(const std::string& kubeconfig) {
-    rest::KubeconfigOptions options;
-    options.explicit_path = kubeconfig;
-    StatusOr<rest::Config> config = rest::LoadKubeconfig(options);
-    EXPECT_TRUE(config.Ok()) << config.GetStatus();
-    return config.Ok() ? *config : rest::Config{};
-}
+using ctrl::testing::ConfigFromKubeconfig;
 
 using ctrl::testing::Within;
 
@@ -56,7 +50,7 @@ class CacheClientTest : public ::testing::Test {
   protected:
     void SetUp() override {
         loop_ = std::thread([this] { io_.run(); });
-        const rest::Config admin = ConfigFrom(ctrl::testing::SharedControlPlane().KubeconfigPath());
+        const rest::Config admin = ConfigFromKubeconfig(ctrl::testing::SharedControlPlane().KubeconfigPath());
         StatusOr<std::unique_ptr<rest::Transport>> transport = rest::NewTransport(admin, io_.get_executor());
         ASSERT_TRUE(transport.Ok()) << transport.GetStatus();
         auto counting = std::make_unique<CountingTransport>(std::move(transport).Value());
@@ -94,7 +88,7 @@ class CacheClientTest : public ::testing::Test {
     void MakeCache(CacheOptions options, client::CacheReadOptions read_options,
                    const std::string& kubeconfig = ctrl::testing::SharedControlPlane().KubeconfigPath()) {
         StatusOr<std::unique_ptr<rest::RestClient>> rest =
-            rest::RestClient::New(ConfigFrom(kubeconfig), io_.get_executor(), registry_);
+            rest::RestClient::New(ConfigFromKubeconfig(kubeconfig), io_.get_executor(), registry_);
         ASSERT_TRUE(rest.Ok()) << rest.GetStatus();
         cache_rest_ = std::shared_ptr<rest::RestClient>(std::move(rest).Value());
         auto discovery =

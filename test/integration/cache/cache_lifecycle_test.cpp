@@ -27,9 +27,9 @@
 #include "runtime/core/run_sync.hpp"
 #include "runtime/discovery/discovery_client.hpp"
 #include "runtime/discovery/lazy_rest_mapper.hpp"
-#include "runtime/rest/kubeconfig.hpp"
 #include "test/integration/cache/reflector_test_util.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/kubeconfig_config.hpp"
 
 namespace ctrl::cache::test {
 namespace {
@@ -84,12 +84,8 @@ class CacheLifecycleTest : public ::testing::Test {
   protected:
     void SetUp() override {
         loop_ = std::thread([this] { io_.run(); });
-        rest::KubeconfigOptions kubeconfig;
-        kubeconfig.explicit_path = ctrl::testing::SharedControlPlane().KubeconfigPath();
-        StatusOr<rest::Config> config = rest::LoadKubeconfig(kubeconfig);
-        ASSERT_TRUE(config.Ok()) << config.GetStatus();
         StatusOr<std::unique_ptr<rest::RestClient>> rest =
-            rest::RestClient::New(*config, io_.get_executor(), registry_);
+            rest::RestClient::New(ctrl::testing::SharedAdminConfig(), io_.get_executor(), registry_);
         ASSERT_TRUE(rest.Ok()) << rest.GetStatus();
         rest_ = std::shared_ptr<rest::RestClient>(std::move(rest).Value());
         client::Options options;

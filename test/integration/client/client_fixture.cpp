@@ -7,9 +7,9 @@
 #include "runtime/api/namespace.hpp"
 #include "runtime/api/vpcresources.hpp"
 #include "runtime/rest/authenticator.hpp"
-#include "runtime/rest/kubeconfig.hpp"
 #include "runtime/rest/rest_client.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/kubeconfig_config.hpp"
 
 namespace ctrl::client::test {
 namespace {
@@ -33,16 +33,10 @@ std::shared_ptr<const scheme::Scheme> TestScheme() {
 
 }  // namespace
 
-rest::Config AdminConfig() {
-    rest::KubeconfigOptions options;
-    options.explicit_path = ctrl::testing::SharedControlPlane().KubeconfigPath();
-    StatusOr<rest::Config> config = rest::LoadKubeconfig(options);
-    EXPECT_TRUE(config.Ok()) << config.GetStatus();
-    return config.Ok() ? *config : rest::Config{};
-}
+using ctrl::testing::SharedAdminConfig;
 
 void ClientTest::SetUp() {
-    const rest::Config config = AdminConfig();
+    const rest::Config config = SharedAdminConfig();
     StatusOr<std::unique_ptr<rest::Transport>> transport = rest::NewTransport(config, io_.get_executor());
     ASSERT_TRUE(transport.Ok()) << transport.GetStatus();
     auto counting = std::make_unique<CountingTransport>(std::move(transport).Value());
@@ -76,7 +70,7 @@ void ClientTest::TearDown() {
 std::unique_ptr<Client> ClientTest::NewClient(boost::asio::io_context& io, Options options) {
     if (options.scheme == nullptr)
         options.scheme = TestScheme();
-    StatusOr<std::unique_ptr<Client>> client = New(AdminConfig(), io.get_executor(), std::move(options));
+    StatusOr<std::unique_ptr<Client>> client = New(SharedAdminConfig(), io.get_executor(), std::move(options));
     EXPECT_TRUE(client.Ok()) << client.GetStatus();
     return client.Ok() ? std::move(client).Value() : nullptr;
 }

@@ -52,7 +52,5 @@ class ClientTest : public ::testing::Test {
     std::string ns_;
 };
 
-// The admin config of the shared control plane.
-rest::Config AdminConfig();
 
 }  // namespace ctrl::client::test

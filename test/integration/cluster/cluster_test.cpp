@@ -21,10 +21,10 @@
 #include "runtime/cluster/cluster.hpp"
 #include "runtime/core/run_sync.hpp"
 #include "runtime/rest/authenticator.hpp"
-#include "runtime/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/counting_transport.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/kubeconfig_config.hpp"
 
 namespace ctrl::cluster {
 namespace {
@@ -44,10 +44,7 @@ class ClusterTest : public ::testing::Test {
   protected:
     void SetUp() override {
         loop_ = std::thread([this] { io_.run(); });
-        rest::KubeconfigOptions kubeconfig;
-        kubeconfig.explicit_path = ctrl::testing::SharedControlPlane().KubeconfigPath();
-        StatusOr<rest::Config> config = rest::LoadKubeconfig(kubeconfig);
-        ASSERT_TRUE(config.Ok()) << config.GetStatus();
+        const StatusOr<rest::Config> config = ctrl::testing::SharedAdminConfig();
         StatusOr<std::unique_ptr<rest::Transport>> transport = rest::NewTransport(*config, io_.get_executor());
         ASSERT_TRUE(transport.Ok()) << transport.GetStatus();
         auto counting = std::make_unique<ctrl::testing::CountingTransport>(std::move(transport).Value());

@@ -19,8 +19,8 @@
 #include "runtime/client/retry.hpp"
 #include "runtime/cluster/cluster.hpp"
 #include "runtime/core/run_sync.hpp"
-#include "runtime/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/kubeconfig_config.hpp"
 
 namespace ctrl::cluster {
 namespace {
@@ -141,10 +141,7 @@ TEST(CoAwaitFormsTest, EveryNaturalFormRunsCleanly) {
     boost::asio::io_context io;
     auto work = boost::asio::make_work_guard(io);
     std::thread loop([&] { io.run(); });
-    rest::KubeconfigOptions kubeconfig;
-    kubeconfig.explicit_path = ctrl::testing::SharedControlPlane().KubeconfigPath();
-    StatusOr<rest::Config> config = rest::LoadKubeconfig(kubeconfig);
-    ASSERT_TRUE(config.Ok()) << config.GetStatus();
+    const StatusOr<rest::Config> config = ctrl::testing::SharedAdminConfig();
     StatusOr<std::unique_ptr<Cluster>> cluster = Cluster::New(*config, io.get_executor());
     ASSERT_TRUE(cluster.Ok()) << cluster.GetStatus();
     const Context stop = Context::WithCancel(Context::Background());

@@ -29,6 +29,7 @@
 #include "runtime/discovery/lazy_rest_mapper.hpp"
 #include "runtime/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/kubeconfig_config.hpp"
 #include "test/support/log_capture.hpp"
 
 namespace ctrl {
@@ -69,11 +70,7 @@ std::string DistinctiveLine(const std::string& pem_path) {
 }
 
 rest::Config AdminConfig() {
-    rest::KubeconfigOptions options;
-    options.explicit_path = ctrl::testing::SharedControlPlane().KubeconfigPath();
-    StatusOr<rest::Config> config = rest::LoadKubeconfig(options);
-    EXPECT_TRUE(config.Ok()) << config.GetStatus();
-    return config.Ok() ? *config : rest::Config{};
+    return ctrl::testing::SharedAdminConfig();
 }
 
 // The admin config without its client certificate: for users who authenticate otherwise.

@@ -1,0 +1,22 @@
+#include "test/support/kubeconfig_config.hpp"
+
+#include <gtest/gtest.h>
+
+#include "runtime/rest/kubeconfig.hpp"
+#include "test/support/control_plane_environment.hpp"
+
+namespace ctrl::testing {
+
+rest::Config ConfigFromKubeconfig(const std::string& path) {
+    rest::KubeconfigOptions options;
+    options.explicit_path = path;
+    StatusOr<rest::Config> config = rest::LoadKubeconfig(options);
+    EXPECT_TRUE(config.Ok()) << config.GetStatus();
+    return config.Ok() ? *config : rest::Config{};
+}
+
+rest::Config SharedAdminConfig() {
+    return ConfigFromKubeconfig(SharedControlPlane().KubeconfigPath());
+}
+
+}  // namespace ctrl::testing
