@@ -21,9 +21,10 @@ step() { echo "== build-clang.sh: $*" >&2; }
 command -v "${CLANG_CXX}" >/dev/null || { echo "build-clang: ${CLANG_CXX} is missing; run hack/install-deps.sh" >&2; exit 1; }
 
 step "configuring ${BUILD_DIR} (${CLANG_CXX}, ${BUILD_TYPE}, unit tests only)"
+source "${ROOT}/hack/internal/ccache.sh"
 generator=()
 command -v ninja >/dev/null && [[ ! -f "${BUILD_DIR}/Makefile" ]] && generator=(-G Ninja)
-cmake -S "${ROOT}" -B "${BUILD_DIR}" "${generator[@]}" -DCMAKE_CXX_COMPILER="${CLANG_CXX}" \
+cmake -S "${ROOT}" -B "${BUILD_DIR}" "${generator[@]}" "${CCACHE_LAUNCHER[@]}" -DCMAKE_CXX_COMPILER="${CLANG_CXX}" \
     -DCMAKE_BUILD_TYPE="${BUILD_TYPE}" -DCTRL_WERROR=ON -DCTRL_BUILD_INTEGRATION=OFF >/dev/null
 
 step "building unit_tests"

@@ -6,7 +6,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${CTRL_BUILD_DIR:-${ROOT}/build}"
 JOBS="${CTRL_JOBS:-$(nproc)}"
 
+source "${ROOT}/hack/internal/ccache.sh"
 generator=()
 command -v ninja >/dev/null && [[ ! -f "${BUILD_DIR}/Makefile" ]] && generator=(-G Ninja)
-cmake -S "${ROOT}" -B "${BUILD_DIR}" "${generator[@]}" -DCTRL_WERROR=ON "$@" >/dev/null
+cmake -S "${ROOT}" -B "${BUILD_DIR}" "${generator[@]}" "${CCACHE_LAUNCHER[@]}" -DCTRL_WERROR=ON "$@" >/dev/null
 cmake --build "${BUILD_DIR}" -j "${JOBS}"

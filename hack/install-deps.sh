@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PACKAGES=(
-    build-essential cmake ninja-build pkg-config git ca-certificates curl openssl
+    build-essential cmake ninja-build pkg-config git ca-certificates curl openssl ccache
     libboost1.74-all-dev            # Asio, Beast, system, ... (decision 2)
     libcpprest-dev                  # the alternative transport (decision 8)
     libyaml-cpp-dev                 # kubeconfig

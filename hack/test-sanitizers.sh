@@ -17,9 +17,10 @@ JOBS="${CTRL_JOBS:-$(nproc)}"
 step() { echo "== test-sanitizers.sh: $*" >&2; }
 
 step "configuring ${BUILD_DIR} (-fsanitize=${SANITIZE})"
+source "${ROOT}/hack/internal/ccache.sh"
 generator=()
 command -v ninja >/dev/null && [[ ! -f "${BUILD_DIR}/Makefile" ]] && generator=(-G Ninja)
-cmake -S "${ROOT}" -B "${BUILD_DIR}" "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug -DCTRL_WERROR=ON \
+cmake -S "${ROOT}" -B "${BUILD_DIR}" "${generator[@]}" "${CCACHE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=Debug -DCTRL_WERROR=ON \
     -DCTRL_SANITIZE="${SANITIZE}" >/dev/null
 
 step "building unit_tests and asan_proof_tests"

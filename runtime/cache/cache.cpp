@@ -6,6 +6,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 
+#include "runtime/cache/internal/cache_entry.hpp"
 #include "runtime/cache/internal/cache_reader.hpp"
 #include "runtime/client/object_checks.hpp"
 #include "runtime/core/notification.hpp"
@@ -21,12 +22,6 @@ Status NotStarted() {
 }  // namespace
 
 // One kind (in one form) as cached: its mapping and its informers, one per cached namespace.
-struct Cache::Entry {
-    discovery::RESTMapping mapping{};
-    std::vector<std::string> namespaces{};  // parallel to informers; "" = every namespace
-    std::vector<std::shared_ptr<Informer>> informers{};
-};
-
 // The informers a Run started, counted so that Run can wait until every one has returned, and
 // the first error one returned.
 struct Cache::Running {
@@ -208,10 +203,10 @@ Task<StatusOr<std::vector<Informer*>>> Cache::GetInformers(GroupVersionKind gvk,
     co_return informers;
 }
 
-Task<StatusOr<std::vector<const Store*>>> Cache::SyncedStores(Entry& entry, std::string_view namespace_name,
-                                                              bool named_read, Context& ctx) {
+StatusOr<std::vector<Informer*>> Cache::ChooseInformers(const Entry& entry, std::string_view namespace_name,
+                                                        bool named_read) const {
     if (!Started())
-        co_return NotStarted();
+        return NotStarted();
     std::vector<Informer*> chosen;
     for (std::size_t i = 0; i < entry.informers.size(); ++i) {
         const std::string& cached = entry.namespaces[i];
@@ -222,9 +217,15 @@ Task<StatusOr<std::vector<const Store*>>> Cache::SyncedStores(Entry& entry, std:
         std::string held;
         for (const std::string& ns : entry.namespaces)
             held += (held.empty() ? "\"" : ", \"") + ns + "\"";
-        co_return BadRequestError("the cache holds " + entry.mapping.resource.resource + " of namespaces " + held +
-                                  " only; namespace \"" + std::string(namespace_name) + "\" is not cached");
+        return BadRequestError("the cache holds " + entry.mapping.resource.resource + " of namespaces " + held +
+                               " only; namespace \"" + std::string(namespace_name) + "\" is not cached");
     }
+    return chosen;
+}
+
+Task<StatusOr<std::vector<const Store*>>> Cache::SyncedStores(Entry& entry, std::string_view namespace_name,
+                                                              bool named_read, Context& ctx) {
+    CTRL_CO_ASSIGN_OR_RETURN(std::vector<Informer*> chosen, ChooseInformers(entry, namespace_name, named_read));
     std::vector<const Store*> stores;
     for (Informer* informer : chosen) {
         // Once synced, a read costs no wait (no coroutine frames on the hot path).
@@ -255,8 +256,7 @@ Task<Status> Cache::WaitForCacheSync(Context ctx) {
     co_return TimeoutError("caches did not sync:" + failures);
 }
 
-Task<Status> Cache::IndexField(GroupVersionKind gvk, std::string field,
-                               std::function<std::vector<std::string>(const Object&)> extract, Context ctx) {
+Task<Status> Cache::IndexField(GroupVersionKind gvk, std::string field, FieldExtractor extract, Context ctx) {
     CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, /*metadata_only=*/false, /*for_read=*/false, ctx));
     const std::string name = internal::FieldIndexName(field);
     for (auto& informer : entry->informers)
@@ -323,7 +323,7 @@ Task<StatusOr<std::shared_ptr<const Object>>> Cache::GetShared(Context ctx, Grou
 }
 
 Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> Cache::ListSharedSelected(Context ctx, GroupVersionKind gvk,
-                                                                             client::ListOptions options) {
+                                                                                     client::ListOptions options) {
     std::string resource_version;
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<CachedObject> selected,
                              co_await Select(gvk, /*metadata_only=*/false, options, resource_version, ctx));

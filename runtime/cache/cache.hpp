@@ -13,6 +13,7 @@
 
 #include "runtime/cache/cache_options.hpp"
 #include "runtime/cache/informer.hpp"
+#include "runtime/cache/informers.hpp"
 #include "runtime/client/reader.hpp"
 #include "runtime/core/context.hpp"
 #include "runtime/core/gvk.hpp"
@@ -20,6 +21,7 @@
 #include "runtime/core/task.hpp"
 #include "runtime/discovery/rest_mapper.hpp"
 #include "runtime/rest/rest_client.hpp"
+#include "runtime/scheme/typed_object.hpp"
 
 namespace ctrl::cache {
 
@@ -33,7 +35,7 @@ namespace ctrl::cache {
 // Run (or Start) runs every informer made so far, and every later one at once, as Tasks on the
 // executor given to the constructor, until Run's context ends. Destroying the Cache cancels them
 // (they finish on their own); a Run under way must have returned first. Thread-safe.
-class Cache final : public client::Reader {
+class Cache final : public client::Reader, public Informers {
   public:
     Cache(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<discovery::RESTMapper> mapper,
           boost::asio::any_io_executor executor, CacheOptions options);
@@ -52,15 +54,14 @@ class Cache final : public client::Reader {
 
     // The informers of gvk (one per cached namespace), made (and started, when the cache is) if
     // missing. NoMatch when the server serves no such kind.
-    Task<StatusOr<std::vector<Informer*>>> GetInformers(GroupVersionKind gvk, bool metadata_only, Context ctx);
+    Task<StatusOr<std::vector<Informer*>>> GetInformers(GroupVersionKind gvk, bool metadata_only, Context ctx) override;
     // Waits until every informer made so far has synced. On failure (ctx ended first) the error
     // names each kind that did not sync and why (Forbidden, NoMatch, unreachable), one per line.
-    Task<Status> WaitForCacheSync(Context ctx);
+    Task<Status> WaitForCacheSync(Context ctx) override;
     // Adds a field index to gvk's informers (controller-runtime's IndexField): List with
     // MatchingFields{field: value} then finds objects whose extract() returns value. Call before
     // Start for a kind not yet read.
-    Task<Status> IndexField(GroupVersionKind gvk, std::string field,
-                            std::function<std::vector<std::string>(const Object&)> extract, Context ctx);
+    Task<Status> IndexField(GroupVersionKind gvk, std::string field, FieldExtractor extract, Context ctx) override;
 
     Task<Status> GetObject(Context ctx, ObjectKey key, Object& object, client::ObjectForm form,
                            client::GetOptions options) override;
@@ -79,6 +80,40 @@ class Cache final : public client::Reader {
     }
     Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> ListSharedSelected(Context ctx, GroupVersionKind gvk,
                                                                                   client::ListOptions options);
+    // The same for a typed kind: `co_await cache.GetShared<api::Pod>(ctx, {ns, name})`, read
+    // through the kind's view (api::PodView).
+    template <scheme::TypedObject T>
+    Task<StatusOr<std::shared_ptr<const Object>>> GetShared(Context ctx, ObjectKey key) {
+        return GetShared(std::move(ctx), scheme::GroupVersionKindOf<T>(), std::move(key));
+    }
+    template <scheme::TypedObject T, client::ListOption... Options>
+    Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> ListShared(Context ctx, const Options&... options) {
+        return ListShared(std::move(ctx), scheme::GroupVersionKindOf<T>(), options...);
+    }
+
+    // Reads without a coroutine, for code that must not suspend (a handler's map function runs on
+    // the informer's executor): answered from gvk's synced informers as GetShared / ListShared
+    // would; Unavailable when the kind has no informer yet or it has not synced (read it once, or
+    // GetInformers and WaitForCacheSync, first). Never makes an informer, never waits.
+    StatusOr<std::shared_ptr<const Object>> GetSharedNow(const GroupVersionKind& gvk, const ObjectKey& key) const;
+    StatusOr<std::vector<std::shared_ptr<const Object>>> ListSharedNow(const GroupVersionKind& gvk,
+                                                                       const client::ListOptions& options) const;
+    template <scheme::TypedObject T>
+    StatusOr<std::shared_ptr<const Object>> GetSharedNow(const ObjectKey& key) const {
+        return GetSharedNow(scheme::GroupVersionKindOf<T>(), key);
+    }
+    template <scheme::TypedObject T, client::ListOption... Options>
+    StatusOr<std::vector<std::shared_ptr<const Object>>> ListSharedNow(const Options&... options) const {
+        client::ListOptions selected;
+        (options.ApplyToList(selected), ...);
+        return ListSharedNow(scheme::GroupVersionKindOf<T>(), selected);
+    }
+
+    // The informers of a typed kind (as GetInformers): `co_await cache.GetInformersFor<api::Pod>(ctx)`.
+    template <scheme::TypedObject T>
+    Task<StatusOr<std::vector<Informer*>>> GetInformersFor(Context ctx) {
+        return GetInformers(scheme::GroupVersionKindOf<T>(), false, std::move(ctx));
+    }
 
   private:
     struct Entry;
@@ -87,6 +122,13 @@ class Cache final : public client::Reader {
 
     // The entry of gvk, made if missing (unless reads must not make one).
     Task<StatusOr<Entry*>> EntryFor(const GroupVersionKind& gvk, bool metadata_only, bool for_read, Context& ctx);
+    // The informers to read for namespace_name ("" = all); BadRequest naming the cached namespaces
+    // when none (or, for a named read, more than one) fits.
+    StatusOr<std::vector<Informer*>> ChooseInformers(const Entry& entry, std::string_view namespace_name,
+                                                     bool named_read) const;
+    // The synced informer entry of gvk for a read that must not wait (full objects first, else
+    // metadata-only); Unavailable when there is none or it has not synced.
+    StatusOr<const Entry*> SyncedEntryNow(const GroupVersionKind& gvk) const;
     // The stores to read for namespace_name ("" = all), after their informers synced.
     Task<StatusOr<std::vector<const Store*>>> SyncedStores(Entry& entry, std::string_view namespace_name,
                                                            bool named_read, Context& ctx);

@@ -27,7 +27,8 @@ StatusOr<std::unique_ptr<Client>> NewForRestClient(std::shared_ptr<rest::RestCli
     }
     std::shared_ptr<discovery::RESTMapper> mapper = options.mapper;
     if (mapper == nullptr)
-        mapper = discovery::NewLazyRESTMapperFor(rest, discovery::DiscoveryOptions{}, discovery::LazyRESTMapperOptions{}, registry);
+        mapper = discovery::NewLazyRESTMapperFor(rest, discovery::DiscoveryOptions{},
+                                                 discovery::LazyRESTMapperOptions{}, registry);
     return std::unique_ptr<Client>(
         std::make_unique<DirectClient>(std::move(rest), std::move(scheme), std::move(mapper), std::move(options)));
 }

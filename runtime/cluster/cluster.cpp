@@ -49,6 +49,10 @@ StatusOr<std::unique_ptr<Cluster>> Cluster::NewForRestClient(std::shared_ptr<res
 
 Cluster::~Cluster() = default;
 
+Task<Status> Cluster::Run(Context ctx) {
+    return cache_->Run(std::move(ctx));
+}
+
 void Cluster::Start(Context ctx) {
     cache_->Start(std::move(ctx));
 }

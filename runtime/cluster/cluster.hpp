@@ -75,7 +75,10 @@ class Cluster final {
     const std::shared_ptr<rest::RestClient>& SharedRestClient() const { return rest_; }
     boost::asio::any_io_executor GetExecutor() const { return executor_; }
 
-    // Runs the cache's informers until ctx ends (cache::Cache::Start); they stop with it.
+    // Runs the cache's informers until ctx ends, and returns once all have stopped
+    // (cache::Cache::Run): what a Manager awaits.
+    Task<Status> Run(Context ctx);
+    // Run without awaiting it (cache::Cache::Start), for callers that are not a Task.
     void Start(Context ctx);
     // Waits until every informer made so far has synced (cache::Cache::WaitForCacheSync).
     Task<Status> WaitForCacheSync(Context ctx);

@@ -117,7 +117,7 @@ Task<void> ListSelectsByNamespaceLabelsAndFields(Client& client, std::string ns)
         EXPECT_EQ(item.Kind(), "ConfigMap") << "items get their kind";
 
     client::ListOptions even_options = in_ns;
-    even_options.label_selector = client::MatchingLabels({{"tier", "even"}});
+    even_options.label_selector = client::MatchingLabels("tier", "even").Selector();
     api::ConfigMapList even;
     CONFORMANCE_CO_ASSERT_OK(co_await client.List(ctx, even, even_options));
     EXPECT_THAT(Names(even), UnorderedElementsAre("cm-0", "cm-2", "cm-4", "cm-6"));
@@ -135,19 +135,19 @@ Task<void> ListSelectsByNamespaceLabelsAndFields(Client& client, std::string ns)
     EXPECT_EQ(odd.Items()[0].ApiVersion(), "v1");
 
     client::ListOptions by_name = in_ns;
-    by_name.field_selector = client::MatchingFields({{"metadata.name", "cm-3"}});
+    by_name.field_selector = client::MatchingFields("metadata.name", "cm-3").Selector();
     api::ConfigMapList named;
     CONFORMANCE_CO_ASSERT_OK(co_await client.List(ctx, named, by_name));
     EXPECT_THAT(Names(named), UnorderedElementsAre("cm-3"));
 
     client::ListOptions by_namespace;
-    by_namespace.field_selector = client::MatchingFields({{"metadata.namespace", ns}});
+    by_namespace.field_selector = client::MatchingFields("metadata.namespace", ns).Selector();
     api::ConfigMapList in_namespace;
     CONFORMANCE_CO_ASSERT_OK(co_await client.List(ctx, in_namespace, by_namespace));
     EXPECT_EQ(Names(in_namespace), Names(all));
 
     client::ListOptions unsupported = in_ns;
-    unsupported.field_selector = client::MatchingFields({{"data.mode", "fast"}});
+    unsupported.field_selector = client::MatchingFields("data.mode", "fast").Selector();
     api::ConfigMapList refused;
     const Status bad_field = co_await client.List(ctx, refused, unsupported);
     ExpectServerStatus(bad_field, StatusCode::kBadRequest, 400, "BadRequest",
@@ -193,7 +193,7 @@ Task<void> ListPagesWithLimitAndContinue(Client& client, std::string ns) {
     client::ListOptions selecting;
     selecting.namespace_name = ns;
     selecting.limit = 2;
-    selecting.label_selector = client::MatchingLabels({{"paged", "yes"}});
+    selecting.label_selector = client::MatchingLabels("paged", "yes").Selector();
     api::ConfigMapList selected_page;
     CONFORMANCE_CO_ASSERT_OK(co_await client.List(ctx, selected_page, selecting));
     EXPECT_EQ(selected_page.Items().size(), 2u);
@@ -217,7 +217,7 @@ Task<void> ListAcrossNamespacesAndMetadataOnly(Client& client, std::string ns) {
     CONFORMANCE_CO_ASSERT_OK(co_await client.Create(ctx, elsewhere));
 
     client::ListOptions probe;
-    probe.label_selector = client::MatchingLabels({{"probe", ns}});
+    probe.label_selector = client::MatchingLabels("probe", ns).Selector();
     api::ConfigMapList everywhere;
     CONFORMANCE_CO_ASSERT_OK(co_await client.List(ctx, everywhere, probe));
     std::set<std::string> namespaces;

@@ -146,7 +146,7 @@ Task<void> DeleteHonoursPreconditionsAndPropagation(Client& client, std::string 
     // No garbage collector runs here, so the policy's finalizer stays.
     client::DeleteOptions orphan;
     orphan.preconditions.uid = std::string(cm.Uid());
-    orphan.propagation_policy = client::PropagationPolicy::kOrphan;
+    orphan.propagation_policy = client::DeletionPropagation::kOrphan;
     CONFORMANCE_CO_ASSERT_OK(co_await client.Delete(ctx, cm, orphan));
     CONFORMANCE_CO_ASSERT_OK(co_await client.Get(ctx, doomed, still));
     EXPECT_THAT(still.Finalizers(), ::testing::Contains("orphan"));
@@ -155,7 +155,7 @@ Task<void> DeleteHonoursPreconditionsAndPropagation(Client& client, std::string 
     api::ConfigMap foreground = NewConfigMap(ns, "foreground");
     CONFORMANCE_CO_ASSERT_OK(co_await client.Create(ctx, foreground));
     client::DeleteOptions fg;
-    fg.propagation_policy = client::PropagationPolicy::kForeground;
+    fg.propagation_policy = client::DeletionPropagation::kForeground;
     CONFORMANCE_CO_ASSERT_OK(co_await client.Delete(ctx, foreground, fg));
     const ObjectKey lingering_key{ns, "foreground"};
     api::ConfigMap lingering;
@@ -248,7 +248,7 @@ Task<void> DeleteAllOfDeletesTheSelection(Client& client, std::string ns) {
     api::ConfigMap kind;
     client::DeleteAllOfOptions dry;
     dry.list.namespace_name = ns;
-    dry.list.label_selector = client::MatchingLabels({{"batch", "old"}});
+    dry.list.label_selector = client::MatchingLabels("batch", "old").Selector();
     dry.delete_options.dry_run = true;
     CONFORMANCE_CO_ASSERT_OK(co_await client.DeleteAllOf(ctx, kind, dry));
     client::ListOptions in_ns;
@@ -259,7 +259,7 @@ Task<void> DeleteAllOfDeletesTheSelection(Client& client, std::string ns) {
 
     client::DeleteAllOfOptions old;
     old.list.namespace_name = ns;
-    old.list.label_selector = client::MatchingLabels({{"batch", "old"}});
+    old.list.label_selector = client::MatchingLabels("batch", "old").Selector();
     CONFORMANCE_CO_ASSERT_OK(co_await client.DeleteAllOf(ctx, kind, old));
     api::ConfigMapList remaining;
     CONFORMANCE_CO_ASSERT_OK(co_await client.List(ctx, remaining, in_ns));

@@ -356,9 +356,9 @@ Status ObjectStore::DeleteLocked(const KindRules& kind, Objects::iterator at, co
         grace = options.grace_period_seconds.value_or(
             next.NestedInt({"spec", "terminationGracePeriodSeconds"}).ValueOr(kDefaultPodGracePeriodSeconds));
     }
-    if (options.propagation_policy == client::PropagationPolicy::kOrphan)
+    if (options.propagation_policy == client::DeletionPropagation::kOrphan)
         next.AddFinalizer("orphan");
-    if (options.propagation_policy == client::PropagationPolicy::kForeground)
+    if (options.propagation_policy == client::DeletionPropagation::kForeground)
         next.AddFinalizer("foregroundDeletion");
     if (grace <= 0 && next.Finalizers().empty()) {
         objects_.erase(at);

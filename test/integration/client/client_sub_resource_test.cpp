@@ -10,8 +10,8 @@
 #include "runtime/api/pod.hpp"
 #include "runtime/api/service_account.hpp"
 #include "test/integration/client/client_fixture.hpp"
-#include "test/support/eventually.hpp"
 #include "test/support/client_conformance.hpp"
+#include "test/support/eventually.hpp"
 
 namespace ctrl::client::test {
 namespace {

@@ -7,8 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
@@ -21,6 +24,7 @@
 #include "runtime/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/counting_transport.hpp"
+#include "test/support/eventually.hpp"
 
 namespace ctrl::cluster {
 namespace {
@@ -116,6 +120,65 @@ TEST_F(ClusterTest, ClientCacheAndDelegatingClientShareOneMapperAndOneRestClient
     EXPECT_GE(CountOf(paths, "/api/v1/pods"), 1) << "the pod informer lists through the shared RestClient";
     EXPECT_GE(CountOf(paths, "/api/v1/configmaps"), 1) << "the configmap informer too";
     EXPECT_EQ(std::count(paths.begin(), paths.end(), "/api/v1/namespaces/cluster-shared"), 1) << "the direct Get";
+}
+
+TEST_F(ClusterTest, SyncedInformersAnswerWithoutWaitingAndTypedReadsNameTheirKind) {
+    cluster_->Start(stop_);
+    cache::Cache& cache = cluster_->GetCache();
+    api::Namespace ns;
+    ns.SetName("cluster-now");
+    ASSERT_TRUE(Run(cluster_->GetAPIReader().Create(Within(30s), ns)).Ok());
+    api::ConfigMap cm;
+    cm.SetNamespace("cluster-now");
+    cm.SetName("now");
+    cm.SetLabel("app", "web");
+    ASSERT_TRUE(Run(cluster_->GetAPIReader().Create(Within(30s), cm)).Ok());
+
+    StatusOr<std::shared_ptr<const Object>> before = cache.GetSharedNow<api::ConfigMap>({"cluster-now", "now"});
+    EXPECT_TRUE(IsUnavailable(before.GetStatus())) << "no informer yet: " << before.GetStatus();
+
+    StatusOr<std::vector<cache::Informer*>> informers = Run(cache.GetInformersFor<api::ConfigMap>(Within(30s)));
+    ASSERT_TRUE(informers.Ok()) << informers.GetStatus();
+    ASSERT_TRUE(Run(cluster_->WaitForCacheSync(Within(30s))).Ok());
+    ASSERT_TRUE(ctrl::testing::Eventually(
+        [&] {
+            return cache.GetSharedNow<api::ConfigMap>({"cluster-now", "now"}).Ok();
+        },
+        ctrl::testing::kTestWait))
+        << "the synced informer sees the object without a coroutine";
+    StatusOr<std::vector<std::shared_ptr<const Object>>> web =
+        cache.ListSharedNow<api::ConfigMap>(client::InNamespace("cluster-now"), client::MatchingLabels("app", "web"));
+    ASSERT_TRUE(web.Ok()) << web.GetStatus();
+    ASSERT_EQ(web->size(), 1u);
+    EXPECT_EQ((*web)[0]->Name(), "now");
+    StatusOr<std::shared_ptr<const Object>> missing = cache.GetSharedNow<api::ConfigMap>({"cluster-now", "none"});
+    EXPECT_TRUE(IsNotFound(missing.GetStatus())) << missing.GetStatus();
+    EXPECT_EQ(missing.GetStatus().Message(), "configmaps \"none\" not found");
+
+    StatusOr<std::shared_ptr<const Object>> typed =
+        Run(cache.GetShared<api::ConfigMap>(Within(30s), {"cluster-now", "now"}));
+    ASSERT_TRUE(typed.Ok()) << typed.GetStatus();
+    EXPECT_EQ(api::ConfigMapView(**typed).DataValue("absent"), std::nullopt);
+}
+
+TEST_F(ClusterTest, RunReturnsWhenItsContextEnds) {
+    const Context ctx = Context::WithCancel(Context::Background());
+    std::atomic<bool> returned{false};
+    Status result;
+    boost::asio::co_spawn(
+        io_,
+        [&]() -> Task<void> {
+            result = co_await cluster_->Run(ctx);
+            returned = true;
+        },
+        boost::asio::detached);
+    ASSERT_TRUE(ctrl::testing::Eventually([&] { return cluster_->GetCache().Started(); }, ctrl::testing::kTestWait));
+    api::PodList pods;
+    ASSERT_TRUE(Run(cluster_->GetClient().List(Within(30s), pods)).Ok());
+    ctx.Cancel();
+    EXPECT_TRUE(ctrl::testing::Eventually([&] { return returned.load(); }, ctrl::testing::kTestWait));
+    EXPECT_TRUE(result.Ok()) << result;
+    EXPECT_TRUE(cluster_->GetCache().Stopped());
 }
 
 }  // namespace

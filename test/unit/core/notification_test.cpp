@@ -15,18 +15,15 @@
 #include <boost/asio/io_context.hpp>
 
 #include "runtime/core/run_sync.hpp"
+#include "test/support/eventually.hpp"
 
 namespace ctrl {
 namespace {
 
 using namespace std::chrono_literals;
 
-// The longest any wait of these tests may take before it counts as hung.
-constexpr auto kHung = 30s;
-
-Context Within(Context::Clock::duration timeout) {
-    return Context::WithTimeout(Context::Background(), timeout);
-}
+using testing::kTestWait;
+using testing::Within;
 
 class SuspendTest : public ::testing::Test {
   protected:
@@ -54,7 +51,7 @@ TEST_F(SuspendTest, AnotherThreadResumesAndTheCoroutineContinuesOnItsOwn) {
                 resume(InternalError("later calls do nothing"));
             });
         };
-        Status status = co_await Suspend<Status>(Within(kHung), std::move(start));
+        Status status = co_await Suspend<Status>(Within(kTestWait), std::move(start));
         EXPECT_EQ(std::this_thread::get_id(), caller);
         co_return status;
     };
@@ -73,7 +70,7 @@ TEST_F(SuspendTest, TheContextDeadlineEndsTheWaitWithTimeout) {
 }
 
 TEST_F(SuspendTest, CancellingTheContextEndsTheWaitWithTheReason) {
-    const Context ctx = Context::WithCancel(Within(kHung));
+    const Context ctx = Context::WithCancel(Within(kTestWait));
     Resume<Status> kept;
     other_ = std::thread([ctx] {
         std::this_thread::sleep_for(20ms);
@@ -93,7 +90,7 @@ TEST_F(SuspendTest, AnAlreadyCancelledContextEndsAtOnceWithoutStarting) {
 }
 
 TEST_F(SuspendTest, AResumeCalledAtOnceEndsAtOnce) {
-    EXPECT_TRUE(Wait([](Resume<Status> resume) { resume(OkStatus()); }, Within(kHung)).Ok());
+    EXPECT_TRUE(Wait([](Resume<Status> resume) { resume(OkStatus()); }, Within(kTestWait)).Ok());
 }
 
 TEST(NotificationTest, AWaitAfterNotifyReturnsAtOnce) {
@@ -103,7 +100,7 @@ TEST(NotificationTest, AWaitAfterNotifyReturnsAtOnce) {
     done.Notify();
     done.Notify();
     EXPECT_TRUE(done.HasBeenNotified());
-    EXPECT_TRUE(RunSync(io, done.Wait(Within(kHung))).Ok());
+    EXPECT_TRUE(RunSync(io, done.Wait(Within(kTestWait))).Ok());
 }
 
 // Waits for done, then records the result and the thread it continued on.
@@ -124,7 +121,7 @@ TEST(NotificationTest, NotifyFromAnotherThreadWakesEveryWaiterOnItsOwnExecutor) 
     std::atomic<int> finished{0};
     for (int i = 0; i < kWaiters; ++i)
         boost::asio::co_spawn(i % 2 == 0 ? first : second,
-                              WaitAndRecord(done, Within(kHung), results[i], ran_on[i], finished),
+                              WaitAndRecord(done, Within(kTestWait), results[i], ran_on[i], finished),
                               [](std::exception_ptr) {});
     std::thread::id second_id;
     std::thread second_loop([&] {
@@ -148,13 +145,13 @@ TEST(NotificationTest, NotifyFromAnotherThreadWakesEveryWaiterOnItsOwnExecutor) 
 TEST(NotificationTest, AWaiterWhoseContextEndsGetsItsErrorAndOthersStillWake) {
     boost::asio::io_context io;
     Notification done;
-    const Context impatient = Context::WithCancel(Within(kHung));
+    const Context impatient = Context::WithCancel(Within(kTestWait));
     std::vector<Status> results(2, InternalError("not run"));
     std::vector<std::thread::id> ran_on(2);
     std::atomic<int> finished{0};
     boost::asio::co_spawn(io, WaitAndRecord(done, impatient, results[0], ran_on[0], finished),
                           [](std::exception_ptr) {});
-    boost::asio::co_spawn(io, WaitAndRecord(done, Within(kHung), results[1], ran_on[1], finished),
+    boost::asio::co_spawn(io, WaitAndRecord(done, Within(kTestWait), results[1], ran_on[1], finished),
                           [](std::exception_ptr) {});
     io.poll();
     impatient.Cancel(CancelledError("gave up"));
@@ -164,7 +161,7 @@ TEST(NotificationTest, AWaiterWhoseContextEndsGetsItsErrorAndOthersStillWake) {
     EXPECT_TRUE(IsCancelled(results[0])) << results[0];
     done.Notify();
     io.restart();
-    io.run_for(kHung);
+    io.run_for(kTestWait);
     EXPECT_EQ(finished.load(), 2);
     EXPECT_TRUE(results[1].Ok()) << results[1];
 }

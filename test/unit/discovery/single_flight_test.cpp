@@ -27,6 +27,7 @@
 #include "runtime/core/status_or.hpp"
 
 #include "runtime/discovery/internal/single_flight.hpp"
+#include "test/support/eventually.hpp"
 
 namespace ctrl::discovery::internal {
 namespace {
@@ -35,12 +36,8 @@ using namespace std::chrono_literals;
 
 using Flight = SingleFlight<StatusOr<std::string>>;
 
-// The longest any wait of these tests may take before it counts as hung.
-constexpr auto kHung = 30s;
-
-Context Within(Context::Clock::duration timeout) {
-    return Context::WithTimeout(Context::Background(), timeout);
-}
+using ctrl::testing::kTestWait;
+using ctrl::testing::Within;
 
 // Waits until the test opens the gate, then returns a string too long for the small-string
 // buffer (so a double destruction frees heap memory twice).
@@ -54,7 +51,7 @@ Task<void> Caller(Flight& flight, int round, boost::asio::steady_timer& gate, st
                   std::atomic<int>& shared) {
     std::function<Task<StatusOr<std::string>>()> fn = [round, &gate] { return GatedValue(round, gate); };
     const std::string key = "pods";
-    Flight::Outcome outcome = co_await flight.Do(key, std::move(fn), Within(kHung));
+    Flight::Outcome outcome = co_await flight.Do(key, std::move(fn), Within(kTestWait));
     into = outcome.value.Ok() ? *outcome.value : outcome.value.GetStatus().ToString();
     shared += outcome.shared ? 1 : 0;
 }
@@ -89,7 +86,7 @@ TEST(SingleFlightTest, ManyWaitersOnTwoThreadsGetTheLeadersValue) {
 
 // A leader that waits for release (or its deadline), then returns value or throws.
 Task<StatusOr<std::string>> Held(const Notification& release, bool throws, std::string value) {
-    Status released = co_await release.Wait(Within(kHung));
+    Status released = co_await release.Wait(Within(kTestWait));
     if (throws)
         throw std::runtime_error("the server sent nonsense");
     if (!released.Ok())
@@ -120,8 +117,8 @@ TEST(SingleFlightTest, AWaiterWhoseContextEndsReturnsItsErrorAndTheLeaderGoesOn)
         ADD_FAILURE() << "a waiter ran its own call";
         co_return InternalError("ran");
     };
-    const Context waiter_ctx = Context::WithCancel(Within(kHung));
-    boost::asio::co_spawn(io, Call(flight, lead, Within(kHung), leader, thrown), boost::asio::detached);
+    const Context waiter_ctx = Context::WithCancel(Within(kTestWait));
+    boost::asio::co_spawn(io, Call(flight, lead, Within(kTestWait), leader, thrown), boost::asio::detached);
     boost::asio::co_spawn(io, Call(flight, never, waiter_ctx, waiter, thrown), boost::asio::detached);
     io.poll();
     EXPECT_EQ(flight.InFlight(), 1u);
@@ -136,7 +133,7 @@ TEST(SingleFlightTest, AWaiterWhoseContextEndsReturnsItsErrorAndTheLeaderGoesOn)
 
     release.Notify();
     io.restart();
-    io.run_for(kHung);
+    io.run_for(kTestWait);
     ASSERT_TRUE(leader.has_value());
     EXPECT_FALSE(leader->shared);
     ASSERT_TRUE(leader->value.Ok()) << leader->value.GetStatus();
@@ -152,13 +149,13 @@ TEST(SingleFlightTest, WaitersOfALeaderThatThrowsGetInternalAndTheNextCallStarts
     std::vector<std::optional<Flight::Outcome>> waiters(3);
     std::string thrown;
     std::function<Task<StatusOr<std::string>>()> lead = [&release] { return Held(release, true, ""); };
-    boost::asio::co_spawn(io, Call(flight, lead, Within(kHung), leader, thrown), boost::asio::detached);
+    boost::asio::co_spawn(io, Call(flight, lead, Within(kTestWait), leader, thrown), boost::asio::detached);
     for (auto& waiter : waiters)
-        boost::asio::co_spawn(io, Call(flight, lead, Within(kHung), waiter, thrown), boost::asio::detached);
+        boost::asio::co_spawn(io, Call(flight, lead, Within(kTestWait), waiter, thrown), boost::asio::detached);
     io.poll();
     release.Notify();
     io.restart();
-    io.run_for(kHung);
+    io.run_for(kTestWait);
     EXPECT_FALSE(leader.has_value());
     EXPECT_EQ(thrown, "the server sent nonsense");
     for (const auto& waiter : waiters) {
@@ -174,9 +171,9 @@ TEST(SingleFlightTest, WaitersOfALeaderThatThrowsGetInternalAndTheNextCallStarts
     released.Notify();
     std::optional<Flight::Outcome> next;
     std::function<Task<StatusOr<std::string>>()> fine = [&released] { return Held(released, false, "v2"); };
-    boost::asio::co_spawn(io, Call(flight, fine, Within(kHung), next, thrown), boost::asio::detached);
+    boost::asio::co_spawn(io, Call(flight, fine, Within(kTestWait), next, thrown), boost::asio::detached);
     io.restart();
-    io.run_for(kHung);
+    io.run_for(kTestWait);
     ASSERT_TRUE(next.has_value());
     EXPECT_FALSE(next->shared);
     ASSERT_TRUE(next->value.Ok()) << next->value.GetStatus();

@@ -8,9 +8,12 @@
 #include "runtime/core/run_sync.hpp"
 #include "runtime/fake/client_builder.hpp"
 #include "test/support/client_conformance.hpp"
+#include "test/support/eventually.hpp"
 
 namespace ctrl::fake {
 namespace {
+
+using ctrl::testing::TestContext;
 
 using ctrl::testing::ClientConformanceCase;
 
@@ -25,7 +28,7 @@ class FakeClientConformanceTest : public ::testing::TestWithParam<ClientConforma
         for (const std::string& name : {ns_, std::string("default")}) {
             api::Namespace ns;
             ns.SetName(name);
-            ASSERT_TRUE(RunSync(io_, client_->Create(Context::Background(), ns)).Ok());
+            ASSERT_TRUE(RunSync(io_, client_->Create(TestContext(), ns)).Ok());
         }
     }
 

@@ -20,13 +20,12 @@
 #include "runtime/fake/client_builder.hpp"
 #include "runtime/scheme/scheme.hpp"
 #include "test/support/client_conformance.hpp"
+#include "test/support/eventually.hpp"
 
 namespace ctrl::fake {
 namespace {
 
-Context Ctx() {
-    return Context::WithTimeout(Context::Background(), std::chrono::seconds(30));
-}
+using ctrl::testing::TestContext;
 
 api::ConfigMap NewConfigMap(const std::string& ns, const std::string& name) {
     api::ConfigMap cm;
@@ -65,22 +64,22 @@ TEST(FakeClientTest, StartsWithTheBuildersObjectsAsGiven) {
 
     api::ConfigMap read;
     const ObjectKey key{"ns", "seeded"};
-    ASSERT_TRUE(RunSync(io, client->Get(Ctx(), key, read)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Get(TestContext(), key, read)).Ok());
     EXPECT_EQ(read.ResourceVersion(), "999");
     EXPECT_EQ(read.DataValue("k"), "v");
     EXPECT_FALSE(read.Uid().empty());
     api::Pod read_pod;
     const ObjectKey pod_key{"ns", "web"};
-    ASSERT_TRUE(RunSync(io, client->Get(Ctx(), pod_key, read_pod)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Get(TestContext(), pod_key, read_pod)).Ok());
     EXPECT_FALSE(read_pod.ResourceVersion().empty());
     Object read_widget;
     read_widget.SetGroupVersionKind(ctrl::testing::WidgetKind());
     const ObjectKey widget_key{"ns", "w"};
-    ASSERT_TRUE(RunSync(io, client->Get(Ctx(), widget_key, read_widget)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Get(TestContext(), widget_key, read_widget)).Ok());
     EXPECT_EQ(read_widget.Generation(), 1);
 
     api::ConfigMap created = NewConfigMap("ns", "later");
-    ASSERT_TRUE(RunSync(io, client->Create(Ctx(), created)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Create(TestContext(), created)).Ok());
     EXPECT_GT(std::stoull(std::string(created.ResourceVersion())), 999u) << "one counter, above every given version";
 }
 
@@ -118,16 +117,16 @@ TEST(FakeClientTest, KindsAndScopesCanBeAdded) {
     o.SetGroupVersionKind(gadget);
     o.SetNamespace("ignored");
     o.SetName("g");
-    ASSERT_TRUE(RunSync(io, client->Create(Ctx(), o)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Create(TestContext(), o)).Ok());
     EXPECT_EQ(o.Namespace(), "") << "a cluster-scoped object has no namespace";
     Object t;
     t.SetGroupVersionKind(thing);
     t.SetName("t");
-    EXPECT_TRUE(IsInvalid(RunSync(io, client->Create(Ctx(), t)))) << "namespaced: needs a namespace";
+    EXPECT_TRUE(IsInvalid(RunSync(io, client->Create(TestContext(), t)))) << "namespaced: needs a namespace";
     Object missing;
     missing.SetGroupVersionKind(thing);
     const ObjectKey key{"ns", "absent"};
-    const Status not_found = RunSync(io, client->Get(Ctx(), key, missing));
+    const Status not_found = RunSync(io, client->Get(TestContext(), key, missing));
     EXPECT_EQ(not_found.Message(), "things.example.com \"absent\" not found");
 }
 
@@ -148,21 +147,21 @@ TEST(FakeClientTest, IndexedFieldsCanBeSelected) {
     ASSERT_NE(client, nullptr);
     boost::asio::io_context io;
     client::ListOptions on_node_b;
-    on_node_b.field_selector = client::MatchingFields({{"spec.nodeName", "node-b"}});
+    on_node_b.field_selector = FieldSelector::FromSet({{"spec.nodeName", "node-b"}});
     api::PodList pods;
-    ASSERT_TRUE(RunSync(io, client->List(Ctx(), pods, on_node_b)).Ok());
+    ASSERT_TRUE(RunSync(io, client->List(TestContext(), pods, on_node_b)).Ok());
     ASSERT_EQ(pods.Items().size(), 1u);
     EXPECT_EQ(pods.Items()[0].Name(), "on-b");
     StatusOr<FieldSelector> not_b = FieldSelector::Parse("spec.nodeName!=node-b");
     ASSERT_TRUE(not_b.Ok());
     client::ListOptions elsewhere;
     elsewhere.field_selector = *not_b;
-    ASSERT_TRUE(RunSync(io, client->List(Ctx(), pods, elsewhere)).Ok());
+    ASSERT_TRUE(RunSync(io, client->List(TestContext(), pods, elsewhere)).Ok());
     ASSERT_EQ(pods.Items().size(), 1u);
     EXPECT_EQ(pods.Items()[0].Name(), "on-a");
     client::ListOptions unindexed;
-    unindexed.field_selector = client::MatchingFields({{"status.phase", "Running"}});
-    EXPECT_TRUE(IsBadRequest(RunSync(io, client->List(Ctx(), pods, unindexed))));
+    unindexed.field_selector = FieldSelector::FromSet({{"status.phase", "Running"}});
+    EXPECT_TRUE(IsBadRequest(RunSync(io, client->List(TestContext(), pods, unindexed))));
 }
 
 TEST(FakeClientTest, ConcurrentWritersLoseNoUpdate) {
@@ -171,7 +170,7 @@ TEST(FakeClientTest, ConcurrentWritersLoseNoUpdate) {
     boost::asio::io_context io;
     api::ConfigMap counter = NewConfigMap("ns", "counter");
     counter.SetDataValue("n", "0");
-    ASSERT_TRUE(RunSync(io, client->Create(Ctx(), counter)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Create(TestContext(), counter)).Ok());
 
     constexpr int kThreads = 8;
     constexpr int kIncrements = 50;
@@ -185,8 +184,8 @@ TEST(FakeClientTest, ConcurrentWritersLoseNoUpdate) {
             boost::asio::io_context own;
             for (int i = 0; i < kIncrements; ++i) {
                 const Status done =
-                    RunSync(own, client::RetryOnConflict(Ctx(), patient, [&]() -> Task<Status> {
-                                const Context ctx = Ctx();
+                    RunSync(own, client::RetryOnConflict(TestContext(), patient, [&]() -> Task<Status> {
+                                const Context ctx = TestContext();
                                 const ObjectKey key{"ns", "counter"};
                                 api::ConfigMap cm;
                                 CTRL_CO_RETURN_IF_ERROR(co_await client->Get(ctx, key, cm));
@@ -205,7 +204,7 @@ TEST(FakeClientTest, ConcurrentWritersLoseNoUpdate) {
         thread.join();
     api::ConfigMap final_state;
     const ObjectKey key{"ns", "counter"};
-    ASSERT_TRUE(RunSync(io, client->Get(Ctx(), key, final_state)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Get(TestContext(), key, final_state)).Ok());
     EXPECT_EQ(final_state.DataValue("n"), std::to_string(kThreads * kIncrements));
     RecordProperty("conflicts", conflicts.load());
 }
@@ -224,27 +223,27 @@ TEST(FakeClientTest, RecordsTheCostOfCalls) {
     for (int i = 0; i < kObjects; ++i) {
         api::ConfigMap cm = NewConfigMap("ns", "cm-" + std::to_string(i));
         cm.SetDataValue("k", "v");
-        ASSERT_TRUE(RunSync(io, client->Create(Ctx(), cm)).Ok());
+        ASSERT_TRUE(RunSync(io, client->Create(TestContext(), cm)).Ok());
     }
     const double create = micros_per_call(Clock::now() - start, kObjects);
     start = Clock::now();
     api::ConfigMap read;
     for (int i = 0; i < kObjects; ++i) {
         const ObjectKey key{"ns", "cm-" + std::to_string(i)};
-        ASSERT_TRUE(RunSync(io, client->Get(Ctx(), key, read)).Ok());
+        ASSERT_TRUE(RunSync(io, client->Get(TestContext(), key, read)).Ok());
     }
     const double get = micros_per_call(Clock::now() - start, kObjects);
     start = Clock::now();
     for (int i = 0; i < kObjects; ++i) {
         const ObjectKey key{"ns", "cm-" + std::to_string(i)};
-        ASSERT_TRUE(RunSync(io, client->Get(Ctx(), key, read)).Ok());
+        ASSERT_TRUE(RunSync(io, client->Get(TestContext(), key, read)).Ok());
         read.SetDataValue("k", "w");
-        ASSERT_TRUE(RunSync(io, client->Update(Ctx(), read)).Ok());
+        ASSERT_TRUE(RunSync(io, client->Update(TestContext(), read)).Ok());
     }
     const double get_update = micros_per_call(Clock::now() - start, kObjects);
     start = Clock::now();
     api::ConfigMapList list;
-    ASSERT_TRUE(RunSync(io, client->List(Ctx(), list)).Ok());
+    ASSERT_TRUE(RunSync(io, client->List(TestContext(), list)).Ok());
     EXPECT_EQ(list.Items().size(), static_cast<std::size_t>(kObjects));
     const double list_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     std::printf("fake client: create %.1f us, get %.1f us, get+update %.1f us, list of %d %.1f ms\n", create, get,
@@ -262,21 +261,21 @@ TEST(FakeClientTest, ApplyAndUnknownSubresourcesSayTheyAreNotImplemented) {
     api::ConfigMap cm = NewConfigMap("ns", "applied");
     client::PatchOptions owner;
     owner.field_owner = "me";
-    const Status apply = RunSync(io, client->Patch(Ctx(), cm, client::Apply(), owner));
+    const Status apply = RunSync(io, client->Patch(TestContext(), cm, client::Apply(), owner));
     EXPECT_TRUE(IsBadRequest(apply)) << apply;
     EXPECT_THAT(apply.Message(), ::testing::HasSubstr("server-side apply"));
-    EXPECT_TRUE(IsInvalid(RunSync(io, client->Patch(Ctx(), cm, client::Apply())))) << "no field manager";
+    EXPECT_TRUE(IsInvalid(RunSync(io, client->Patch(TestContext(), cm, client::Apply())))) << "no field manager";
 
     api::Pod pod;
     pod.SetNamespace("ns");
     pod.SetName("evictee");
-    ASSERT_TRUE(RunSync(io, client->Create(Ctx(), pod)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Create(TestContext(), pod)).Ok());
     Object scale;
-    EXPECT_TRUE(IsBadRequest(RunSync(io, client->SubResource("scale").Get(Ctx(), pod, scale))));
+    EXPECT_TRUE(IsBadRequest(RunSync(io, client->SubResource("scale").Get(TestContext(), pod, scale))));
     Object eviction;
-    ASSERT_TRUE(RunSync(io, client->SubResource("eviction").Create(Ctx(), pod, eviction)).Ok());
+    ASSERT_TRUE(RunSync(io, client->SubResource("eviction").Create(TestContext(), pod, eviction)).Ok());
     const ObjectKey key{"ns", "evictee"};
-    EXPECT_TRUE(IsNotFound(RunSync(io, client->Get(Ctx(), key, pod))));
+    EXPECT_TRUE(IsNotFound(RunSync(io, client->Get(TestContext(), key, pod))));
 }
 
 TEST(FakeClientTest, InterceptorsSeeEveryCallAndCanFailIt) {
@@ -296,28 +295,29 @@ TEST(FakeClientTest, InterceptorsSeeEveryCallAndCanFailIt) {
     ASSERT_NE(client, nullptr);
     boost::asio::io_context io;
     api::ConfigMap cm = NewConfigMap("ns", "cm");
-    ASSERT_TRUE(RunSync(io, client->Create(Ctx(), cm)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Create(TestContext(), cm)).Ok());
     int attempts = 0;
-    const Status updated = RunSync(io, client::RetryOnConflict(Ctx(), client::kDefaultRetry, [&]() -> Task<Status> {
-                                       ++attempts;
-                                       const Context ctx = Ctx();
-                                       const ObjectKey key{"ns", "cm"};
-                                       api::ConfigMap read;
-                                       CTRL_CO_RETURN_IF_ERROR(co_await client->Get(ctx, key, read));
-                                       read.SetDataValue("k", "v");
-                                       co_return co_await client->Update(ctx, read);
-                                   }));
+    const Status updated =
+        RunSync(io, client::RetryOnConflict(TestContext(), client::kDefaultRetry, [&]() -> Task<Status> {
+                    ++attempts;
+                    const Context ctx = TestContext();
+                    const ObjectKey key{"ns", "cm"};
+                    api::ConfigMap read;
+                    CTRL_CO_RETURN_IF_ERROR(co_await client->Get(ctx, key, read));
+                    read.SetDataValue("k", "v");
+                    co_return co_await client->Update(ctx, read);
+                }));
     ASSERT_TRUE(updated.Ok()) << updated;
     EXPECT_EQ(attempts, 2);
     api::Pod pod;
     pod.SetNamespace("ns");
     pod.SetName("p");
-    ASSERT_TRUE(RunSync(io, client->Create(Ctx(), pod)).Ok());
-    ASSERT_TRUE(RunSync(io, client->Status().Update(Ctx(), pod)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Create(TestContext(), pod)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Status().Update(TestContext(), pod)).Ok());
     client::ListOptions in_ns;
     in_ns.namespace_name = "ns";
     api::ConfigMapList list;
-    ASSERT_TRUE(RunSync(io, client->List(Ctx(), list, in_ns)).Ok());
+    ASSERT_TRUE(RunSync(io, client->List(TestContext(), list, in_ns)).Ok());
     EXPECT_THAT(calls, ::testing::ElementsAre("create ConfigMap ns/cm", "get ConfigMap ns/cm", "update ConfigMap ns/cm",
                                               "get ConfigMap ns/cm", "update ConfigMap ns/cm", "create Pod ns/p",
                                               "update Pod ns/p /status", "list ConfigMap ns/"));
@@ -337,14 +337,14 @@ TEST(FakeClientTest, APodInItsGracePeriodStaysThroughUpdates) {
     std::unique_ptr<FakeClient> client = Build(NewClientBuilder().WithObjects(pod));
     ASSERT_NE(client, nullptr);
     boost::asio::io_context io;
-    ASSERT_TRUE(RunSync(io, client->Delete(Ctx(), pod)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Delete(TestContext(), pod)).Ok());
     const ObjectKey key{"ns", "bound"};
     api::Pod read;
-    ASSERT_TRUE(RunSync(io, client->Get(Ctx(), key, read)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Get(TestContext(), key, read)).Ok());
     EXPECT_EQ(read.NestedInt({"metadata", "deletionGracePeriodSeconds"}).ValueOr(-1), 30) << "the default grace";
     ASSERT_TRUE(read.SetNestedString({"status", "phase"}, "Succeeded").Ok());
-    ASSERT_TRUE(RunSync(io, client->Status().Update(Ctx(), read)).Ok());
-    ASSERT_TRUE(RunSync(io, client->Get(Ctx(), key, read)).Ok()) << "still there until its kubelet deletes it";
+    ASSERT_TRUE(RunSync(io, client->Status().Update(TestContext(), read)).Ok());
+    ASSERT_TRUE(RunSync(io, client->Get(TestContext(), key, read)).Ok()) << "still there until its kubelet deletes it";
     EXPECT_EQ(read.NestedString({"status", "phase"}).ValueOr(""), "Succeeded");
 }
 
@@ -355,7 +355,7 @@ TEST(FakeClientTest, TypedKindsMustBeInTheScheme) {
     boost::asio::io_context io;
     api::ConfigMap cm;
     const ObjectKey key{"ns", "x"};
-    EXPECT_TRUE(scheme::IsNotRegistered(RunSync(io, client->Get(Ctx(), key, cm))));
+    EXPECT_TRUE(scheme::IsNotRegistered(RunSync(io, client->Get(TestContext(), key, cm))));
 }
 
 TEST(FakeClientTest, ACancelledContextIsCancelled) {

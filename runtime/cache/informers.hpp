@@ -1,0 +1,39 @@
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "runtime/cache/informer.hpp"
+#include "runtime/core/context.hpp"
+#include "runtime/core/gvk.hpp"
+#include "runtime/core/object.hpp"
+#include "runtime/core/status.hpp"
+#include "runtime/core/status_or.hpp"
+#include "runtime/core/task.hpp"
+
+namespace ctrl::cache {
+
+// Extracts the values an object is indexed under for one field (IndexField).
+using FieldExtractor = std::function<std::vector<std::string>(const Object&)>;
+
+// What controllers watch through (controller-runtime's cache.Informers): the informers of a kind,
+// made on first use, their sync, and field indexes. cache::Cache implements it with client::Reader;
+// a test can substitute either.
+class Informers {
+  public:
+    virtual ~Informers() = default;
+
+    // The informers of gvk (one per cached namespace), made (and run, when the cache runs) if
+    // missing. NoMatch when the server serves no such kind.
+    virtual Task<StatusOr<std::vector<Informer*>>> GetInformers(GroupVersionKind gvk, bool metadata_only,
+                                                                Context ctx) = 0;
+    // Waits until every informer made so far has synced; on failure names each kind that did not
+    // and why.
+    virtual Task<Status> WaitForCacheSync(Context ctx) = 0;
+    // Adds a field index to gvk's informers: List with MatchingFields(field, value) then finds the
+    // objects whose extract() returns value.
+    virtual Task<Status> IndexField(GroupVersionKind gvk, std::string field, FieldExtractor extract, Context ctx) = 0;
+};
+
+}  // namespace ctrl::cache

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/cache/cache.hpp"
+#include "runtime/cache/informer.hpp"
+#include "runtime/discovery/rest_mapper.hpp"
+
+namespace ctrl::cache {
+
+// One kind's informers in a Cache (one per cached namespace), made together and never removed, so
+// a pointer to an Entry stays valid while the Cache lives.
+struct Cache::Entry {
+    discovery::RESTMapping mapping{};
+    std::vector<std::string> namespaces{};  // parallel to informers; "" = every namespace
+    std::vector<std::shared_ptr<Informer>> informers{};
+};
+
+}  // namespace ctrl::cache
