@@ -8,7 +8,7 @@
 #   CTRL_CLANG_CXX=clang++-NN ...             another clang (default: clang++-19)
 #   CTRL_CLANG_BUILD_TYPE=Debug ...           another build type (default: RelWithDebInfo)
 #
-# RelWithDebInfo: with Debian's Boost 1.74, 10 unit tests crash inside Boost.Asio under clang at
+# RelWithDebInfo because with Debian's Boost 1.74, 10 unit tests crash inside Boost.Asio under clang at
 # -O0: see docs/architecture.md, "Compilers".
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
