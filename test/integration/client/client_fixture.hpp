@@ -52,5 +52,4 @@ class ClientTest : public ::testing::Test {
     std::string ns_;
 };
 
-
 }  // namespace ctrl::client::test
