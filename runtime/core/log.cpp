@@ -8,6 +8,8 @@
 #include <iostream>
 #include <mutex>
 
+#include "runtime/core/json_string.hpp"
+
 namespace ctrl::log {
 namespace {
 
@@ -29,42 +31,9 @@ std::shared_ptr<Sink> CurrentSink() {
     return slot.sink;
 }
 
-// JSON string escaping (also used for the quoted values of text lines).
-void AppendQuoted(std::string& out, std::string_view s) {
-    out.push_back('"');
-    for (const char c : s) {
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-                    out += buf;
-                } else {
-                    out.push_back(c);
-                }
-        }
-    }
-    out.push_back('"');
-}
-
 void AppendValueText(std::string& out, const Field& field) {
     if (field.quoted)
-        AppendQuoted(out, field.value);
+        AppendJsonString(out, field.value);
     else
         out += field.value;
 }
@@ -103,10 +72,10 @@ class StreamSink : public Sink {
         std::string line = head;
         line += record.logger.empty() ? std::string_view("ctrl") : record.logger;
         line += "] ";
-        AppendQuoted(line, record.message);
+        AppendJsonString(line, record.message);
         if (record.is_error) {
             line += " err=";
-            AppendQuoted(line, record.error);
+            AppendJsonString(line, record.error);
         }
         for (const Field& field : record.fields) {
             line.push_back(' ');
@@ -134,17 +103,17 @@ class StreamSink : public Sink {
         line += "\"";
         if (!record.logger.empty()) {
             line += ",\"logger\":";
-            AppendQuoted(line, record.logger);
+            AppendJsonString(line, record.logger);
         }
         line += ",\"msg\":";
-        AppendQuoted(line, record.message);
+        AppendJsonString(line, record.message);
         if (record.is_error) {
             line += ",\"error\":";
-            AppendQuoted(line, record.error);
+            AppendJsonString(line, record.error);
         }
         for (const Field& field : record.fields) {
             line.push_back(',');
-            AppendQuoted(line, field.key);
+            AppendJsonString(line, field.key);
             line.push_back(':');
             AppendValueText(line, field);
         }

@@ -2,49 +2,18 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <cstdio>
 #include <fstream>
 #include <regex>
 #include <sstream>
 #include <vector>
+
+#include "runtime/core/json_string.hpp"
 
 #include "runtime/core/object.hpp"
 
 namespace ctrl::testing {
 
 namespace {
-
-void AppendJsonString(std::string& out, std::string_view s) {
-    out += '"';
-    for (char c : s) {
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char escaped[8];
-                    std::snprintf(escaped, sizeof(escaped), "\\u%04x", static_cast<unsigned>(c));
-                    out += escaped;
-                } else {
-                    out += c;
-                }
-        }
-    }
-    out += '"';
-}
 
 // A plain scalar as JSON: null, a bool or a number when YAML's core schema reads it so.
 void AppendPlainScalar(std::string& out, const std::string& text) {
