@@ -8,6 +8,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 
+#include "runtime/core/sleep.hpp"
 #include "runtime/manager/in_cluster_namespace.hpp"
 
 namespace ctrl::manager {
@@ -213,6 +214,9 @@ Task<Status> Manager::Run(Context ctx) {
     const Context background = Context::Background();
     servers_.Start(background);
     caches_.Start(background);
+    // The cache's Run begins on another strand: let it, before waiting for its sync.
+    while (!cluster_->GetCache().Started() && internal_.Err().Ok())
+        (void)co_await SleepFor(std::chrono::milliseconds(1), internal_);
     const Status synced = co_await cluster_->WaitForCacheSync(internal_);
     if (synced.Ok()) {
         others_.Start(background);
