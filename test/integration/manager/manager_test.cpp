@@ -1,0 +1,147 @@
+// The Manager in-process against the real control plane (issue 14, acceptance 6 and the start
+// order): DisableFor kinds are read from the server, others from the cache; GetAPIReader always
+// reads the server; controllers added before Start run and report readiness.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <future>
+#include <regex>
+#include <thread>
+
+#include "runtime/api/config_map.hpp"
+#include "runtime/api/namespace.hpp"
+#include "runtime/api/secret.hpp"
+#include "runtime/controller/builder.hpp"
+#include "runtime/core/run_sync.hpp"
+#include "runtime/manager/manager.hpp"
+#include "test/support/eventually.hpp"
+#include "test/support/kubeconfig_config.hpp"
+
+namespace ctrl::manager {
+namespace {
+
+using namespace std::chrono_literals;
+using ctrl::testing::Eventually;
+using ctrl::testing::TestContext;
+
+// rest_client_requests_total{code="200",method="GET"} of the registry.
+double SuccessfulGets(const metrics::Registry& registry) {
+    const std::string text = registry.SerializeText();
+    const std::regex line(R"re(rest_client_requests_total\{code="200",host="[^"]*",method="GET"\} ([0-9.e+]+))re");
+    std::smatch match;
+    return std::regex_search(text, match, line) ? std::stod(match[1]) : 0;
+}
+
+class ManagerTest : public ::testing::Test {
+  protected:
+    void StartManager(Options options) {
+        options.registry = &registry_;
+        options.metrics.bind_address = "0";
+        options.health_probe_bind_address = "0";
+        StatusOr<std::unique_ptr<Manager>> made = New(ctrl::testing::SharedAdminConfig(), std::move(options));
+        ASSERT_TRUE(made.Ok()) << made.GetStatus();
+        mgr_ = std::move(made).Value();
+    }
+    void Run() {
+        done_ = std::async(std::launch::async, [this] { return mgr_->Start(stop_); });
+    }
+    void TearDown() override {
+        stop_.Cancel();
+        if (done_.valid()) {
+            ASSERT_EQ(done_.wait_for(ctrl::testing::kTestWait), std::future_status::ready);
+            EXPECT_TRUE(done_.get().Ok());
+        }
+    }
+    template <typename T>
+    T On(Task<T> task) {
+        return RunOn(mgr_->GetExecutor(), std::move(task));
+    }
+    void MakeObjects(const std::string& ns) {
+        api::Namespace n;
+        n.SetName(ns);
+        const Status made = On(mgr_->GetAPIReader().Create(TestContext(), n));
+        ASSERT_TRUE(made.Ok() || IsAlreadyExists(made)) << made;
+        api::ConfigMap cm;
+        cm.SetNamespace(ns);
+        cm.SetName("cached");
+        ASSERT_TRUE(On(mgr_->GetAPIReader().Create(TestContext(), cm)).Ok());
+        api::Secret secret;
+        secret.SetNamespace(ns);
+        secret.SetName("uncached");
+        ASSERT_TRUE(On(mgr_->GetAPIReader().Create(TestContext(), secret)).Ok());
+    }
+
+    metrics::Registry registry_;
+    std::unique_ptr<Manager> mgr_;
+    Context stop_ = Context::WithCancel(Context::Background());
+    std::future<Status> done_;
+};
+
+TEST_F(ManagerTest, DisableForKindsAreReadFromTheServerAndOthersFromTheCache) {
+    Options options;
+    options.client.cache.disable_for.push_back(GroupVersionKind("", "v1", "Secret"));
+    StartManager(std::move(options));
+    Run();
+    const std::string ns = "mgr-disable-for";
+    MakeObjects(ns);
+    // Warm up: the first cached read makes the ConfigMap informer and waits for its sync.
+    api::ConfigMap cm;
+    ASSERT_TRUE(On(mgr_->GetClient().Get(TestContext(), ObjectKey(ns, "cached"), cm)).Ok());
+    api::Secret secret;
+    ASSERT_TRUE(On(mgr_->GetClient().Get(TestContext(), ObjectKey(ns, "uncached"), secret)).Ok());
+
+    const double before_cached = SuccessfulGets(registry_);
+    for (int i = 0; i < 10; ++i)
+        ASSERT_TRUE(On(mgr_->GetClient().Get(TestContext(), ObjectKey(ns, "cached"), cm)).Ok());
+    EXPECT_EQ(SuccessfulGets(registry_) - before_cached, 0) << "ConfigMaps come from the cache";
+
+    const double before_uncached = SuccessfulGets(registry_);
+    for (int i = 0; i < 10; ++i)
+        ASSERT_TRUE(On(mgr_->GetClient().Get(TestContext(), ObjectKey(ns, "uncached"), secret)).Ok());
+    EXPECT_EQ(SuccessfulGets(registry_) - before_uncached, 10) << "a DisableFor kind is read from the server";
+
+    const double before_reader = SuccessfulGets(registry_);
+    for (int i = 0; i < 10; ++i)
+        ASSERT_TRUE(On(mgr_->GetAPIReader().Get(TestContext(), ObjectKey(ns, "cached"), cm)).Ok());
+    EXPECT_EQ(SuccessfulGets(registry_) - before_reader, 10) << "GetAPIReader always reads the server";
+}
+
+TEST_F(ManagerTest, ControllersRunAndTheirReadinessIsAReadyzCheck) {
+    StartManager(Options{});
+    std::atomic<int> reconciles{0};
+    ASSERT_TRUE(
+        builder::ControllerFor<api::ConfigMap>(*mgr_)
+            .Named("mgr-test")
+            .Complete(reconcile::AsReconciler([&](Context, reconcile::Request) -> Task<StatusOr<reconcile::Result>> {
+                ++reconciles;
+                co_return reconcile::Result{};
+            }))
+            .Ok());
+    const std::map<std::string, Status> before = mgr_->ReadyzChecks();
+    ASSERT_EQ(before.count("controller-mgr-test"), 1u);
+    EXPECT_FALSE(before.at("controller-mgr-test").Ok()) << "not ready before it started";
+    Run();
+    EXPECT_TRUE(Eventually([&] { return mgr_->Elected().HasBeenNotified(); })) << "no leader election: elected at once";
+    EXPECT_TRUE(Eventually([&] { return mgr_->ReadyzChecks().at("controller-mgr-test").Ok(); }));
+    MakeObjects("mgr-controllers");
+    EXPECT_TRUE(Eventually([&] { return reconciles.load() >= 1; }));
+}
+
+TEST_F(ManagerTest, BadOptionsNameTheOption) {
+    Options options;
+    options.leader_election.enabled = true;
+    StatusOr<std::unique_ptr<Manager>> made = New(ctrl::testing::SharedAdminConfig(), options);
+    ASSERT_FALSE(made.Ok());
+    EXPECT_THAT(made.GetStatus().Message(), ::testing::HasSubstr("--leader-election-id"));
+    options.leader_election.id = "x";
+    made = New(ctrl::testing::SharedAdminConfig(), options);
+    ASSERT_FALSE(made.Ok());
+    EXPECT_THAT(made.GetStatus().Message(), ::testing::HasSubstr("--leader-election-namespace"));
+    Options zero_threads;
+    zero_threads.threads = 0;
+    EXPECT_TRUE(IsBadRequest(New(ctrl::testing::SharedAdminConfig(), zero_threads).GetStatus()));
+}
+
+}  // namespace
+}  // namespace ctrl::manager
