@@ -1,0 +1,306 @@
+#include "runtime/controller/controller.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <random>
+#include <set>
+#include <typeinfo>
+#include <utility>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "runtime/workqueue/queue.hpp"
+
+namespace ctrl::controller {
+namespace {
+
+// Names of the live controllers: two with one name would report as one in the metrics.
+std::mutex& NamesMutex() {
+    static std::mutex mu;
+    return mu;
+}
+std::set<std::string>& LiveNames() {
+    static std::set<std::string> names;
+    return names;
+}
+
+// A random (version 4) UUID: the reconcileID of one reconcile.
+std::string NewReconcileId() {
+    thread_local std::mt19937_64 rng{std::random_device{}()};
+    const uint64_t hi = (rng() & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;
+    const uint64_t lo = (rng() & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;
+    char buf[37];
+    std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
+                  static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0xffff),
+                  static_cast<unsigned>(lo >> 48), static_cast<unsigned long long>(lo & 0xffffffffffffULL));
+    return buf;
+}
+
+log::Logger ControllerLogger(const std::string& name, const Options& options) {
+    log::Logger logger = options.logger.value_or(log::Logger().WithName("controller"));
+    logger = logger.WithValues("controller", name);
+    if (options.for_kind)
+        logger =
+            logger.WithValues("controllerGroup", options.for_kind->group, "controllerKind", options.for_kind->kind);
+    return logger;
+}
+
+std::unique_ptr<RequestQueue> NewQueue(const std::string& name, const boost::asio::any_io_executor& executor,
+                                       const Options& options) {
+    workqueue::QueueOptions<reconcile::Request> queue_options;
+    queue_options.name = name;
+    queue_options.registry = options.registry ? options.registry : &metrics::DefaultRegistry();
+    queue_options.rate_limiter = options.rate_limiter;
+    return std::make_unique<workqueue::Queue<reconcile::Request>>(executor, std::move(queue_options));
+}
+
+double Seconds(std::chrono::steady_clock::duration d) {
+    return std::chrono::duration<double>(d).count();
+}
+
+}  // namespace
+
+StatusOr<std::shared_ptr<Controller>> Controller::New(std::string name,
+                                                      std::shared_ptr<reconcile::Reconciler> reconciler,
+                                                      boost::asio::any_io_executor executor, Options options) {
+    if (name.empty())
+        return BadRequestError("a controller needs a name");
+    if (!reconciler)
+        return BadRequestError("controller " + name + ": the reconciler is null");
+    if (options.max_concurrent_reconciles < 1)
+        return BadRequestError("controller " + name + ": max_concurrent_reconciles must be at least 1, not " +
+                               std::to_string(options.max_concurrent_reconciles));
+    if (!options.skip_name_validation) {
+        std::lock_guard lock(NamesMutex());
+        if (!LiveNames().insert(name).second)
+            return AlreadyExistsError("controller with name " + name +
+                                      " already exists. Controller names must be unique to avoid multiple controllers "
+                                      "reporting to the same metric");
+    }
+    return std::shared_ptr<Controller>(
+        new Controller(std::move(name), std::move(reconciler), std::move(executor), std::move(options)));
+}
+
+Controller::Controller(std::string name, std::shared_ptr<reconcile::Reconciler> reconciler,
+                       boost::asio::any_io_executor executor, Options options)
+    : name_(std::move(name)),
+      reconciler_(std::move(reconciler)),
+      executor_(std::move(executor)),
+      options_(std::move(options)),
+      logger_(ControllerLogger(name_, options_)),
+      metrics_(NewControllerMetrics(options_.registry ? *options_.registry : metrics::DefaultRegistry(), name_,
+                                    options_.max_concurrent_reconciles)),
+      queue_(NewQueue(name_, executor_, options_)),
+      reconcile_base_(Context::WithCancel(Context::Background())),
+      workers_done_(std::make_shared<Notification>()) {}
+
+Controller::~Controller() {
+    reconcile_base_.Cancel(CancelledError("controller " + name_ + " destroyed"));
+    queue_->ShutDown();
+    if (!options_.skip_name_validation) {
+        std::lock_guard lock(NamesMutex());
+        LiveNames().erase(name_);
+    }
+}
+
+Status Controller::Watch(std::shared_ptr<source::Source> source) {
+    if (!source)
+        return BadRequestError("controller " + name_ + ": Watch of a null source");
+    std::lock_guard lock(mu_);
+    if (stopped_)
+        return BadRequestError("controller " + name_ + " has stopped: cannot watch " + source->String());
+    sources_.push_back(source);
+    if (running_)
+        boost::asio::co_spawn(executor_, StartLate(std::move(source)), boost::asio::detached);
+    return OkStatus();
+}
+
+Task<void> Controller::StartLate(std::shared_ptr<source::Source> source) {
+    const std::shared_ptr<Controller> self = shared_from_this();
+    Context ctx = Context::Background();
+    {
+        std::lock_guard lock(mu_);
+        ctx = run_ctx_;
+    }
+    const Status status = co_await source->Start(ctx, *queue_);
+    if (!status.Ok())
+        logger_.Error(status, "Could not start a source added after the controller started", "source",
+                      source->String());
+}
+
+Task<Status> Controller::Run(Context ctx) {
+    const std::shared_ptr<Controller> self = shared_from_this();
+    std::vector<std::shared_ptr<source::Source>> sources;
+    {
+        std::lock_guard lock(mu_);
+        if (running_ || stopped_)
+            co_return AlreadyExistsError("controller " + name_ + " was already started");
+        running_ = true;
+        run_ctx_ = ctx;
+        sources = sources_;
+    }
+    const auto finish = [this](Status status) {
+        stopping_.store(true);
+        queue_->ShutDown();
+        std::lock_guard lock(mu_);
+        stopped_ = true;
+        return status;
+    };
+
+    for (const std::shared_ptr<source::Source>& source : sources) {
+        logger_.Info("Starting EventSource", "source", source->String());
+        const Status status = co_await source->Start(ctx, *queue_);
+        if (!status.Ok())
+            co_return finish(status.Annotate("controller " + name_ + ": starting " + source->String()));
+    }
+
+    logger_.Info("Starting Controller");
+    const Context sync_ctx = Context::WithTimeout(ctx, options_.cache_sync_timeout);
+    for (const std::shared_ptr<source::Source>& source : sources) {
+        const Status status = co_await source->WaitForSync(sync_ctx);
+        if (status.Ok())
+            continue;
+        if (IsNoMatch(status) || IsForbidden(status)) {
+            logger_.Info("A source waits for its kind; starting the workers anyway", "source", source->String(),
+                         "reason", status.ToString());
+            continue;
+        }
+        if (!ctx.Err().Ok())
+            co_return finish(OkStatus());  // stopped before the sources synced
+        logger_.Error(status, "Could not wait for Cache to sync", "source", source->String());
+        co_return finish(
+            status.Annotate("controller " + name_ + ": failed to wait for " + source->String() + " to sync"));
+    }
+
+    const int workers = options_.max_concurrent_reconciles;
+    logger_.Info("Starting workers", "worker count", workers);
+    running_workers_.store(workers);
+    started_.store(true);
+    for (int i = 0; i < workers; ++i) {
+        boost::asio::co_spawn(executor_, Worker(), [self](const std::exception_ptr& error) {
+            if (self->running_workers_.fetch_sub(1) == 1)
+                self->workers_done_->Notify();
+            if (error)
+                std::rethrow_exception(error);  // only with recover_panic = false
+        });
+    }
+
+    const Notification never;
+    (void)co_await never.Wait(ctx);
+    logger_.Info("Shutdown signal received, waiting for all workers to finish");
+    stopping_.store(true);
+    queue_->ShutDown();
+    (void)co_await workers_done_->Wait(Context::Background());
+    logger_.Info("All workers finished");
+    co_return finish(OkStatus());
+}
+
+void Controller::AbortReconciles() {
+    reconcile_base_.Cancel(CancelledError("controller " + name_ + ": reconciles aborted"));
+}
+
+Status Controller::ReadyCheck() const {
+    std::vector<std::shared_ptr<source::Source>> sources;
+    {
+        std::lock_guard lock(mu_);
+        sources = sources_;
+    }
+    for (const std::shared_ptr<source::Source>& source : sources) {
+        const Status status = source->Ready();
+        if (!status.Ok())
+            return status.Annotate("controller " + name_);
+    }
+    if (!started_.load())
+        return UnavailableError("controller " + name_ + ": sources not synced yet");
+    return OkStatus();
+}
+
+Task<void> Controller::Worker() {
+    for (;;) {
+        const std::optional<reconcile::Request> request = co_await queue_->AsyncGet();
+        if (!request)
+            co_return;
+        if (!stopping_.load()) {
+            metrics_.active_workers.Inc();
+            co_await ReconcileOne(*request);
+            metrics_.active_workers.Dec();
+        }
+        queue_->Done(*request);
+    }
+}
+
+Task<void> Controller::ReconcileOne(reconcile::Request request) {
+    const auto start = std::chrono::steady_clock::now();
+    const log::Logger logger =
+        logger_.WithValues("namespace", request.namespace_name, "name", request.name, "reconcileID", NewReconcileId());
+    Context ctx = log::IntoContext(reconcile_base_, logger);
+    std::unique_ptr<boost::asio::steady_timer> deadline;
+    if (options_.reconcile_timeout.count() > 0) {
+        ctx = Context::WithTimeout(ctx, options_.reconcile_timeout);
+        deadline = std::make_unique<boost::asio::steady_timer>(executor_, options_.reconcile_timeout);
+        deadline->async_wait([ctx, timeout = options_.reconcile_timeout](const boost::system::error_code& ec) {
+            if (!ec)
+                ctx.Cancel(TimeoutError("reconcile timed out after " +
+                                        std::to_string(std::chrono::duration<double>(timeout).count()) + " s"));
+        });
+    }
+    logger.V(5).Info("Reconciling");
+    const StatusOr<reconcile::Result> result = co_await CallReconciler(ctx, request);
+    if (deadline)
+        deadline->cancel();
+    if (options_.reconcile_timeout.count() > 0 && IsTimeout(ctx.Err()))
+        metrics_.timeouts.Inc();
+    metrics_.reconcile_time.Observe(Seconds(std::chrono::steady_clock::now() - start));
+
+    if (!result.Ok()) {
+        const Status& error = result.GetStatus();
+        if (error.IsTerminal())
+            metrics_.terminal_errors.Inc();
+        else
+            queue_->AddRateLimited(request);
+        metrics_.errors.Inc();
+        metrics_.reconcile_error.Inc();
+        logger.Error(error, "Reconciler error");
+        co_return;
+    }
+    const reconcile::Result& outcome = result.Value();
+    if (outcome.requeue_after.count() > 0) {
+        logger.V(5).Info("Reconcile done, requeueing after", "requeueAfter", outcome.requeue_after);
+        queue_->Forget(request);
+        queue_->AddAfter(request, outcome.requeue_after);
+        metrics_.reconcile_requeue_after.Inc();
+    } else if (outcome.requeue) {
+        logger.V(5).Info("Reconcile done, requeueing");
+        queue_->AddRateLimited(request);
+        metrics_.reconcile_requeue.Inc();
+    } else {
+        logger.V(5).Info("Reconcile successful");
+        queue_->Forget(request);
+        metrics_.reconcile_success.Inc();
+    }
+}
+
+Task<StatusOr<reconcile::Result>> Controller::CallReconciler(Context ctx, const reconcile::Request& request) {
+    const bool recover = options_.recover_panic.value_or(true);
+    std::string panic;
+    try {
+        co_return co_await reconciler_->Reconcile(ctx, request);
+    } catch (const std::exception& e) {
+        if (!recover)
+            throw;
+        panic = std::string(e.what()) + " (" + typeid(e).name() + ")";
+    } catch (...) {
+        if (!recover)
+            throw;
+        panic = "an exception that is not a std::exception";
+    }
+    metrics_.panics.Inc();
+    const Status error = InternalError("panic: " + panic + " [recovered]");
+    log::FromContext(ctx).Error(error, "Observed a panic");
+    co_return error;
+}
+
+}  // namespace ctrl::controller

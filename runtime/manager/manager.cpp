@@ -1,0 +1,263 @@
+#include "runtime/manager/manager.hpp"
+
+#include <unistd.h>
+
+#include <future>
+#include <random>
+#include <utility>
+
+#include <boost/asio/co_spawn.hpp>
+
+#include "runtime/manager/in_cluster_namespace.hpp"
+
+namespace ctrl::manager {
+namespace {
+
+// Runs a Controller as a manager runnable.
+class ControllerRunnable final : public Runnable {
+  public:
+    explicit ControllerRunnable(std::shared_ptr<controller::Controller> controller)
+        : controller_(std::move(controller)) {}
+    Task<Status> Run(Context ctx) override { return controller_->Run(std::move(ctx)); }
+    bool NeedLeaderElection() const override { return controller_->NeedLeaderElection(); }
+    std::string Name() const override { return "controller " + controller_->Name(); }
+
+  private:
+    std::shared_ptr<controller::Controller> controller_;
+};
+
+// Runs a task function as a runnable.
+class FunctionRunnable final : public Runnable {
+  public:
+    FunctionRunnable(std::string name, std::function<Task<Status>(Context)> run, bool needs_leader)
+        : name_(std::move(name)), run_(std::move(run)), needs_leader_(needs_leader) {}
+    Task<Status> Run(Context ctx) override { return run_(std::move(ctx)); }
+    bool NeedLeaderElection() const override { return needs_leader_; }
+    std::string Name() const override { return name_; }
+
+  private:
+    std::string name_;
+    std::function<Task<Status>(Context)> run_;
+    bool needs_leader_;
+};
+
+std::string NewIdentity() {
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0')
+        std::snprintf(host, sizeof host, "unknown");
+    std::random_device random;
+    std::mt19937_64 rng(random());
+    char suffix[37];
+    const uint64_t a = rng();
+    const uint64_t b = rng();
+    std::snprintf(suffix, sizeof suffix, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32),
+                  static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xfff),
+                  static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3fff)),
+                  static_cast<unsigned long long>(b & 0xffffffffffffULL));
+    return std::string(host) + "_" + suffix;
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Manager>> Manager::New(const rest::Config& config, Options options) {
+    if (options.threads < 1)
+        return BadRequestError("manager option threads must be at least 1, not " + std::to_string(options.threads));
+    if (options.leader_election.enabled) {
+        if (options.leader_election.id.empty())
+            return BadRequestError(
+                "leader election needs an id (--leader-election-id, "
+                "Options.leader_election.id)");
+        if (options.leader_election.namespace_name.empty()) {
+            StatusOr<std::string> in_cluster = InClusterNamespace();
+            if (!in_cluster.Ok())
+                return in_cluster.GetStatus().Annotate(
+                    "leader election needs a namespace (--leader-election-namespace, "
+                    "Options.leader_election.namespace_name) when not running in a cluster");
+            options.leader_election.namespace_name = *in_cluster;
+        }
+        if (options.leader_election.renew_deadline >= options.leader_election.lease_duration)
+            return BadRequestError("leader election renew deadline must be shorter than the lease duration");
+    }
+    std::unique_ptr<Manager> manager(new Manager(config, std::move(options)));
+    cluster::Options cluster_options;
+    cluster_options.scheme = manager->options_.scheme;
+    cluster_options.registry = manager->registry_;
+    cluster_options.cache = manager->options_.cache;
+    cluster_options.client_cache.uncached.insert(manager->options_.client.cache.disable_for.begin(),
+                                                 manager->options_.client.cache.disable_for.end());
+    cluster_options.client_cache.unstructured = manager->options_.client.cache.unstructured;
+    cluster_options.field_owner = manager->options_.client.field_owner;
+    cluster_options.dry_run = manager->options_.client.dry_run;
+    CTRL_ASSIGN_OR_RETURN(manager->cluster_,
+                          cluster::Cluster::New(config, manager->io_.get_executor(), std::move(cluster_options)));
+    cluster::Cluster* cluster = manager->cluster_.get();
+    CTRL_RETURN_IF_ERROR(manager->caches_.Add(std::make_shared<FunctionRunnable>(
+        "cache", [cluster](Context ctx) { return cluster->Run(std::move(ctx)); }, false)));
+    return manager;
+}
+
+Manager::Manager(rest::Config config, Options options)
+    : config_(std::move(config)),
+      options_(std::move(options)),
+      registry_(options_.registry ? options_.registry : &metrics::DefaultRegistry()),
+      logger_(log::Logger()),
+      identity_(NewIdentity()),
+      servers_("servers", io_.get_executor(), [this](Status s) { Fail(std::move(s)); }),
+      caches_("caches", io_.get_executor(), [this](Status s) { Fail(std::move(s)); }),
+      others_("others", io_.get_executor(), [this](Status s) { Fail(std::move(s)); }),
+      leader_("leader election runnables", io_.get_executor(), [this](Status s) { Fail(std::move(s)); }) {}
+
+Manager::~Manager() {
+    for (const std::shared_ptr<controller::Controller>& controller : controllers_)
+        controller->AbortReconciles();
+    internal_.Cancel();
+    io_.stop();
+}
+
+Status Manager::Add(std::shared_ptr<controller::Controller> controller) {
+    if (!controller)
+        return BadRequestError("a null controller cannot be added to the manager");
+    {
+        std::lock_guard lock(mu_);
+        controllers_.push_back(controller);
+    }
+    const std::weak_ptr<controller::Controller> weak = controller;
+    CTRL_RETURN_IF_ERROR(AddReadyzCheck("controller-" + controller->Name(), [weak] {
+        const std::shared_ptr<controller::Controller> c = weak.lock();
+        return c ? c->ReadyCheck() : OkStatus();
+    }));
+    return Add(std::static_pointer_cast<Runnable>(std::make_shared<ControllerRunnable>(std::move(controller))));
+}
+
+Status Manager::Add(std::shared_ptr<Runnable> runnable) {
+    if (!runnable)
+        return BadRequestError("a null runnable cannot be added to the manager");
+    return runnable->NeedLeaderElection() ? leader_.Add(std::move(runnable)) : others_.Add(std::move(runnable));
+}
+
+Status Manager::AddCheck(std::map<std::string, Checker>& checks, const std::string& kind, const std::string& name,
+                         Checker check) {
+    if (name.empty() || !check)
+        return BadRequestError("a " + kind + " check needs a name and a function");
+    std::lock_guard lock(mu_);
+    if (!checks.emplace(name, std::move(check)).second)
+        return AlreadyExistsError("a " + kind + " check named " + name + " exists already");
+    return OkStatus();
+}
+
+Status Manager::AddHealthzCheck(const std::string& name, Checker check) {
+    return AddCheck(healthz_, "healthz", name, std::move(check));
+}
+
+Status Manager::AddReadyzCheck(const std::string& name, Checker check) {
+    return AddCheck(readyz_, "readyz", name, std::move(check));
+}
+
+std::map<std::string, Status> Manager::HealthzChecks() const {
+    std::map<std::string, Checker> checks;
+    {
+        std::lock_guard lock(mu_);
+        checks = healthz_;
+    }
+    std::map<std::string, Status> results;
+    for (const auto& [name, check] : checks)
+        results.emplace(name, check());
+    return results;
+}
+
+std::map<std::string, Status> Manager::ReadyzChecks() const {
+    std::map<std::string, Checker> checks;
+    {
+        std::lock_guard lock(mu_);
+        checks = readyz_;
+    }
+    std::map<std::string, Status> results;
+    for (const auto& [name, check] : checks)
+        results.emplace(name, check());
+    return results;
+}
+
+void Manager::Fail(Status status) {
+    std::lock_guard lock(mu_);
+    if (first_error_.Ok())
+        first_error_ = status;
+    internal_.Cancel(status);
+}
+
+Status Manager::Start(Context ctx) {
+    if (started_.exchange(true))
+        return AlreadyExistsError("the manager was started before");
+    auto work = boost::asio::make_work_guard(io_);
+    std::promise<Status> promise;
+    std::future<Status> done = promise.get_future();
+    boost::asio::co_spawn(io_, Run(std::move(ctx)), [&promise](const std::exception_ptr& error, Status status) {
+        promise.set_value(error ? InternalError("the manager's run threw an exception") : std::move(status));
+    });
+    std::vector<std::thread> threads;
+    for (int i = 0; i < options_.threads; ++i)
+        threads.emplace_back([this] { io_.run(); });
+    const Status result = done.get();
+    work.reset();
+    io_.stop();
+    for (std::thread& thread : threads)
+        thread.join();
+    return result;
+}
+
+Task<Status> Manager::Run(Context ctx) {
+    {
+        std::lock_guard lock(mu_);
+        internal_ = Context::WithCancel(ctx);
+    }
+    logger_.Info("Starting manager", "identity", identity_);
+    const Context background = Context::Background();
+    servers_.Start(background);
+    caches_.Start(background);
+    const Status synced = co_await cluster_->WaitForCacheSync(internal_);
+    if (synced.Ok()) {
+        others_.Start(background);
+        if (!options_.leader_election.enabled) {
+            elected_->Notify();
+            leader_.Start(background);
+        }
+        const Notification never;
+        (void)co_await never.Wait(internal_);
+    } else if (ctx.Err().Ok()) {
+        Fail(synced.Annotate("waiting for the caches to sync"));
+    }
+    co_await Shutdown();
+    std::lock_guard lock(mu_);
+    logger_.Info("Manager stopped", "error", first_error_.ToString());
+    co_return first_error_;
+}
+
+Task<void> Manager::Shutdown() {
+    const auto deadline = Context::Clock::now() + options_.graceful_shutdown_timeout;
+    const Context background = Context::Background();
+    logger_.Info("Stopping and waiting for leader election runnables");
+    leader_.Stop();
+    if (!(co_await leader_.Wait(Context::WithDeadline(background, deadline))).Ok()) {
+        logger_.Info("Graceful shutdown timed out; cancelling in-flight reconciles", "timeout",
+                     options_.graceful_shutdown_timeout);
+        std::vector<std::shared_ptr<controller::Controller>> controllers;
+        {
+            std::lock_guard lock(mu_);
+            controllers = controllers_;
+        }
+        for (const std::shared_ptr<controller::Controller>& controller : controllers)
+            controller->AbortReconciles();
+        (void)co_await leader_.Wait(Context::WithTimeout(background, std::chrono::seconds(5)));
+    }
+    logger_.Info("Stopping and waiting for non leader election runnables");
+    others_.Stop();
+    (void)co_await others_.Wait(
+        Context::WithDeadline(background, std::max(deadline, Context::Clock::now() + std::chrono::seconds(1))));
+    logger_.Info("Stopping and waiting for caches");
+    caches_.Stop();
+    (void)co_await caches_.Wait(Context::WithTimeout(background, std::chrono::seconds(10)));
+    logger_.Info("Stopping and waiting for HTTP servers");
+    servers_.Stop();
+    (void)co_await servers_.Wait(Context::WithTimeout(background, std::chrono::seconds(5)));
+}
+
+}  // namespace ctrl::manager

@@ -1,0 +1,124 @@
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "runtime/cluster/cluster.hpp"
+#include "runtime/controller/controller.hpp"
+#include "runtime/controller/host.hpp"
+#include "runtime/core/context.hpp"
+#include "runtime/core/log.hpp"
+#include "runtime/core/notification.hpp"
+#include "runtime/core/status_or.hpp"
+#include "runtime/manager/manager_options.hpp"
+#include "runtime/manager/runnable.hpp"
+#include "runtime/manager/runnable_group.hpp"
+#include "runtime/rest/config.hpp"
+
+namespace ctrl::manager {
+
+// A named health or readiness check: OK, or why not.
+using Checker = std::function<Status()>;
+
+// What an operator's main() makes (controller-runtime's manager.Manager): it owns the event loop
+// (Options::threads threads run every I/O, timer and reconcile), the cluster (Scheme, lazy
+// RESTMapper, informer Cache, the delegating Client with its DisableFor kinds, an uncached
+// APIReader), the controllers added to it (it is the builder's controller::Host), other runnables,
+// leader election, and the HTTP servers for /metrics and /healthz /readyz.
+//
+// Start order (controller-runtime's): HTTP servers; caches (and their sync); runnables that do not
+// need the leader; leader election; once elected, the leader runnables (controllers). Stop order
+// is the reverse: a stop (the Start context ends, a runnable fails, the Lease is lost) stops the
+// leader runnables first — controllers take no new work and in-flight reconciles finish, up to
+// graceful_shutdown_timeout, after which their contexts are cancelled — then the others, then the
+// Lease is released (release_on_cancel), then the caches and the servers.
+class Manager final : public controller::Host {
+  public:
+    // Builds everything; connects nothing yet. BadRequest for options that cannot work (naming
+    // the option), or a config that cannot make a transport.
+    static StatusOr<std::unique_ptr<Manager>> New(const rest::Config& config, Options options = {});
+    ~Manager() override;
+    Manager(const Manager&) = delete;
+    Manager& operator=(const Manager&) = delete;
+
+    // Runs the manager on its threads until ctx ends (manager::SetupSignalHandler() gives one that
+    // ends on SIGTERM), then stops as described above. OK after a clean stop; the first error of a
+    // runnable, or the lost Lease, otherwise. Call once.
+    Status Start(Context ctx);
+
+    client::Client& GetClient() { return cluster_->GetClient(); }
+    // Reads and writes straight to the API server (never the cache).
+    client::Client& GetAPIReader() { return cluster_->GetAPIReader(); }
+    cache::Cache& GetCache() override { return cluster_->GetCache(); }
+    const scheme::Scheme& GetScheme() const override { return cluster_->GetScheme(); }
+    discovery::RESTMapper& GetRESTMapper() override { return cluster_->GetRESTMapper(); }
+    boost::asio::any_io_executor GetExecutor() const override { return io_.get_executor(); }
+    metrics::Registry& GetMetricsRegistry() override { return *registry_; }
+    log::Logger GetLogger() const override { return logger_; }
+    controller::Options ControllerDefaults() const override { return options_.controller; }
+    const rest::Config& GetConfig() const { return config_; }
+    cluster::Cluster& GetCluster() { return *cluster_; }
+
+    // Adds a controller (the builder's Complete calls this): run once elected when it needs the
+    // leader, and its readiness (sources synced, kinds served) becomes a /readyz check named after it.
+    Status Add(std::shared_ptr<controller::Controller> controller) override;
+    // Adds a runnable; started in its group (leader or not), at once when that group runs.
+    Status Add(std::shared_ptr<Runnable> runnable);
+    // Adds a /healthz or /readyz check (before or after Start). AlreadyExists for a taken name.
+    Status AddHealthzCheck(const std::string& name, Checker check);
+    Status AddReadyzCheck(const std::string& name, Checker check);
+    // Runs every check of /healthz or /readyz now: name -> result.
+    std::map<std::string, Status> HealthzChecks() const;
+    std::map<std::string, Status> ReadyzChecks() const;
+
+    // Notified once this manager is the leader (at once after start without leader election).
+    const Notification& Elected() const { return *elected_; }
+    // This process's identity in leader election (hostname + "_" + a random id).
+    const std::string& Identity() const { return identity_; }
+
+  private:
+    explicit Manager(rest::Config config, Options options);
+    Task<Status> Run(Context ctx);
+    Task<void> Shutdown();
+    void Fail(Status status);
+    Status AddCheck(std::map<std::string, Checker>& checks, const std::string& kind, const std::string& name,
+                    Checker check);
+
+    const rest::Config config_;
+    const Options options_;
+    metrics::Registry* registry_ = nullptr;
+    const log::Logger logger_;
+    std::string identity_;
+    mutable boost::asio::io_context io_;
+    std::unique_ptr<cluster::Cluster> cluster_;
+
+    RunnableGroup servers_;
+    RunnableGroup caches_;
+    RunnableGroup others_;
+    RunnableGroup leader_;
+    std::vector<std::shared_ptr<controller::Controller>> controllers_;  // guarded by mu_
+
+    mutable std::mutex mu_;
+    std::map<std::string, Checker> healthz_;  // guarded by mu_
+    std::map<std::string, Checker> readyz_;   // guarded by mu_
+    Status first_error_;                      // guarded by mu_
+    Context internal_ = Context::Background();
+    std::atomic<bool> started_{false};
+    std::shared_ptr<Notification> elected_ = std::make_shared<Notification>();
+};
+
+// manager::New: the usual way to make one.
+inline StatusOr<std::unique_ptr<Manager>> New(const rest::Config& config, Options options = {}) {
+    return Manager::New(config, std::move(options));
+}
+
+}  // namespace ctrl::manager

@@ -1,0 +1,1 @@
+#include "runtime/manager/runnable.hpp"
