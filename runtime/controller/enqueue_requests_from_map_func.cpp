@@ -151,7 +151,7 @@ class EnqueueMappedAsync final : public EventHandler {
             if (object != nullptr)
                 objects.push_back(object);
         }
-        if (objects.empty() || *fn_ == nullptr)
+        if (objects.empty() || *fn_ == nullptr || ctx.Cancelled())
             return;
         boost::asio::co_spawn(executor_, MapAndEnqueueAsync(fn_, ctx, std::move(objects), &queue),
                               boost::asio::detached);

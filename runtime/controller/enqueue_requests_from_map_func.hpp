@@ -34,10 +34,10 @@ using AsyncMapFunc = std::function<Task<std::vector<reconcile::Request>>(Context
 // (the event returns at once) that runs fn on the event's objects (old then new for an update)
 // and enqueues the results, each once. Maps of different events run concurrently and may finish
 // in any order. An exception of fn is caught and logged, and that event's requests dropped.
-// Once the controller's context is cancelled nothing more is enqueued: the cancellation waits for
-// an enqueue in progress, so after Cancel returns the queue is never touched again and the
-// controller may destroy it. The caller guarantees that executor's execution context outlives
-// the maps in progress.
+// Once the event's context (the one the source passes, ending when the controller stops) is
+// cancelled nothing more is enqueued: the cancellation waits for an enqueue in progress, so after
+// Cancel returns the queue is never touched again and the controller may destroy it. The caller
+// guarantees that executor's execution context outlives the maps in progress.
 std::shared_ptr<EventHandler> EnqueueRequestsFromAsyncMapFunc(boost::asio::any_io_executor executor, AsyncMapFunc fn);
 
 }  // namespace ctrl::handler
