@@ -133,12 +133,16 @@ TEST_F(SourceTest, APodsCreateUpdateAndDeleteReachTheHandlerThroughThePredicates
     ASSERT_TRUE(synced.Ok()) << synced;
     EXPECT_TRUE(source->Ready().Ok()) << source->Ready();
 
-    StatusOr<api::Pod> pod = api::Pod::Parse(R"({"spec":{"containers":[{"name":"app","image":"busybox:1.36"}]}})");
-    ASSERT_TRUE(pod.Ok());
-    pod->SetNamespace("source-pods");
-    api::Pod ignored = *pod;
-    pod->SetName("watched");
-    ignored.SetName("ignored");
+    const auto new_pod = [](const std::string& name) {
+        StatusOr<api::Pod> pod =
+            api::Pod::Parse(R"({"spec":{"containers":[{"name":"app","image":"busybox:1.36"}]}})");
+        EXPECT_TRUE(pod.Ok());
+        pod->SetNamespace("source-pods");
+        pod->SetName(name);
+        return std::move(pod).Value();
+    };
+    StatusOr<api::Pod> pod = new_pod("watched");
+    api::Pod ignored = new_pod("ignored");
     ASSERT_TRUE(Run(cluster.GetAPIReader().Create(Within(30s), *pod)).Ok());
     ASSERT_TRUE(Run(cluster.GetAPIReader().Create(Within(30s), ignored)).Ok());
     ASSERT_TRUE(Eventually([&] { return Contains(handler->Log(), "create watched"); }));
@@ -189,13 +193,19 @@ TEST_F(SourceTest, AKindServedOnlyLaterIsReportedThenDeliveredWithoutARestart) {
     ASSERT_TRUE(crd.Ok());
     const Clock::time_point crd_created = Clock::now();
     ASSERT_TRUE(Run(admin.GetAPIReader().Create(Within(30s), *crd)).Ok());
-    api::SecurityGroupPolicy sgp;
-    sgp.SetNamespace("default");
-    sgp.SetName("existing");
-    sgp.SetPodSelector(LabelSelectorSpec());
-    sgp.SetGroupIds({"sg-1"});
-    ASSERT_TRUE(Eventually([&] { return Run(admin.GetAPIReader().Create(Within(30s), sgp)).Ok(); }, 30s, 200ms))
-        << "the CRD is not served 30 s after it was created";
+    // Unstructured: the cluster's default scheme holds the built-in kinds only.
+    StatusOr<Object> sgp = Object::Parse(R"({"apiVersion":"vpcresources.k8s.aws/v1beta1",
+        "kind":"SecurityGroupPolicy","metadata":{"namespace":"default","name":"existing"},
+        "spec":{"podSelector":{},"securityGroups":{"groupIds":["sg-1"]}}})");
+    ASSERT_TRUE(sgp.Ok());
+    Status made;
+    ASSERT_TRUE(Eventually(
+        [&] {
+            made = Run(admin.GetAPIReader().Create(Within(30s), *sgp));
+            return made.Ok();
+        },
+        30s, 200ms))
+        << "the CRD is not served 30 s after it was created: " << made;
 
     ASSERT_TRUE(Eventually([&] { return Contains(handler->Log(), "create existing initial"); }))
         << ::testing::PrintToString(handler->Log()) << " " << source->Ready();
@@ -219,7 +229,7 @@ TEST_F(SourceTest, AKindServedOnlyLaterIsReportedThenDeliveredWithoutARestart) {
     EXPECT_EQ(stats.failed_attempts, 0);
 
     // Clean up the CRD (other tests of this binary expect it absent).
-    ASSERT_TRUE(Run(admin.GetAPIReader().Delete(Within(30s), sgp)).Ok());
+    ASSERT_TRUE(Run(admin.GetAPIReader().Delete(Within(30s), *sgp)).Ok());
     ASSERT_TRUE(Run(admin.GetAPIReader().Delete(Within(30s), *crd)).Ok());
 }
 
