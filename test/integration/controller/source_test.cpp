@@ -128,14 +128,21 @@ TEST_F(SourceTest, APodsCreateUpdateAndDeleteReachTheHandlerThroughThePredicates
     CreateNamespace(cluster, "source-pods");
     auto handler = std::make_shared<RecordingHandler>();
     auto source = Track(Kind<api::Pod>(cluster.GetCache(), handler, {std::make_shared<NameIsNot>("ignored")}));
+    // The same kind, metadata only: an informer of its own.
+    auto metadata_handler = std::make_shared<RecordingHandler>();
+    KindOptions metadata_only;
+    metadata_only.metadata_only = true;
+    auto metadata_source = Track(Kind(cluster.GetCache(), GroupVersionKind{"", "v1", "Pod"}, metadata_handler,
+                                      std::vector<predicate::PredicatePtr>(), metadata_only));
     ASSERT_TRUE(Run(source->Start(stop_, queue_)).Ok());
+    ASSERT_TRUE(Run(metadata_source->Start(stop_, queue_)).Ok());
     const Status synced = Run(source->WaitForSync(Within(30s)));
     ASSERT_TRUE(synced.Ok()) << synced;
     EXPECT_TRUE(source->Ready().Ok()) << source->Ready();
+    ASSERT_TRUE(Run(metadata_source->WaitForSync(Within(30s))).Ok());
 
     const auto new_pod = [](const std::string& name) {
-        StatusOr<api::Pod> pod =
-            api::Pod::Parse(R"({"spec":{"containers":[{"name":"app","image":"busybox:1.36"}]}})");
+        StatusOr<api::Pod> pod = api::Pod::Parse(R"({"spec":{"containers":[{"name":"app","image":"busybox:1.36"}]}})");
         EXPECT_TRUE(pod.Ok());
         pod->SetNamespace("source-pods");
         pod->SetName(name);
@@ -155,6 +162,9 @@ TEST_F(SourceTest, APodsCreateUpdateAndDeleteReachTheHandlerThroughThePredicates
     ASSERT_TRUE(Run(cluster.GetAPIReader().Delete(Within(30s), ignored, client::GracePeriodSeconds(0))).Ok());
     ASSERT_TRUE(Eventually([&] { return Contains(handler->Log(), "delete watched"); }))
         << ::testing::PrintToString(handler->Log());
+    EXPECT_TRUE(Eventually([&] { return Contains(metadata_handler->Log(), "delete watched"); }));
+    EXPECT_TRUE(Contains(metadata_handler->Log(), "create watched"));
+    EXPECT_TRUE(Contains(metadata_handler->Log(), "create ignored")) << "no predicate on this one";
     for (const std::string& line : handler->Log())
         EXPECT_THAT(line, ::testing::Not(HasSubstr("ignored"))) << "the predicate filters it out";
     EXPECT_GE(queue_.Len(), 1u);
