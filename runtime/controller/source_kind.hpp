@@ -28,11 +28,12 @@ struct KindOptions {
     // Watch metadata only (PartialObjectMetadata): a lighter informer of its own. Default false.
     bool metadata_only = false;
     // While the kind cannot be had (not served: NoMatch; discovery failing; the handler's Prepare
-    // failing), GetInformers is tried again after initial_backoff, doubling up to max_backoff.
-    // Each try makes at most one discovery round (the mapper's; 2 requests with aggregated
-    // discovery, 1 per group version without). Defaults 500 ms and 8 s: a CRD installed at any
-    // time is picked up at most ~8 s after it is served, and waiting costs about one round per
-    // 8 s.
+    // failing), GetInformers (and Prepare) are tried again after initial_backoff, doubling up to
+    // max_backoff. Each try is one lookup of the cache's RESTMapper, which makes at most one
+    // discovery round of its own (the lazy mapper's: GET /api + GET /apis with aggregated
+    // discovery, else one request per group version) and none when its rate limit answers from
+    // the last round. Defaults 500 ms and 8 s: a CRD installed at any time is picked up at most
+    // ~8 s after it is served, and waiting costs one round per 8 s (5 tries in the first 12 s).
     std::chrono::milliseconds initial_backoff{500};
     std::chrono::milliseconds max_backoff{std::chrono::seconds(8)};
     // While an informer has not synced, how often its reflector's last error is read (to report
@@ -56,11 +57,11 @@ struct KindSourceStats {
 // (its CRD is not installed) does not fail the source: it logs it (Info once, then V(1)), says so
 // in Ready() and WaitForSync(), tries again with backoff (KindOptions) and delivers as soon as the
 // kind is served, without a restart. An informer that cannot list (Forbidden: no RBAC) is reported
-// the same way while its reflector keeps trying. When Start's context ends the handler is removed
-// from the informers (before Cancel returns) and nothing more is delivered.
+// the same way while its reflector keeps trying. When Start's context is cancelled the handler is
+// removed from the informers (before Cancel returns) and nothing more is delivered.
 //
-// The informers must outlive the source's run: cancel Start's context before destroying them.
-// Thread-safe.
+// The informers must outlive the source's run: cancel Start's context, and wait until Running()
+// is false, before destroying them. Thread-safe.
 class KindSource final : public Source, public std::enable_shared_from_this<KindSource> {
   public:
     KindSource(cache::Informers& informers, GroupVersionKind gvk, std::shared_ptr<handler::EventHandler> handler,

@@ -128,17 +128,28 @@ TEST_F(SourceTest, APodsCreateUpdateAndDeleteReachTheHandlerThroughThePredicates
     CreateNamespace(cluster, "source-pods");
     auto handler = std::make_shared<RecordingHandler>();
     auto source = Track(Kind<api::Pod>(cluster.GetCache(), handler, {std::make_shared<NameIsNot>("ignored")}));
+    // The same kind, metadata only: an informer of its own.
+    auto metadata_handler = std::make_shared<RecordingHandler>();
+    KindOptions metadata_only;
+    metadata_only.metadata_only = true;
+    auto metadata_source = Track(Kind(cluster.GetCache(), GroupVersionKind{"", "v1", "Pod"}, metadata_handler,
+                                      std::vector<predicate::PredicatePtr>(), metadata_only));
     ASSERT_TRUE(Run(source->Start(stop_, queue_)).Ok());
+    ASSERT_TRUE(Run(metadata_source->Start(stop_, queue_)).Ok());
     const Status synced = Run(source->WaitForSync(Within(30s)));
     ASSERT_TRUE(synced.Ok()) << synced;
     EXPECT_TRUE(source->Ready().Ok()) << source->Ready();
+    ASSERT_TRUE(Run(metadata_source->WaitForSync(Within(30s))).Ok());
 
-    StatusOr<api::Pod> pod = api::Pod::Parse(R"({"spec":{"containers":[{"name":"app","image":"busybox:1.36"}]}})");
-    ASSERT_TRUE(pod.Ok());
-    pod->SetNamespace("source-pods");
-    api::Pod ignored = *pod;
-    pod->SetName("watched");
-    ignored.SetName("ignored");
+    const auto new_pod = [](const std::string& name) {
+        StatusOr<api::Pod> pod = api::Pod::Parse(R"({"spec":{"containers":[{"name":"app","image":"busybox:1.36"}]}})");
+        EXPECT_TRUE(pod.Ok());
+        pod->SetNamespace("source-pods");
+        pod->SetName(name);
+        return std::move(pod).Value();
+    };
+    StatusOr<api::Pod> pod = new_pod("watched");
+    api::Pod ignored = new_pod("ignored");
     ASSERT_TRUE(Run(cluster.GetAPIReader().Create(Within(30s), *pod)).Ok());
     ASSERT_TRUE(Run(cluster.GetAPIReader().Create(Within(30s), ignored)).Ok());
     ASSERT_TRUE(Eventually([&] { return Contains(handler->Log(), "create watched"); }));
@@ -151,6 +162,9 @@ TEST_F(SourceTest, APodsCreateUpdateAndDeleteReachTheHandlerThroughThePredicates
     ASSERT_TRUE(Run(cluster.GetAPIReader().Delete(Within(30s), ignored, client::GracePeriodSeconds(0))).Ok());
     ASSERT_TRUE(Eventually([&] { return Contains(handler->Log(), "delete watched"); }))
         << ::testing::PrintToString(handler->Log());
+    EXPECT_TRUE(Eventually([&] { return Contains(metadata_handler->Log(), "delete watched"); }));
+    EXPECT_TRUE(Contains(metadata_handler->Log(), "create watched"));
+    EXPECT_TRUE(Contains(metadata_handler->Log(), "create ignored")) << "no predicate on this one";
     for (const std::string& line : handler->Log())
         EXPECT_THAT(line, ::testing::Not(HasSubstr("ignored"))) << "the predicate filters it out";
     EXPECT_GE(queue_.Len(), 1u);
@@ -189,13 +203,19 @@ TEST_F(SourceTest, AKindServedOnlyLaterIsReportedThenDeliveredWithoutARestart) {
     ASSERT_TRUE(crd.Ok());
     const Clock::time_point crd_created = Clock::now();
     ASSERT_TRUE(Run(admin.GetAPIReader().Create(Within(30s), *crd)).Ok());
-    api::SecurityGroupPolicy sgp;
-    sgp.SetNamespace("default");
-    sgp.SetName("existing");
-    sgp.SetPodSelector(LabelSelectorSpec());
-    sgp.SetGroupIds({"sg-1"});
-    ASSERT_TRUE(Eventually([&] { return Run(admin.GetAPIReader().Create(Within(30s), sgp)).Ok(); }, 30s, 200ms))
-        << "the CRD is not served 30 s after it was created";
+    // Unstructured: the cluster's default scheme holds the built-in kinds only.
+    StatusOr<Object> sgp = Object::Parse(R"({"apiVersion":"vpcresources.k8s.aws/v1beta1",
+        "kind":"SecurityGroupPolicy","metadata":{"namespace":"default","name":"existing"},
+        "spec":{"podSelector":{},"securityGroups":{"groupIds":["sg-1"]}}})");
+    ASSERT_TRUE(sgp.Ok());
+    Status made;
+    ASSERT_TRUE(Eventually(
+        [&] {
+            made = Run(admin.GetAPIReader().Create(Within(30s), *sgp));
+            return made.Ok();
+        },
+        30s, 200ms))
+        << "the CRD is not served 30 s after it was created: " << made;
 
     ASSERT_TRUE(Eventually([&] { return Contains(handler->Log(), "create existing initial"); }))
         << ::testing::PrintToString(handler->Log()) << " " << source->Ready();
@@ -219,7 +239,7 @@ TEST_F(SourceTest, AKindServedOnlyLaterIsReportedThenDeliveredWithoutARestart) {
     EXPECT_EQ(stats.failed_attempts, 0);
 
     // Clean up the CRD (other tests of this binary expect it absent).
-    ASSERT_TRUE(Run(admin.GetAPIReader().Delete(Within(30s), sgp)).Ok());
+    ASSERT_TRUE(Run(admin.GetAPIReader().Delete(Within(30s), *sgp)).Ok());
     ASSERT_TRUE(Run(admin.GetAPIReader().Delete(Within(30s), *crd)).Ok());
 }
 
