@@ -130,10 +130,10 @@ Task<StatusOr<OperationResult>> CreateOrPatchObject(Context ctx, client::Client&
         const client::Patch status_patch = client::MergeFrom(original);
         client::SubResourcePatchOptions status_options;
         const std::string sub_resource = "status";
-        CTRL_CO_RETURN_IF_ERROR(co_await client.PatchSubResource(ctx, sub_resource, object, form, nullptr,
-                                                                 status_patch, std::move(status_options)));
-        result = result == OperationResult::kUpdated ? OperationResult::kUpdatedStatus
-                                                     : OperationResult::kUpdatedStatusOnly;
+        CTRL_CO_RETURN_IF_ERROR(co_await client.PatchSubResource(ctx, sub_resource, object, form, nullptr, status_patch,
+                                                                 std::move(status_options)));
+        result =
+            result == OperationResult::kUpdated ? OperationResult::kUpdatedStatus : OperationResult::kUpdatedStatusOnly;
     }
     co_return result;
 }

@@ -97,9 +97,9 @@ StatusOr<GroupVersionKind> OwnerKind(const Object& owner, std::type_index owner_
     }
     const StatusOr<std::vector<GroupVersionKind>> kinds = scheme.ObjectKindsFor(owner_type);
     if (!kinds.Ok()) {
-        return BadRequestError("owner " + Describe(owner) +
-                               " has no apiVersion and kind, and its type has none in the scheme: " +
-                               kinds.GetStatus().Message());
+        return BadRequestError(
+            "owner " + Describe(owner) +
+            " has no apiVersion and kind, and its type has none in the scheme: " + kinds.GetStatus().Message());
     }
     if (kinds->size() > 1) {
         return BadRequestError("owner " + Describe(owner) +
@@ -125,8 +125,8 @@ Status SetControllerReference(const Object& owner, std::type_index owner_type, O
     return OkStatus();
 }
 
-Status SetOwnerReference(const Object& owner, std::type_index owner_type, Object& object,
-                         const scheme::Scheme& scheme, const OwnerReferenceOptions& options) {
+Status SetOwnerReference(const Object& owner, std::type_index owner_type, Object& object, const scheme::Scheme& scheme,
+                         const OwnerReferenceOptions& options) {
     CTRL_RETURN_IF_ERROR(ValidateOwner(owner, object));
     CTRL_ASSIGN_OR_RETURN(OwnerReference ref, ReferenceTo(owner, owner_type, scheme));
     ref.block_owner_deletion = options.block_owner_deletion;

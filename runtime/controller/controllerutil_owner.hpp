@@ -41,8 +41,8 @@ namespace internal {
 StatusOr<GroupVersionKind> OwnerKind(const Object& owner, std::type_index owner_type, const scheme::Scheme& scheme);
 Status SetControllerReference(const Object& owner, std::type_index owner_type, Object& controlled,
                               const scheme::Scheme& scheme, const OwnerReferenceOptions& options);
-Status SetOwnerReference(const Object& owner, std::type_index owner_type, Object& object,
-                         const scheme::Scheme& scheme, const OwnerReferenceOptions& options);
+Status SetOwnerReference(const Object& owner, std::type_index owner_type, Object& object, const scheme::Scheme& scheme,
+                         const OwnerReferenceOptions& options);
 Status RemoveOwnerReference(const Object& owner, std::type_index owner_type, Object& object,
                             const scheme::Scheme& scheme);
 Status RemoveControllerReference(const Object& owner, std::type_index owner_type, Object& object,

@@ -20,8 +20,8 @@
 namespace ctrl::controllerutil {
 namespace {
 
-using ::testing::ElementsAre;
 using ctrl::testing::TestContext;
+using ::testing::ElementsAre;
 
 api::ConfigMap NewConfigMap(std::string_view name) {
     api::ConfigMap cm;

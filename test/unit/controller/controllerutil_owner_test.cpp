@@ -105,8 +105,9 @@ TEST_F(OwnerTest, NamespacedOwnersMustShareTheObjectsNamespace) {
     api::Pod pod = Pod("other", "web-0");
     Status status = SetControllerReference(Deployment("ns", "web", "uid-1"), pod, scheme_);
     EXPECT_TRUE(IsBadRequest(status)) << status;
-    EXPECT_EQ(status.Message(), "cross-namespace owner references are disallowed, owner's namespace ns, obj's "
-                                "namespace other");
+    EXPECT_EQ(status.Message(),
+              "cross-namespace owner references are disallowed, owner's namespace ns, obj's "
+              "namespace other");
     EXPECT_TRUE(pod.OwnerReferences().empty());
 
     api::Namespace cluster_scoped;
