@@ -41,13 +41,14 @@ Task<StatusOr<OperationResult>> CreateOrUpdateObject(Context ctx, client::Client
 Task<StatusOr<OperationResult>> CreateOrPatchObject(Context ctx, client::Client& client, Object& object,
                                                     client::ObjectForm form, MutateFunction mutate);
 
-// Reads the object object's namespace and name key into object (controllerutil.CreateOrUpdate),
-// then calls mutate. When there was none: creates it (kCreated). Otherwise: updates it when mutate
-// changed its JSON (kUpdated), and sends nothing when it did not (kNone). object's apiVersion and
-// kind name its kind (a typed kind sets them itself). Any other error of the read, mutate or the
-// write is returned. A status changed by mutate is not written (the server ignores status in an
-// update of a kind with a status subresource). Beware, as in Go: a field mutate clears that the
-// server defaults makes every call an update.
+// Reads the object named by object's namespace and name into object, then calls mutate
+// (controllerutil.CreateOrUpdate). When there was none: creates it (kCreated). Otherwise: updates
+// it when mutate changed its JSON (kUpdated), and sends nothing when it did not (kNone). object's
+// apiVersion and kind name its kind (a typed kind sets them itself); object holds the server's
+// answer after. Any other error of the read, of mutate or of the write is returned. For a kind
+// with a status subresource, a status changed by mutate is not written (the server ignores it
+// in an update). Beware, as in Go: a field mutate clears that the server defaults makes every
+// call an update.
 //   auto result = co_await controllerutil::CreateOrUpdate(ctx, client, config_map, [&] {
 //       config_map.SetDataValue("color", "blue");
 //       return OkStatus();

@@ -141,6 +141,26 @@ TEST_F(CreateOrTest, CreateOrUpdateTakesUnstructuredObjectsAndNoMutateFunction) 
     EXPECT_THAT(TakeCalls(), ElementsAre("get"));
 }
 
+TEST_F(CreateOrTest, CreateOrPatchTakesMetadataOnlyObjects) {
+    api::ConfigMap seeded = NewConfigMap("settings");
+    seeded.SetDataValue("color", "blue");
+    Build(seeded);
+    client::PartialObjectMetadata meta(GroupVersionKind("", "v1", "ConfigMap"));
+    meta.SetNamespace("ns");
+    meta.SetName("settings");
+    StatusOr<OperationResult> result = CreateOrPatchSync(meta, [&] {
+        meta.SetLabel("team", "web");
+        return OkStatus();
+    });
+    ASSERT_TRUE(result.Ok()) << result.GetStatus();
+    EXPECT_EQ(*result, OperationResult::kUpdated);
+    EXPECT_THAT(TakeCalls(), ElementsAre("get", "patch"));
+    EXPECT_FALSE(meta.HasNestedField({"data"})) << "read and patched as metadata only";
+    const api::ConfigMap stored = Read<api::ConfigMap>("settings");
+    EXPECT_EQ(stored.Label("team"), "web");
+    EXPECT_EQ(stored.DataValue("color"), "blue");
+}
+
 TEST_F(CreateOrTest, MutateErrorsAndKeyChangesStopBeforeAnyWrite) {
     Build(NewConfigMap("settings"));
     api::ConfigMap cm = NewConfigMap("settings");
