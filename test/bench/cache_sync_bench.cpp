@@ -14,107 +14,46 @@
 //   cache_sync_bench [--pods N] [--patch-seconds S (10)] [--patch-concurrency C[,C...] (32,4)]
 // N also comes from $CTRL_BENCH_PODS.
 // Flags of google-benchmark (--benchmark_*), which hack/bench.sh may pass, are ignored.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include <boost/asio/io_context.hpp>
-
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "test/bench/bench_process.hpp"
+#include "test/bench/bench_workload.hpp"
 #include "test/bench/cache_sync_probe.hpp"
 #include "test/support/control_plane.hpp"
 #include "test/support/workload.hpp"
 
 namespace {
 
-using Figures = std::map<std::string, double>;
-
-constexpr int kDefaultPods = 10000;
-constexpr int kMaxNamespaces = 20;
-
-std::string LoadAverage() {
-    std::ifstream file("/proc/loadavg");
-    std::string one, five, fifteen;
-    file >> one >> five >> fifteen;
-    return one + " " + five + " " + fifteen;
-}
-
-// Runs this program as a probe and returns the figures it printed (empty when it failed).
-Figures RunProbeChild(const char* self, const std::vector<std::string>& args) {
-    std::fflush(stdout);
-    int out[2];
-    if (pipe(out) != 0)
-        return {};
-    const pid_t pid = fork();
-    if (pid == 0) {
-        dup2(out[1], STDOUT_FILENO);
-        close(out[0]);
-        close(out[1]);
-        std::vector<char*> argv{const_cast<char*>(self), const_cast<char*>("--probe")};
-        for (const std::string& arg : args)
-            argv.push_back(const_cast<char*>(arg.c_str()));
-        argv.push_back(nullptr);
-        execv("/proc/self/exe", argv.data());
-        _exit(127);
-    }
-    close(out[1]);
-    std::string output;
-    char buffer[4096];
-    for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;)
-        output.append(buffer, static_cast<std::size_t>(n));
-    close(out[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        std::fprintf(stderr, "cache_sync_bench: a probe failed (status %d)\n", status);
-        return {};
-    }
-    return ctrl::bench::ParseProbeResult(output);
-}
+using ctrl::bench::Figures;
+using ctrl::bench::LoadAverage;
 
 int ProbeMain(int argc, char** argv) {
     ctrl::bench::ProbeOptions options;
+    ctrl::testing::WorkloadOptions layout;
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string_view name = argv[i];
         const char* value = argv[i + 1];
-        if (name == "--kubeconfig")
-            options.kubeconfig = value;
-        else if (name == "--prefix")
-            options.prefix = value;
-        else if (name == "--namespaces")
-            options.namespaces = std::atoi(value);
-        else if (name == "--pods-per-namespace")
-            options.pods_per_namespace = std::atoi(value);
-        else if (name == "--keep-managed-fields")
+        if (ctrl::bench::ParseWorkloadProbeArg(name, value, options.kubeconfig, layout))
+            continue;
+        if (name == "--keep-managed-fields")
             options.keep_managed_fields = std::string_view(value) == "true";
         else if (name == "--patch-seconds")
             options.patch_seconds = std::atof(value);
         else if (name == "--patch-concurrency")
             options.patch_concurrency = std::max(1, std::atoi(value));
     }
+    options.prefix = layout.prefix;
+    options.namespaces = layout.namespaces;
+    options.pods_per_namespace = layout.pods_per_namespace;
     return ctrl::bench::RunProbe(options);
-}
-
-// "32,4" -> {32, 4}; each at least 1.
-std::vector<int> ParseCounts(const std::string& text) {
-    std::vector<int> counts;
-    for (std::size_t at = 0; at <= text.size();) {
-        const std::size_t comma = std::min(text.find(',', at), text.size());
-        counts.push_back(std::max(1, std::atoi(text.substr(at, comma - at).c_str())));
-        at = comma + 1;
-    }
-    return counts;
 }
 
 double PerPod(const Figures& f, const char* key) {
@@ -138,9 +77,7 @@ int Fail(const std::string& message) {
 int main(int argc, char** argv) {
     if (argc >= 2 && std::string_view(argv[1]) == "--probe")
         return ProbeMain(argc, argv);
-    int pods = kDefaultPods;
-    if (const char* env = std::getenv("CTRL_BENCH_PODS"); env != nullptr && *env != '\0')
-        pods = std::atoi(env);
+    int pods = ctrl::bench::PodsFromEnvironment();
     double patch_seconds = 10;
     std::vector<int> patch_concurrency{32, 4};
     for (int i = 1; i < argc; ++i) {
@@ -150,7 +87,7 @@ int main(int argc, char** argv) {
         else if (arg == "--patch-seconds" && i + 1 < argc)
             patch_seconds = std::atof(argv[++i]);
         else if (arg == "--patch-concurrency" && i + 1 < argc)
-            patch_concurrency = ParseCounts(argv[++i]);
+            patch_concurrency = ctrl::bench::ParseCounts(argv[++i]);
         else if (!arg.starts_with("--benchmark_"))
             return Fail("unknown argument " + std::string(arg) +
                         " (flags: --pods N, --patch-seconds S, --patch-concurrency C[,C...])");
@@ -158,61 +95,28 @@ int main(int argc, char** argv) {
     if (pods < 1)
         return Fail("the pod count must be >= 1");
 
-    ctrl::testing::WorkloadOptions workload;
-    workload.prefix = "bench";
-    workload.namespaces = std::min(kMaxNamespaces, pods);
-    workload.pods_per_namespace = (pods + workload.namespaces - 1) / workload.namespaces;
-    workload.concurrency = 16;
+    const ctrl::testing::WorkloadOptions workload = ctrl::bench::WorkloadLayout("bench", pods);
     pods = workload.namespaces * workload.pods_per_namespace;
-
     ctrl::testing::ControlPlane control_plane;
-    if (ctrl::Status started = control_plane.Start(); !started.Ok())
-        return Fail("control plane: " + started.ToString());
-    std::printf("cache_sync_bench: kube-apiserver %s + etcd %s on loopback, sharing the cores with this client\n",
-                control_plane.Version().c_str(), control_plane.EtcdVersion().c_str());
-    {
-        ctrl::rest::KubeconfigOptions kubeconfig;
-        kubeconfig.explicit_path = control_plane.KubeconfigPath();
-        ctrl::StatusOr<ctrl::rest::Config> config = ctrl::rest::LoadKubeconfig(kubeconfig);
-        if (!config.Ok())
-            return Fail("kubeconfig: " + config.GetStatus().ToString());
-        boost::asio::io_context io;
-        auto client = ctrl::client::New(*config, io.get_executor());
-        if (!client.Ok())
-            return Fail("client: " + client.GetStatus().ToString());
-        std::printf("creating %d pods in %d namespaces, %d in flight (load average %s)\n", pods, workload.namespaces,
-                    workload.concurrency, LoadAverage().c_str());
-        std::fflush(stdout);
-        ctrl::StatusOr<ctrl::testing::WorkloadReport> created =
-            ctrl::RunSync(io, ctrl::testing::CreateWorkload(**client, workload, ctrl::Context::Background()));
-        if (!created.Ok())
-            return Fail("workload: " + created.GetStatus().ToString());
-        std::printf("created %d pods in %.1f s: %.0f pods/s\n", created->pods,
-                    static_cast<double>(created->took.count()) / 1000, created->PodsPerSecond());
-    }
+    if (ctrl::Status ready = ctrl::bench::StartWithWorkload("cache_sync_bench", control_plane, workload); !ready.Ok())
+        return Fail(ready.ToString());
 
-    const std::vector<std::string> common{"--kubeconfig",
-                                          control_plane.KubeconfigPath(),
-                                          "--prefix",
-                                          workload.prefix,
-                                          "--namespaces",
-                                          std::to_string(workload.namespaces),
-                                          "--pods-per-namespace",
-                                          std::to_string(workload.pods_per_namespace)};
+    const std::vector<std::string> common = ctrl::bench::WorkloadProbeArgs(control_plane, workload);
     auto with = [&common](std::vector<std::string> extra) {
         extra.insert(extra.begin(), common.begin(), common.end());
         return extra;
     };
     const std::string load_before_sync = LoadAverage();
-    const Figures stripped = RunProbeChild(argv[0], with({"--keep-managed-fields", "false"}));
-    const Figures kept = RunProbeChild(argv[0], with({"--keep-managed-fields", "true"}));
+    const Figures stripped = ctrl::bench::RunProbeChild("cache_sync_bench", with({"--keep-managed-fields", "false"}));
+    const Figures kept = ctrl::bench::RunProbeChild("cache_sync_bench", with({"--keep-managed-fields", "true"}));
     // One probe per patch load, each synced anew (more rows of the stripped cache).
     std::vector<std::pair<std::string, Figures>> loads;
     for (int in_flight : patch_concurrency) {
         const std::string load = LoadAverage();
-        loads.emplace_back(load, RunProbeChild(argv[0], with({"--keep-managed-fields", "false", "--patch-seconds",
-                                                              std::to_string(patch_seconds), "--patch-concurrency",
-                                                              std::to_string(in_flight)})));
+        loads.emplace_back(load, ctrl::bench::RunProbeChild("cache_sync_bench",
+                                                            with({"--keep-managed-fields", "false", "--patch-seconds",
+                                                                  std::to_string(patch_seconds), "--patch-concurrency",
+                                                                  std::to_string(in_flight)})));
         if (loads.back().second.empty())
             return Fail("a probe failed (see above)");
     }

@@ -1,12 +1,7 @@
 #include "test/bench/cache_sync_probe.hpp"
 
-#include <malloc.h>
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -19,6 +14,7 @@
 #include "runtime/discovery/lazy_rest_mapper.hpp"
 #include "runtime/metrics/registry.hpp"
 #include "runtime/rest/kubeconfig.hpp"
+#include "test/bench/bench_process.hpp"
 
 namespace ctrl::bench {
 namespace {
@@ -27,22 +23,6 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
 const GroupVersionKind kPod{"", "v1", "Pod"};
-
-struct Memory {
-    std::size_t rss = 0;
-    std::size_t heap = 0;  // malloc's bytes in use, every arena (no fragmentation, no free pages)
-};
-
-// RSS and heap in use after handing free memory back to the kernel.
-Memory SettledMemory() {
-    malloc_trim(0);
-    std::ifstream statm("/proc/self/statm");
-    std::size_t pages = 0;
-    std::size_t resident = 0;
-    statm >> pages >> resident;
-    const struct mallinfo2 info = mallinfo2();
-    return {.rss = resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), .heap = info.uordblks + info.hblkhd};
-}
 
 double Seconds(Clock::duration d) {
     return std::chrono::duration<double>(d).count();
@@ -135,28 +115,6 @@ int RunProbe(const ProbeOptions& options) {
     std::printf("%s\n", out.str().c_str());
     std::fflush(stdout);
     return 0;
-}
-
-double CpuSeconds() {
-    struct rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    auto seconds = [](const timeval& tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6; };
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
-std::map<std::string, double> ParseProbeResult(const std::string& output) {
-    std::map<std::string, double> figures;
-    const std::size_t at = output.find("RESULT ");
-    if (at == std::string::npos)
-        return figures;
-    std::istringstream line(output.substr(at + 7, output.find('\n', at) - at - 7));
-    std::string pair;
-    while (line >> pair) {
-        const std::size_t eq = pair.find('=');
-        if (eq != std::string::npos)
-            figures[pair.substr(0, eq)] = std::atof(pair.c_str() + eq + 1);
-    }
-    return figures;
 }
 
 }  // namespace ctrl::bench

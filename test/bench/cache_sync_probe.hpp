@@ -6,11 +6,6 @@
 #include <map>
 #include <ostream>
 #include <string>
-#include <thread>
-
-#include <boost/asio/any_io_executor.hpp>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 
 #include "runtime/cache/informer.hpp"
 #include "runtime/core/status.hpp"
@@ -43,33 +38,5 @@ int RunProbe(const ProbeOptions& options);
 // share of the delay from the cache's. Appends " key=value" figures to out.
 Status RunPatchLoad(const rest::Config& config, cache::Informer& informer, const ProbeOptions& options,
                     std::ostream& out);
-
-// User + system CPU seconds of this process (every thread).
-double CpuSeconds();
-
-// An io_context run by one thread of its own until Stop (or destruction).
-class Loop {
-  public:
-    Loop() : thread_([this] { io_.run(); }) {}
-    ~Loop() { Stop(); }
-    Loop(const Loop&) = delete;
-    Loop& operator=(const Loop&) = delete;
-    void Stop() {
-        if (!thread_.joinable())
-            return;
-        work_.reset();
-        io_.stop();
-        thread_.join();
-    }
-    boost::asio::any_io_executor Executor() { return io_.get_executor(); }
-
-  private:
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ = boost::asio::make_work_guard(io_);
-    std::thread thread_;
-};
-
-// The figures of a "RESULT ..." line found in output; empty when there is none.
-std::map<std::string, double> ParseProbeResult(const std::string& output);
 
 }  // namespace ctrl::bench
