@@ -1,8 +1,5 @@
 #include "runtime/manager/event_broadcaster.hpp"
 
-#include <unistd.h>
-
-#include <array>
 #include <optional>
 #include <utility>
 
@@ -13,17 +10,11 @@
 #include "runtime/client/patch.hpp"
 #include "runtime/core/sleep.hpp"
 #include "runtime/manager/internal/event_queue.hpp"
+#include "runtime/manager/internal/hostname.hpp"
 
 namespace ctrl::record {
 
 namespace {
-
-std::string Hostname() {
-    std::array<char, 256> name{};
-    if (gethostname(name.data(), name.size() - 1) != 0)
-        return "";
-    return std::string(name.data());
-}
 
 // Whether a failed write may succeed later: the server could not be reached or asked us to come
 // back. (client-go retries transport errors only; an overloaded server's 429 and 5xx are retried
@@ -53,7 +44,7 @@ Broadcaster::Broadcaster(client::Client& client, BroadcasterOptions options)
       log_(log::Logger().WithName("events")),
       random_(std::random_device{}()) {
     if (options_.host.empty())
-        options_.host = Hostname();
+        options_.host = manager::internal::Hostname();
 }
 
 Broadcaster::~Broadcaster() {
@@ -191,8 +182,8 @@ Task<bool> Broadcaster::Write(const CorrelateResult& result, Context ctx) {
         log_.V(5).Info("the server has this event already", "name", result.event.Name());
     } else {
         metrics_.failed.Inc();
-        log_.Error(status, "the server rejected an event (will not retry)", "reason", result.event.Reason(),
-                   "object", result.event.InvolvedObject().name);
+        log_.Error(status, "the server rejected an event (will not retry)", "reason", result.event.Reason(), "object",
+                   result.event.InvolvedObject().name);
     }
     co_return true;
 }

@@ -143,7 +143,8 @@ bool EventCorrelator::FilterLocked(const api::Event& event, api::Timestamp now) 
     if (const SpamBucket* found = spam_.Get(key)) {
         bucket = *found;
         const double elapsed = std::chrono::duration<double>(now - bucket.last).count();
-        bucket.tokens = std::min(static_cast<double>(options_.burst), bucket.tokens + std::max(elapsed, 0.0) * options_.qps);
+        bucket.tokens =
+            std::min(static_cast<double>(options_.burst), bucket.tokens + std::max(elapsed, 0.0) * options_.qps);
     } else {
         bucket.tokens = options_.burst;
     }

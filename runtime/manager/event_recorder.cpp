@@ -43,8 +43,8 @@ void EventRecorder::Event(const Object& regarding, std::string_view type, std::s
                    "object", regarding.Key(), "droppedSoFar", dropped);
 }
 
-void EventRecorder::Eventf(const Object& regarding, std::string_view type, std::string_view reason,
-                           const char* format, ...) const {
+void EventRecorder::Eventf(const Object& regarding, std::string_view type, std::string_view reason, const char* format,
+                           ...) const {
     va_list args;
     va_start(args, format);
     va_list measure;

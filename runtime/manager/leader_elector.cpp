@@ -1,14 +1,12 @@
 #include "runtime/manager/leader_elector.hpp"
 
-#include <unistd.h>
-
-#include <array>
 #include <utility>
 
 #include <boost/uuid/random_generator.hpp>
 #include <boost/uuid/uuid_io.hpp>
 
 #include "runtime/core/sleep.hpp"
+#include "runtime/manager/internal/hostname.hpp"
 
 namespace ctrl::leaderelection {
 
@@ -21,18 +19,12 @@ using std::chrono::seconds;
 // client-go's JitterFactor: an acquire attempt waits retry_period * (1 + up to 1.2).
 constexpr double kJitterFactor = 1.2;
 
-std::string Hostname() {
-    std::array<char, 256> name{};
-    if (gethostname(name.data(), name.size() - 1) != 0 || name[0] == '\0')
-        return "localhost";
-    return std::string(name.data());
-}
-
 }  // namespace
 
 std::string DefaultIdentity() {
     boost::uuids::random_generator generate;
-    return Hostname() + "_" + boost::uuids::to_string(generate());
+    const std::string host = manager::internal::Hostname();
+    return (host.empty() ? std::string("localhost") : host) + "_" + boost::uuids::to_string(generate());
 }
 
 StatusOr<std::unique_ptr<LeaderElector>> LeaderElector::New(client::Client& client, LeaderElectionOptions options) {
@@ -60,10 +52,11 @@ StatusOr<std::unique_ptr<LeaderElector>> LeaderElector::New(client::Client& clie
 LeaderElector::LeaderElector(client::Client& client, LeaderElectionOptions options)
     : options_(std::move(options)),
       lock_(client, ObjectKey(options_.namespace_name, options_.name)),
-      metrics_(NewLeaderElectionMetrics(options_.registry ? *options_.registry : metrics::DefaultRegistry(),
-                                        options_.name)),
-      log_(log::Logger().WithName("leaderelection").WithValues("lease", lock_.Describe(), "identity",
-                                                               options_.identity)),
+      metrics_(
+          NewLeaderElectionMetrics(options_.registry ? *options_.registry : metrics::DefaultRegistry(), options_.name)),
+      log_(log::Logger()
+               .WithName("leaderelection")
+               .WithValues("lease", lock_.Describe(), "identity", options_.identity)),
       random_(std::random_device{}()) {}
 
 bool LeaderElector::IsLeader() const {

@@ -118,7 +118,7 @@ class LeaderElector final {
     std::mt19937_64 random_;
 
     mutable std::mutex mu_;
-    LeaderElectionRecord observed_record_;                // guarded by mu_
+    LeaderElectionRecord observed_record_;                 // guarded by mu_
     std::chrono::steady_clock::time_point observed_time_;  // guarded by mu_: when it last changed
     std::optional<LeaderElectionRecord> observed_raw_;     // the record of the last Get
     std::string reported_leader_;

@@ -79,7 +79,8 @@ class LeaderElectionTest : public ctrl::testing::ClusterFixture {
 
     api::Lease ReadLease() {
         api::Lease lease;
-        const Status status = Run(cluster_->GetAPIReader().Get(ctrl::testing::TestContext(), ObjectKey("default", lease_), lease));
+        const Status status =
+            Run(cluster_->GetAPIReader().Get(ctrl::testing::TestContext(), ObjectKey("default", lease_), lease));
         EXPECT_TRUE(status.Ok()) << status;
         return lease;
     }
@@ -141,8 +142,9 @@ TEST_F(LeaderElectionTest, CancellingTheLeaderWithReleaseHandsOverAtOnce) {
     EXPECT_EQ(a->Gauge(lease_), 0);
     ASSERT_TRUE(Eventually([&] { return b->elector->IsLeader(); }));
     const auto took = std::chrono::duration<double>(Clock::now() - cancelled).count();
-    std::printf("[ figures ] release on cancel: the other led %.2f s after the cancel (bound RetryPeriod + 1 s = 1.5 s)\n",
-                took);
+    std::printf(
+        "[ figures ] release on cancel: the other led %.2f s after the cancel (bound RetryPeriod + 1 s = 1.5 s)\n",
+        took);
     EXPECT_EQ(b->Gauge(lease_), 1);
     const api::Lease lease = ReadLease();
     EXPECT_EQ(lease.HolderIdentity(), "candidate-b");
@@ -165,9 +167,10 @@ TEST_F(LeaderElectionTest, ALeaderStoppedWithoutReleaseIsReplacedAfterTheLeaseEx
     EXPECT_EQ(ReadLease().HolderIdentity(), "candidate-a") << "no release";
     ASSERT_TRUE(Eventually([&] { return b->elector->IsLeader(); }));
     const auto took = std::chrono::duration<double>(Clock::now() - killed).count();
-    std::printf("[ figures ] no release: the other led %.2f s after the stop (bound LeaseDuration + RetryPeriod + "
-                "jitter = 3 + 0.5 + 0.6 s)\n",
-                took);
+    std::printf(
+        "[ figures ] no release: the other led %.2f s after the stop (bound LeaseDuration + RetryPeriod + "
+        "jitter = 3 + 0.5 + 0.6 s)\n",
+        took);
     // b last saw a renewal at most one jittered retry period (1.1 s) before the stop.
     EXPECT_GE(took, 3.0 - 1.1 - 0.1) << "the lease was respected until it expired";
     EXPECT_EQ(ReadLease().LeaseTransitions(), 1);
@@ -185,7 +188,8 @@ TEST_F(LeaderElectionTest, ALeaderWhoseLeaseIsOverwrittenStepsDown) {
     const Status overwritten = Run([&]() -> Task<Status> {
         for (int attempt = 0; attempt < 10; ++attempt) {
             api::Lease lease;
-            CTRL_CO_RETURN_IF_ERROR(co_await direct.Get(ctrl::testing::TestContext(), ObjectKey("default", lease_), lease));
+            CTRL_CO_RETURN_IF_ERROR(
+                co_await direct.Get(ctrl::testing::TestContext(), ObjectKey("default", lease_), lease));
             lease.SetHolderIdentity("intruder");
             lease.SetRenewTime(std::chrono::system_clock::now());
             const Status updated = co_await direct.Update(ctrl::testing::TestContext(), lease);

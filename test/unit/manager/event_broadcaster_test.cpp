@@ -31,7 +31,9 @@ using ctrl::testing::TestContext;
 
 class EventBroadcasterTest : public ::testing::Test {
   protected:
-    void SetUp() override { loop_ = std::thread([this] { io_.run(); }); }
+    void SetUp() override {
+        loop_ = std::thread([this] { io_.run(); });
+    }
 
     void TearDown() override {
         StopRun();
@@ -47,7 +49,9 @@ class EventBroadcasterTest : public ::testing::Test {
     }
 
     // The broadcaster under test: it outlives its Run (TearDown stops Run first).
-    Broadcaster& NewBroadcaster(const BroadcasterOptions& options) {
+    // Its metrics go to registry_.
+    Broadcaster& NewBroadcaster(BroadcasterOptions options = {}) {
+        options.registry = &registry_;
         broadcaster_ = std::make_unique<Broadcaster>(*client_, options);
         return *broadcaster_;
     }
@@ -96,7 +100,6 @@ class EventBroadcasterTest : public ::testing::Test {
 TEST_F(EventBroadcasterTest, WritesAnEventAboutTheObject) {
     Build();
     BroadcasterOptions options;
-    options.registry = &registry_;
     options.host = "host-1";
     Broadcaster& broadcaster = NewBroadcaster(options);
     EventRecorder recorder = broadcaster.GetEventRecorderFor("my-controller");
@@ -123,9 +126,7 @@ TEST_F(EventBroadcasterTest, WritesAnEventAboutTheObject) {
 
 TEST_F(EventBroadcasterTest, IdenticalEventsBecomeOneEventWithACount) {
     Build();
-    BroadcasterOptions options;
-    options.registry = &registry_;
-    Broadcaster& broadcaster = NewBroadcaster(options);
+    Broadcaster& broadcaster = NewBroadcaster();
     EventRecorder recorder = broadcaster.GetEventRecorderFor("my-controller");
     StartRun(broadcaster);
     const api::Pod pod = NewPod("web");
@@ -142,9 +143,7 @@ TEST_F(EventBroadcasterTest, IdenticalEventsBecomeOneEventWithACount) {
 
 TEST_F(EventBroadcasterTest, AClusterScopedObjectsEventGoesToDefault) {
     Build();
-    BroadcasterOptions options;
-    options.registry = &registry_;
-    Broadcaster& broadcaster = NewBroadcaster(options);
+    Broadcaster& broadcaster = NewBroadcaster();
     api::Namespace ns;
     ns.SetName("team-a");
     broadcaster.GetEventRecorderFor("c").Event(ns, api::kEventTypeNormal, "Seen", "seen");
@@ -158,7 +157,6 @@ TEST_F(EventBroadcasterTest, AClusterScopedObjectsEventGoesToDefault) {
 TEST_F(EventBroadcasterTest, AFullQueueDropsInsteadOfWaiting) {
     Build();
     BroadcasterOptions options;
-    options.registry = &registry_;
     options.queue_size = 3;
     Broadcaster& broadcaster = NewBroadcaster(options);
     EventRecorder recorder = broadcaster.GetEventRecorderFor("c");
@@ -187,7 +185,6 @@ TEST_F(EventBroadcasterTest, AnUnreachableServerIsRetriedARefusalIsNot) {
         return OkStatus();
     })));
     BroadcasterOptions options;
-    options.registry = &registry_;
     options.retry_sleep = 10ms;
     Broadcaster& broadcaster = NewBroadcaster(options);
     EventRecorder recorder = broadcaster.GetEventRecorderFor("c");
@@ -202,9 +199,7 @@ TEST_F(EventBroadcasterTest, AnUnreachableServerIsRetriedARefusalIsNot) {
 
 TEST_F(EventBroadcasterTest, StoppingFlushesWhatIsQueued) {
     Build();
-    BroadcasterOptions options;
-    options.registry = &registry_;
-    Broadcaster& broadcaster = NewBroadcaster(options);
+    Broadcaster& broadcaster = NewBroadcaster();
     EventRecorder recorder = broadcaster.GetEventRecorderFor("c");
     for (int i = 0; i < 4; ++i)
         recorder.Event(NewPod("p" + std::to_string(i)), api::kEventTypeNormal, "R", "m");

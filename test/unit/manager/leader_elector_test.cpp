@@ -32,21 +32,21 @@ struct TestClocks {
     std::chrono::steady_clock::time_point steady_start = steady.Now();
 
     std::chrono::system_clock::time_point Wall() const {
-        return wall_start + std::chrono::duration_cast<std::chrono::system_clock::duration>(steady.Now() - steady_start);
+        return wall_start +
+               std::chrono::duration_cast<std::chrono::system_clock::duration>(steady.Now() - steady_start);
     }
 };
 
 class LeaderElectorTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        StatusOr<std::unique_ptr<fake::FakeClient>> client =
-            fake::NewClientBuilder()
-                .WithInterceptor([this](const fake::Call& call) {
-                    if (call.gvk.kind == "Lease")
-                        ++calls_[std::string(call.verb)];
-                    return OkStatus();
-                })
-                .Build();
+        StatusOr<std::unique_ptr<fake::FakeClient>> client = fake::NewClientBuilder()
+                                                                 .WithInterceptor([this](const fake::Call& call) {
+                                                                     if (call.gvk.kind == "Lease")
+                                                                         ++calls_[std::string(call.verb)];
+                                                                     return OkStatus();
+                                                                 })
+                                                                 .Build();
         ASSERT_TRUE(client.Ok()) << client.GetStatus();
         client_ = std::move(client).Value();
     }
@@ -140,8 +140,9 @@ TEST_F(LeaderElectorTest, AnExpiredLeaseIsTakenOverAndCountsATransition) {
     EXPECT_FALSE(Try(*a));
     EXPECT_FALSE(a->IsLeader());
     EXPECT_EQ(a->GetLeader(), "b");
-    EXPECT_EQ(registry_a_.SerializeText().find("leader_election_slowpath_total{name=\"election\"} 1") != std::string::npos,
-              true)
+    EXPECT_EQ(
+        registry_a_.SerializeText().find("leader_election_slowpath_total{name=\"election\"} 1") != std::string::npos,
+        true)
         << registry_a_.SerializeText();
 }
 
