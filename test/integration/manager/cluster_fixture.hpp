@@ -1,0 +1,72 @@
+#pragma once
+
+// A cluster::Cluster over the shared control plane, on an io_context run by two threads, with a
+// transport that counts requests: what the manager layer's integration tests build on.
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "runtime/cluster/cluster.hpp"
+#include "runtime/core/run_sync.hpp"
+#include "runtime/metrics/registry.hpp"
+#include "runtime/rest/authenticator.hpp"
+#include "test/support/counting_transport.hpp"
+#include "test/support/kubeconfig_config.hpp"
+
+namespace ctrl::testing {
+
+class ClusterFixture : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        for (auto& thread : loop_)
+            thread = std::thread([this] { io_.run(); });
+        const rest::Config config = SharedAdminConfig();
+        StatusOr<std::unique_ptr<rest::Transport>> transport = rest::NewTransport(config, io_.get_executor());
+        ASSERT_TRUE(transport.Ok()) << transport.GetStatus();
+        auto counting = std::make_unique<CountingTransport>(std::move(transport).Value());
+        transport_ = counting.get();
+        StatusOr<std::shared_ptr<rest::Authenticator>> auth = rest::NewAuthenticator(config);
+        ASSERT_TRUE(auth.Ok()) << auth.GetStatus();
+        auto rest = std::make_shared<rest::RestClient>(config, std::move(counting), std::move(auth).Value(), registry_);
+        cluster::Options options;
+        options.registry = &registry_;
+        StatusOr<std::unique_ptr<cluster::Cluster>> cluster =
+            cluster::Cluster::NewForRestClient(rest, io_.get_executor(), options);
+        ASSERT_TRUE(cluster.Ok()) << cluster.GetStatus();
+        cluster_ = std::move(cluster).Value();
+    }
+
+    void TearDown() override {
+        cluster_.reset();
+        work_.reset();
+        for (auto& thread : loop_)
+            thread.join();
+    }
+
+    template <typename T>
+    T Run(Task<T> task) {
+        return RunOn(io_.get_executor(), std::move(task));
+    }
+
+    // name + "-" + a random suffix, so reruns on the shared control plane never meet old objects.
+    static std::string UniqueName(const std::string& name) {
+        static std::mt19937 random{std::random_device{}()};
+        return name + "-" + std::to_string(random() % 1'000'000);
+    }
+
+    metrics::Registry registry_;
+    boost::asio::io_context io_;
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
+    std::thread loop_[2];
+    CountingTransport* transport_ = nullptr;
+    std::unique_ptr<cluster::Cluster> cluster_;
+};
+
+}  // namespace ctrl::testing
