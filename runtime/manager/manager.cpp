@@ -3,10 +3,10 @@
 #include <unistd.h>
 
 #include <future>
-#include <random>
 #include <utility>
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 
 #include "runtime/core/sleep.hpp"
 #include "runtime/manager/in_cluster_namespace.hpp"
@@ -42,22 +42,6 @@ class FunctionRunnable final : public Runnable {
     bool needs_leader_;
 };
 
-std::string NewIdentity() {
-    char host[256] = {};
-    if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0')
-        std::snprintf(host, sizeof host, "unknown");
-    std::random_device random;
-    std::mt19937_64 rng(random());
-    char suffix[37];
-    const uint64_t a = rng();
-    const uint64_t b = rng();
-    std::snprintf(suffix, sizeof suffix, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32),
-                  static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xfff),
-                  static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3fff)),
-                  static_cast<unsigned long long>(b & 0xffffffffffffULL));
-    return std::string(host) + "_" + suffix;
-}
-
 }  // namespace
 
 StatusOr<std::unique_ptr<Manager>> Manager::New(const rest::Config& config, Options options) {
@@ -76,8 +60,6 @@ StatusOr<std::unique_ptr<Manager>> Manager::New(const rest::Config& config, Opti
                     "Options.leader_election.namespace_name) when not running in a cluster");
             options.leader_election.namespace_name = *in_cluster;
         }
-        if (options.leader_election.renew_deadline >= options.leader_election.lease_duration)
-            return BadRequestError("leader election renew deadline must be shorter than the lease duration");
     }
     std::unique_ptr<Manager> manager(new Manager(config, std::move(options)));
     cluster::Options cluster_options;
@@ -92,6 +74,35 @@ StatusOr<std::unique_ptr<Manager>> Manager::New(const rest::Config& config, Opti
     CTRL_ASSIGN_OR_RETURN(manager->cluster_,
                           cluster::Cluster::New(config, manager->io_.get_executor(), std::move(cluster_options)));
     cluster::Cluster* cluster = manager->cluster_.get();
+    record::BroadcasterOptions event_options;
+    event_options.registry = manager->registry_;
+    manager->events_ = std::make_unique<record::Broadcaster>(cluster->GetAPIReader(), event_options);
+    record::Broadcaster* events = manager->events_.get();
+    CTRL_RETURN_IF_ERROR(manager->others_.Add(std::make_shared<FunctionRunnable>(
+        "event broadcaster", [events](Context ctx) { return events->Run(std::move(ctx)); }, false)));
+    if (manager->options_.leader_election.enabled) {
+        const LeaderElectionOptions& le = manager->options_.leader_election;
+        leaderelection::LeaderElectionOptions elector;
+        elector.name = le.id;
+        elector.namespace_name = le.namespace_name;
+        elector.identity = manager->identity_;
+        elector.lease_duration = le.lease_duration;
+        elector.renew_deadline = le.renew_deadline;
+        elector.retry_period = le.retry_period;
+        elector.release_on_cancel = le.release_on_cancel;
+        elector.registry = manager->registry_;
+        Manager* self = manager.get();
+        elector.callbacks.on_started_leading = [self](const Context&) {
+            self->logger_.Info("Elected leader: starting the leader election runnables", "identity", self->identity_);
+            self->elected_->Notify();
+            self->leader_.Start(Context::Background());
+        };
+        elector.callbacks.on_new_leader = [self](const std::string& identity) {
+            self->logger_.Info("New leader observed", "leader", identity);
+        };
+        CTRL_ASSIGN_OR_RETURN(manager->elector_,
+                              leaderelection::LeaderElector::New(cluster->GetAPIReader(), std::move(elector)));
+    }
     CTRL_RETURN_IF_ERROR(manager->caches_.Add(std::make_shared<FunctionRunnable>(
         "cache", [cluster](Context ctx) { return cluster->Run(std::move(ctx)); }, false)));
     return manager;
@@ -102,7 +113,7 @@ Manager::Manager(rest::Config config, Options options)
       options_(std::move(options)),
       registry_(options_.registry ? options_.registry : &metrics::DefaultRegistry()),
       logger_(log::Logger()),
-      identity_(NewIdentity()),
+      identity_(leaderelection::DefaultIdentity()),
       servers_("servers", io_.get_executor(), [this](Status s) { Fail(std::move(s)); }),
       caches_("caches", io_.get_executor(), [this](Status s) { Fail(std::move(s)); }),
       others_("others", io_.get_executor(), [this](Status s) { Fail(std::move(s)); }),
@@ -220,9 +231,11 @@ Task<Status> Manager::Run(Context ctx) {
     const Status synced = co_await cluster_->WaitForCacheSync(internal_);
     if (synced.Ok()) {
         others_.Start(background);
-        if (!options_.leader_election.enabled) {
+        if (!elector_) {
             elected_->Notify();
             leader_.Start(background);
+        } else {
+            boost::asio::co_spawn(io_, RunElection(election_ctx_), boost::asio::detached);
         }
         const Notification never;
         (void)co_await never.Wait(internal_);
@@ -233,6 +246,28 @@ Task<Status> Manager::Run(Context ctx) {
     std::lock_guard lock(mu_);
     logger_.Info("Manager stopped", "error", first_error_.ToString());
     co_return first_error_;
+}
+
+Task<Status> Manager::RunElection(Context ctx) {
+    const Status status = co_await elector_->Run(ctx);
+    election_done_->Notify();
+    if (!status.Ok() && ctx.Err().Ok()) {
+        if (options_.leader_election.exit_on_lost_lease) {
+            Fail(status.Annotate("leader election lost"));
+        } else {
+            logger_.Error(status, "Leader election lost; stopping the leader election runnables");
+            leader_.Stop();
+        }
+    }
+    co_return status;
+}
+
+record::EventRecorder Manager::GetEventRecorderFor(std::string_view name) const {
+    return events_->GetEventRecorderFor(name);
+}
+
+bool Manager::IsLeader() const {
+    return elector_ ? elector_->IsLeader() : elected_->HasBeenNotified();
 }
 
 Task<void> Manager::Shutdown() {
@@ -256,6 +291,11 @@ Task<void> Manager::Shutdown() {
     others_.Stop();
     (void)co_await others_.Wait(
         Context::WithDeadline(background, std::max(deadline, Context::Clock::now() + std::chrono::seconds(1))));
+    if (elector_) {
+        logger_.Info("Stopping leader election", "release", options_.leader_election.release_on_cancel);
+        election_ctx_.Cancel();
+        (void)co_await election_done_->Wait(Context::WithTimeout(background, std::chrono::seconds(5)));
+    }
     logger_.Info("Stopping and waiting for caches");
     caches_.Stop();
     (void)co_await caches_.Wait(Context::WithTimeout(background, std::chrono::seconds(10)));

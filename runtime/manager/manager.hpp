@@ -19,6 +19,8 @@
 #include "runtime/core/log.hpp"
 #include "runtime/core/notification.hpp"
 #include "runtime/core/status_or.hpp"
+#include "runtime/manager/event_broadcaster.hpp"
+#include "runtime/manager/leader_elector.hpp"
 #include "runtime/manager/manager_options.hpp"
 #include "runtime/manager/runnable.hpp"
 #include "runtime/manager/runnable_group.hpp"
@@ -80,6 +82,12 @@ class Manager final : public controller::Host {
     std::map<std::string, Status> HealthzChecks() const;
     std::map<std::string, Status> ReadyzChecks() const;
 
+    // An event recorder writing core/v1 Events as `name` (source.component), aggregated by
+    // client-go's correlator; its calls never block (controller-runtime's GetEventRecorderFor).
+    record::EventRecorder GetEventRecorderFor(std::string_view name) const;
+    // Whether this process holds the Lease now (always true without leader election once started).
+    bool IsLeader() const;
+
     // Notified once this manager is the leader (at once after start without leader election).
     const Notification& Elected() const { return *elected_; }
     // This process's identity in leader election (hostname + "_" + a random id).
@@ -89,6 +97,9 @@ class Manager final : public controller::Host {
     explicit Manager(rest::Config config, Options options);
     Task<Status> Run(Context ctx);
     Task<void> Shutdown();
+    // Runs the elector; its end (a lost Lease) stops the manager or, with exit_on_lost_lease off,
+    // the leader runnables.
+    Task<Status> RunElection(Context ctx);
     void Fail(Status status);
     Status AddCheck(std::map<std::string, Checker>& checks, const std::string& kind, const std::string& name,
                     Checker check);
@@ -106,6 +117,10 @@ class Manager final : public controller::Host {
     RunnableGroup others_;
     RunnableGroup leader_;
     std::vector<std::shared_ptr<controller::Controller>> controllers_;  // guarded by mu_
+    std::unique_ptr<record::Broadcaster> events_;
+    std::unique_ptr<leaderelection::LeaderElector> elector_;  // null without leader election
+    Context election_ctx_ = Context::WithCancel(Context::Background());
+    std::shared_ptr<Notification> election_done_ = std::make_shared<Notification>();
 
     mutable std::mutex mu_;
     std::map<std::string, Checker> healthz_;  // guarded by mu_
