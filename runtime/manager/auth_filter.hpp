@@ -12,12 +12,12 @@ namespace ctrl::manager {
 // How long the answers of the API server are kept. The defaults are those of Kubernetes'
 // delegating authenticator and authorizer, which controller-runtime uses.
 struct AuthFilterOptions {
-    std::chrono::milliseconds authenticated_ttl{std::chrono::minutes(2)};    // a valid token
+    std::chrono::milliseconds authenticated_ttl{std::chrono::minutes(2)};     // a valid token
     std::chrono::milliseconds unauthenticated_ttl{std::chrono::seconds(10)};  // an invalid one
-    std::chrono::milliseconds allowed_ttl{std::chrono::minutes(5)};          // an allowed user
-    std::chrono::milliseconds denied_ttl{std::chrono::seconds(30)};          // a denied one
-    std::size_t max_entries = 1024;                                          // per cache
-    std::chrono::milliseconds review_timeout{std::chrono::seconds(10)};      // one review call
+    std::chrono::milliseconds allowed_ttl{std::chrono::minutes(5)};           // an allowed user
+    std::chrono::milliseconds denied_ttl{std::chrono::seconds(30)};           // a denied one
+    std::size_t max_entries = 1024;                                           // per cache
+    std::chrono::milliseconds review_timeout{std::chrono::seconds(10)};       // one review call
 };
 
 // Wraps next so that only callers the API server authorises reach it (controller-runtime's

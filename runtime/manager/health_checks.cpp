@@ -114,9 +114,8 @@ ServerResponse HealthChecks::Serve(const std::string& sub_path, const ServerRequ
 
 void HealthChecks::Register(HttpServer& server, const std::string& root) const {
     HealthChecks self = *this;
-    server.Handle(root, [self](const ServerRequest& request) -> Task<ServerResponse> {
-        co_return self.Serve("", request);
-    });
+    server.Handle(root,
+                  [self](const ServerRequest& request) -> Task<ServerResponse> { co_return self.Serve("", request); });
     server.HandlePrefix(root + "/", [self, size = root.size()](const ServerRequest& request) -> Task<ServerResponse> {
         co_return self.Serve(request.path.substr(size), request);
     });

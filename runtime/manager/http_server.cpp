@@ -98,8 +98,8 @@ namespace {
 Task<void> AcceptLoop(std::shared_ptr<HttpServer::State> state) {
     for (;;) {
         boost::system::error_code ec;
-        tcp::socket socket =
-            co_await state->acceptor.async_accept(net::make_strand(state->executor), net::redirect_error(net::use_awaitable, ec));
+        tcp::socket socket = co_await state->acceptor.async_accept(net::make_strand(state->executor),
+                                                                   net::redirect_error(net::use_awaitable, ec));
         if (ec == net::error::operation_aborted || !state->acceptor.is_open())
             co_return;
         if (ec) {
@@ -129,8 +129,8 @@ StatusOr<std::unique_ptr<HttpServer>> HttpServer::New(net::any_io_executor execu
     if (address.disabled)
         return std::unique_ptr<HttpServer>(new HttpServer(std::move(state)));
     if (state->options.serve_tls) {
-        CTRL_ASSIGN_OR_RETURN(state->tls, internal::NewServerTlsContext(state->options.cert_file,
-                                                                        state->options.key_file));
+        CTRL_ASSIGN_OR_RETURN(state->tls,
+                              internal::NewServerTlsContext(state->options.cert_file, state->options.key_file));
     }
     boost::system::error_code ec;
     const tcp::endpoint endpoint(net::ip::make_address(address.host, ec), address.port);

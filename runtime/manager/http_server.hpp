@@ -29,7 +29,8 @@ struct HttpServerOptions {
     std::string key_file;
     // Connections served at once; one more is accepted and closed at once.
     int max_connections = 256;
-    // From a request's first byte to its last (the slowloris bound); also the TLS handshake.
+    // From a request's first byte to its last (the slowloris bound); also the TLS handshake and
+    // the wait for a new connection's first request.
     std::chrono::milliseconds read_timeout{10'000};
     // A keep-alive connection waits this long for its next request's first byte.
     std::chrono::milliseconds idle_timeout{60'000};
@@ -56,8 +57,7 @@ class HttpServer final {
     // and "address already in use" is an error here: Unavailable). BadRequest for a bad address
     // or unusable TLS files; Internal when a self-signed certificate cannot be made. The
     // executor must outlive the server.
-    static StatusOr<std::unique_ptr<HttpServer>> New(boost::asio::any_io_executor executor,
-                                                     HttpServerOptions options);
+    static StatusOr<std::unique_ptr<HttpServer>> New(boost::asio::any_io_executor executor, HttpServerOptions options);
     ~HttpServer();
     HttpServer(const HttpServer&) = delete;
     HttpServer& operator=(const HttpServer&) = delete;

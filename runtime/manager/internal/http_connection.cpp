@@ -109,11 +109,13 @@ template <typename Stream>
 Task<void> ServeRequests(HttpServer::State& state, Stream& stream) {
     beast::flat_buffer buffer;
     auto& lowest = beast::get_lowest_layer(stream);
-    for (;;) {
+    for (bool first = true;; first = false) {
         error_code ec;
         if (buffer.size() == 0) {
-            // Idle between requests: wait for the next one's first bytes.
-            lowest.expires_after(state.options.idle_timeout);
+            // Wait for the request's first bytes: a new connection within the read timeout (a
+            // client that connects and says nothing holds a slot no longer than a slow one),
+            // a kept-alive one within the idle timeout.
+            lowest.expires_after(first ? state.options.read_timeout : state.options.idle_timeout);
             const size_t n =
                 co_await stream.async_read_some(buffer.prepare(4096), net::redirect_error(net::use_awaitable, ec));
             if (ec)

@@ -48,7 +48,7 @@ struct HttpServer::State {
     const BindAddress address;
     const log::Logger logger;
     Strand acceptor_strand;
-    boost::asio::ip::tcp::acceptor acceptor;          // used on acceptor_strand only
+    boost::asio::ip::tcp::acceptor acceptor;         // used on acceptor_strand only
     std::shared_ptr<boost::asio::ssl::context> tls;  // null for plain HTTP
     uint16_t bound_port = 0;
     Context run_ctx = Context::Background();  // Run's, set before the first connection is accepted

@@ -93,7 +93,8 @@ StatusOr<SelfSignedCertificate> GenerateSelfSignedCertificate() {
     const std::string common_name = "ctrl-metrics@" + std::to_string(time(nullptr));
     const bool ok =
         X509_set_version(cert.p, 2) == 1 && serial.p && BN_to_ASN1_INTEGER(serial.p, X509_get_serialNumber(cert.p)) &&
-        X509_gmtime_adj(X509_getm_notBefore(cert.p), -3600) && X509_gmtime_adj(X509_getm_notAfter(cert.p), 365L * 86400) &&
+        X509_gmtime_adj(X509_getm_notBefore(cert.p), -3600) &&
+        X509_gmtime_adj(X509_getm_notAfter(cert.p), 365L * 86400) &&
         X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
                                    reinterpret_cast<const unsigned char*>(common_name.c_str()), -1, -1, 0) == 1 &&
         X509_set_issuer_name(cert.p, name) == 1 && X509_set_pubkey(cert.p, key.p) == 1 &&
@@ -109,8 +110,7 @@ StatusOr<SelfSignedCertificate> GenerateSelfSignedCertificate() {
     return out;
 }
 
-StatusOr<std::shared_ptr<ssl::context>> NewServerTlsContext(const std::string& cert_file,
-                                                            const std::string& key_file) {
+StatusOr<std::shared_ptr<ssl::context>> NewServerTlsContext(const std::string& cert_file, const std::string& key_file) {
     if (cert_file.empty() != key_file.empty())
         return BadRequestError("TLS: give both a certificate file and a key file, or neither (self-signed)");
     std::shared_ptr<ssl::context> ctx;

@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <future>
+#include <random>
+#include <stdexcept>
 #include <thread>
 
 #include <boost/asio/co_spawn.hpp>
@@ -38,9 +40,9 @@ class HttpServerTest : public ::testing::Test {
         ASSERT_TRUE(made.Ok()) << made.GetStatus();
         server_ = std::move(*made);
         ASSERT_TRUE(checks_.Add("ping", Ping).Ok());
-        ASSERT_TRUE(checks_.Add("informers", [this] {
-                               return synced_ ? OkStatus() : UnavailableError("caches not synced");
-                           }).Ok());
+        ASSERT_TRUE(
+            checks_.Add("informers", [this] { return synced_ ? OkStatus() : UnavailableError("caches not synced"); })
+                .Ok());
         checks_.Register(*server_, "/readyz");
         HealthChecks healthz;
         healthz.Register(*server_, "/healthz");
@@ -48,9 +50,8 @@ class HttpServerTest : public ::testing::Test {
         registry_.AddCounter("controller_runtime_reconcile_total", "Total", {"controller", "result"})
             .WithLabelValues({"pods", "success"})
             .Inc(2);
-        boost::asio::co_spawn(io_, server_->Run(ctx_), [this](std::exception_ptr, Status status) {
-            result_.set_value(std::move(status));
-        });
+        boost::asio::co_spawn(io_, server_->Run(ctx_),
+                              [this](std::exception_ptr, Status status) { result_.set_value(std::move(status)); });
         for (int i = 0; i < 2; ++i)
             threads_.emplace_back([this] { io_.run(); });
     }
@@ -101,7 +102,8 @@ TEST_F(HttpServerTest, ServesChecksAndMetricsOverKeepAlive) {
     RawResponse metrics = client.Read();
     EXPECT_EQ(metrics.status, 200);
     EXPECT_EQ(metrics.headers["content-type"], "text/plain; version=0.0.4; charset=utf-8");
-    EXPECT_THAT(metrics.body, HasSubstr("controller_runtime_reconcile_total{controller=\"pods\",result=\"success\"} 2"));
+    EXPECT_THAT(metrics.body,
+                HasSubstr("controller_runtime_reconcile_total{controller=\"pods\",result=\"success\"} 2"));
     ASSERT_TRUE(client.Send(Get("/metrics", "Accept-Encoding: gzip\r\n")));
     RawResponse gzipped = client.Read();
     EXPECT_EQ(gzipped.headers["content-encoding"], "gzip");
@@ -133,8 +135,8 @@ TEST_F(HttpServerTest, UnknownPathIs404AndOtherMethodsAre405) {
 TEST_F(HttpServerTest, GarbageIs400AndTheConnectionCloses) {
     Start({});
     for (const std::string& garbage : {std::string("HELLO THERE\r\n\r\n"), std::string("GET / HTTP/9.9\r\n\r\n"),
-                                      std::string("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 20),
-                                      std::string("GET /healthz HTTP/1.1\r\nBad Header\r\n\r\n")}) {
+                                       std::string("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 20),
+                                       std::string("GET /healthz HTTP/1.1\r\nBad Header\r\n\r\n")}) {
         RawHttpClient client(Port());
         ASSERT_TRUE(client.Send(garbage));
         RawResponse response = client.Read();
@@ -143,6 +145,38 @@ TEST_F(HttpServerTest, GarbageIs400AndTheConnectionCloses) {
     }
     // Still serving.
     RawHttpClient client(Port());
+    ASSERT_TRUE(client.Send(Get("/healthz")));
+    EXPECT_EQ(client.Read().status, 200);
+}
+
+TEST_F(HttpServerTest, RandomBytesNeverStopTheServer) {
+    Start({});
+    std::mt19937 random(14);
+    for (int i = 0; i < 200; ++i) {
+        std::string bytes(1 + random() % 600, '\0');
+        for (char& c : bytes)
+            c = static_cast<char>(random() % 256);
+        // Half of them start like a request, so the parser gets past the request line.
+        if (i % 2 == 0)
+            bytes = "GET /healthz HTTP/1.1\r\n" + bytes + "\r\n\r\n";
+        RawHttpClient client(Port(), std::chrono::seconds(15));
+        client.Send(bytes);
+        client.Read();  // whatever comes back, or a close
+    }
+    RawHttpClient client(Port());
+    ASSERT_TRUE(client.Send(Get("/healthz")));
+    EXPECT_EQ(client.Read().status, 200);
+}
+
+TEST_F(HttpServerTest, AHandlerThatThrowsGets500AndTheConnectionGoesOn) {
+    Start({});
+    server_->Handle("/throws", [](const ServerRequest&) -> Task<ServerResponse> {
+        throw std::runtime_error("boom");
+        co_return TextResponse(200, "never");
+    });
+    RawHttpClient client(Port());
+    ASSERT_TRUE(client.Send(Get("/throws")));
+    EXPECT_EQ(client.Read().status, 500);
     ASSERT_TRUE(client.Send(Get("/healthz")));
     EXPECT_EQ(client.Read().status, 200);
 }
@@ -191,6 +225,15 @@ TEST_F(HttpServerTest, SlowlorisIsCutOffWhileOthersAreServed) {
     EXPECT_TRUE(testing::Eventually([&] { return slow_closed.load(); }, std::chrono::seconds(60)));
     dripper.join();
     EXPECT_LT(slow_bytes.load(), 600);
+}
+
+TEST_F(HttpServerTest, ASilentNewConnectionIsClosedAfterTheReadTimeout) {
+    HttpServerOptions options;
+    options.read_timeout = std::chrono::milliseconds(500);
+    options.idle_timeout = std::chrono::minutes(10);
+    Start(options);
+    RawHttpClient silent(Port(), std::chrono::seconds(30));
+    EXPECT_TRUE(silent.ClosedByPeer());
 }
 
 TEST_F(HttpServerTest, ConnectionsOverTheLimitAreClosedAndOthersGoOn) {

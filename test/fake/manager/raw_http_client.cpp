@@ -72,7 +72,8 @@ RawResponse RawHttpClient::Read(bool head_only) {
     while (line_end != std::string::npos) {
         const size_t start = line_end + 2;
         line_end = head.find("\r\n", start);
-        const std::string line = head.substr(start, line_end == std::string::npos ? std::string::npos : line_end - start);
+        const std::string line =
+            head.substr(start, line_end == std::string::npos ? std::string::npos : line_end - start);
         const size_t colon = line.find(':');
         if (colon == std::string::npos)
             continue;

@@ -8,7 +8,7 @@ namespace ctrl::testing {
 
 // One response as read off the wire.
 struct RawResponse {
-    int status = 0;                             // 0 when the connection closed before a status line
+    int status = 0;                              // 0 when the connection closed before a status line
     std::map<std::string, std::string> headers;  // names lower-cased
     std::string body;
 };

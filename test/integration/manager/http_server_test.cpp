@@ -35,10 +35,10 @@
 namespace ctrl::manager {
 namespace {
 
-using ::testing::HasSubstr;
 using ctrl::testing::Command;
 using ctrl::testing::CommandResult;
 using ctrl::testing::RunCommand;
+using ::testing::HasSubstr;
 
 Context Within(std::chrono::milliseconds timeout) {
     return Context::WithTimeout(Context::Background(), timeout);
@@ -83,8 +83,9 @@ class HttpServerIntegrationTest : public ::testing::Test {
         ns_ = "metrics-auth-" + RandomSuffix();
         ASSERT_TRUE(CreateJson(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + ns_ + R"("}})").Ok());
 
-        registry_.AddCounter("controller_runtime_reconcile_total", "Total number of reconciliations per controller",
-                             {"controller", "result"})
+        registry_
+            .AddCounter("controller_runtime_reconcile_total", "Total number of reconciliations per controller",
+                        {"controller", "result"})
             .WithLabelValues({"podlister", "success"})
             .Inc(5);
         metrics::RegisterProcessMetrics(registry_);
@@ -120,8 +121,8 @@ class HttpServerIntegrationTest : public ::testing::Test {
         StatusOr<Object> request = Object::Parse(
             R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":3600}})");
         EXPECT_TRUE(request.Ok());
-        Status issued = RunOn(io_.get_executor(), client_->SubResource("token").Create(
-                                                        Within(std::chrono::seconds(30)), *sa, *request));
+        Status issued = RunOn(io_.get_executor(),
+                              client_->SubResource("token").Create(Within(std::chrono::seconds(30)), *sa, *request));
         EXPECT_TRUE(issued.Ok()) << issued;
         return request->NestedString({"status", "token"}).ValueOr("");
     }
@@ -135,7 +136,8 @@ class HttpServerIntegrationTest : public ::testing::Test {
                         .Ok());
         ASSERT_TRUE(CreateJson(R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRoleBinding",)"
                                R"("metadata":{"name":")" +
-                               role + R"("},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole",)"
+                               role +
+                               R"("},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole",)"
                                R"("name":")" +
                                role + R"("},"subjects":[{"kind":"ServiceAccount","name":")" + service_account +
                                R"(","namespace":")" + ns_ + R"("}]})")
@@ -204,7 +206,8 @@ TEST_F(HttpServerIntegrationTest, SecureMetricsNeedAValidTokenAndTheRight) {
         },
         ctrl::testing::kTestWait, std::chrono::milliseconds(250)))
         << allowed.status << " " << allowed.body;
-    EXPECT_THAT(allowed.body, HasSubstr("controller_runtime_reconcile_total{controller=\"podlister\",result=\"success\"} 5"));
+    EXPECT_THAT(allowed.body,
+                HasSubstr("controller_runtime_reconcile_total{controller=\"podlister\",result=\"success\"} 5"));
     // The other account is still refused; health probes need no token.
     EXPECT_EQ(Curl(url, nobody).status, 403);
     EXPECT_EQ(Curl(server.Url() + "/healthz").status, 200);
@@ -231,12 +234,12 @@ class Prometheus {
         std::ofstream(dir_ + "/prometheus.yml")
             << "global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\nscrape_configs:\n"
             << scrape_configs;
-        CTRL_ASSIGN_OR_RETURN(process_,
-                              ctrl::testing::ChildProcess::Start(
-                                  {"prometheus", "--config.file=" + dir_ + "/prometheus.yml",
-                                   "--storage.tsdb.path=" + dir_ + "/data", "--web.listen-address=127.0.0.1:" +
-                                   std::to_string(ports[0]), "--log.level=warn"},
-                                  dir_ + "/prometheus.log"));
+        CTRL_ASSIGN_OR_RETURN(
+            process_,
+            ctrl::testing::ChildProcess::Start(
+                {"prometheus", "--config.file=" + dir_ + "/prometheus.yml", "--storage.tsdb.path=" + dir_ + "/data",
+                 "--web.listen-address=127.0.0.1:" + std::to_string(ports[0]), "--log.level=warn"},
+                dir_ + "/prometheus.log"));
         return OkStatus();
     }
 

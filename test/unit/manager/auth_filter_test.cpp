@@ -19,7 +19,7 @@ using ::testing::HasSubstr;
 // Knows some tokens and which users may get which paths; counts the reviews asked of it.
 class FakeReviewer final : public AccessReviewer {
   public:
-    std::map<std::string, std::string> users;             // token -> username
+    std::map<std::string, std::string> users;              // token -> username
     std::set<std::pair<std::string, std::string>> rights;  // (username, path)
     Status fail_with = OkStatus();
     int token_reviews = 0;

@@ -40,7 +40,8 @@ TEST(HealthChecksTest, AllPassingIsOkAndVerboseListsThemSorted) {
 TEST(HealthChecksTest, AFailingCheckIs500AndAlwaysVerboseWithTheReasonWithheld) {
     HealthChecks checks;
     ASSERT_TRUE(checks.Add("ping", Ping).Ok());
-    ASSERT_TRUE(checks.Add("informers", [] { return UnavailableError("secret-detail: cache for pods not synced"); }).Ok());
+    ASSERT_TRUE(
+        checks.Add("informers", [] { return UnavailableError("secret-detail: cache for pods not synced"); }).Ok());
     ServerResponse response = checks.Serve("", WithQuery(""));
     EXPECT_EQ(response.status, 500);
     EXPECT_EQ(response.body, "[-]informers failed: reason withheld\n[+]ping ok\nhealthz check failed\n");
@@ -56,10 +57,13 @@ TEST(HealthChecksTest, ExcludedChecksAreSkippedAndUnknownExcludesWarned) {
     HealthChecks checks;
     std::atomic<int> runs = 0;
     ASSERT_TRUE(checks.Add("ping", Ping).Ok());
-    ASSERT_TRUE(checks.Add("broken", [&] {
-                          ++runs;
-                          return InternalError("no");
-                      }).Ok());
+    ASSERT_TRUE(checks
+                    .Add("broken",
+                         [&] {
+                             ++runs;
+                             return InternalError("no");
+                         })
+                    .Ok());
     ASSERT_TRUE(checks.Add("other", Ping).Ok());
     ServerResponse response = checks.Serve("", WithQuery("verbose&exclude=broken&exclude=nope"));
     EXPECT_EQ(response.status, 200);

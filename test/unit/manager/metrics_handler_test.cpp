@@ -12,9 +12,9 @@
 namespace ctrl::manager {
 namespace {
 
+using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::Pair;
-using ::testing::Contains;
 
 std::string Gunzip(const std::string& data) {
     z_stream stream{};
@@ -49,7 +49,8 @@ TEST(MetricsHandlerTest, ServesTheTextFormat) {
     ServerResponse response = Scrape(registry, "");
     EXPECT_EQ(response.status, 200);
     EXPECT_EQ(response.content_type, "text/plain; version=0.0.4; charset=utf-8");
-    EXPECT_THAT(response.body, HasSubstr("controller_runtime_reconcile_total{controller=\"pods\",result=\"success\"} 3"));
+    EXPECT_THAT(response.body,
+                HasSubstr("controller_runtime_reconcile_total{controller=\"pods\",result=\"success\"} 3"));
     for (const auto& [name, value] : response.headers)
         EXPECT_NE(name, "Content-Encoding");
 }
