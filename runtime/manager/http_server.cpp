@@ -160,6 +160,10 @@ void HttpServer::HandlePrefix(std::string prefix, HttpHandler handler) {
     state_->prefix_routes[std::move(prefix)] = std::move(handler);
 }
 
+std::string HttpServer::Name() const {
+    return state_->options.name + " server";
+}
+
 bool HttpServer::Disabled() const {
     return state_->address.disabled;
 }

@@ -12,6 +12,7 @@
 #include "runtime/core/status_or.hpp"
 #include "runtime/core/task.hpp"
 #include "runtime/manager/http_exchange.hpp"
+#include "runtime/manager/runnable.hpp"
 
 namespace ctrl::manager {
 
@@ -51,14 +52,16 @@ struct HttpServerOptions {
 //   a request not complete within read_timeout (slowloris) -> connection closed;
 //   more than max_connections at once -> the newest is closed on accept.
 // Keep-alive as the client asks. Thread-safe; handlers may be added before or while it runs.
-class HttpServer final {
+// A Runnable that does not need leader election (the manager starts it first, as
+// controller-runtime starts its metrics and probe servers).
+class HttpServer final : public Runnable {
   public:
     // Parses the bind address and, unless it is "0", binds and listens now (so the port is known
     // and "address already in use" is an error here: Unavailable). BadRequest for a bad address
     // or unusable TLS files; Internal when a self-signed certificate cannot be made. The
     // executor must outlive the server.
     static StatusOr<std::unique_ptr<HttpServer>> New(boost::asio::any_io_executor executor, HttpServerOptions options);
-    ~HttpServer();
+    ~HttpServer() override;
     HttpServer(const HttpServer&) = delete;
     HttpServer& operator=(const HttpServer&) = delete;
 
@@ -77,7 +80,10 @@ class HttpServer final {
     // Accepts and serves until ctx ends, then closes the listener and every connection (a
     // request being handled is cut off) and returns once every connection coroutine has ended:
     // OK. Call once. The server must outlive the returned Task.
-    Task<Status> Run(Context ctx);
+    Task<Status> Run(Context ctx) override;
+    bool NeedLeaderElection() const override { return false; }
+    // "<options.name> server"
+    std::string Name() const override;
 
     struct State;
 

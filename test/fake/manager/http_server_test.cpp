@@ -310,6 +310,10 @@ TEST(HttpServerDisabledTest, BindAddressZeroDisablesTheServer) {
     EXPECT_TRUE((*server)->Disabled());
     EXPECT_EQ((*server)->BoundPort(), 0);
     EXPECT_EQ((*server)->Url(), "");
+    // A Runnable the manager starts before leader election.
+    Runnable& runnable = **server;
+    EXPECT_FALSE(runnable.NeedLeaderElection());
+    EXPECT_EQ(runnable.Name(), "http server");
     EXPECT_TRUE(RunSync(io, (*server)->Run(Context::Background())).Ok());
 }
 
