@@ -135,7 +135,7 @@ TEST_F(HttpServerTest, UnknownPathIs404AndOtherMethodsAre405) {
 TEST_F(HttpServerTest, GarbageIs400AndTheConnectionCloses) {
     Start({});
     for (const std::string& garbage : {std::string("HELLO THERE\r\n\r\n"), std::string("GET / HTTP/9.9\r\n\r\n"),
-                                       std::string("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 20),
+                                       std::string("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 15),
                                        std::string("GET /healthz HTTP/1.1\r\nBad Header\r\n\r\n")}) {
         RawHttpClient client(Port());
         ASSERT_TRUE(client.Send(garbage));
