@@ -17,6 +17,7 @@ PACKAGES=(
     clang-tools-19 python3          # hack/check-coawait.sh (clang-query-19)
     clang-19                        # hack/build-clang.sh: the second compiler
     stress-ng                       # hack/stress-unit.sh: the unit tests on a loaded machine
+    prometheus                      # the manager's integration test scrapes with a real Prometheus (and promtool)
 )
 
 missing=()

@@ -37,6 +37,8 @@ struct Registry::State {
     std::shared_ptr<prometheus::Registry> registry = std::make_shared<prometheus::Registry>();
     std::mutex mu;
     std::map<std::string, Entry> entries;
+    std::mutex hooks_mu;  // held while hooks run: one scrape's hooks at a time
+    std::vector<std::function<void()>> collect_hooks;
 
     // Returns the family already registered under name, checking that it is the same metric.
     void* FindLocked(const std::string& name, Type type, const std::vector<std::string>& label_names,
@@ -91,7 +93,17 @@ HistogramFamily Registry::AddHistogram(const std::string& name, const std::strin
     return HistogramFamily(family, name, std::move(label_names), std::move(buckets));
 }
 
+void Registry::AddCollectHook(std::function<void()> hook) {
+    std::lock_guard lock(state_->hooks_mu);
+    state_->collect_hooks.push_back(std::move(hook));
+}
+
 std::string Registry::SerializeText() const {
+    {
+        std::lock_guard lock(state_->hooks_mu);
+        for (const auto& hook : state_->collect_hooks)
+            hook();
+    }
     std::ostringstream out;
     prometheus::TextSerializer().Serialize(out, state_->registry->Collect());
     return out.str();

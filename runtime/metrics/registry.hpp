@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,7 +29,14 @@ class Registry {
     HistogramFamily AddHistogram(const std::string& name, const std::string& help, std::vector<std::string> label_names,
                                  std::vector<double> buckets);
 
-    // Every family in the text exposition format 0.0.4 (what /metrics serves).
+    // Runs hook at the start of every SerializeText, before anything is rendered, so that
+    // values read at scrape time (process metrics: CPU, memory, open files) are fresh. Hooks run
+    // in the order added, on the scraping thread, one scrape at a time; a hook must not call
+    // SerializeText. Hooks cannot be removed: the registry owns them until it is destroyed.
+    void AddCollectHook(std::function<void()> hook);
+
+    // Every family in the text exposition format 0.0.4 (what /metrics serves), after running
+    // the collect hooks.
     std::string SerializeText() const;
 
   private:

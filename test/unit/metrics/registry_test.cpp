@@ -73,6 +73,20 @@ TEST(RegistryDeathTest, ClashingTypeAbortsNamingTheMetric) {
     EXPECT_DEATH((void)registry.AddGauge("clash", "x", {}), "clash: already registered with another type");
 }
 
+TEST(RegistryTest, CollectHooksRunBeforeEachSerializationInOrder) {
+    Registry registry;
+    Gauge gauge = registry.AddGauge("scrapes", "Scrapes seen by the hook", {}).WithLabelValues({});
+    std::vector<int> order;
+    registry.AddCollectHook([&] {
+        order.push_back(1);
+        gauge.Inc();
+    });
+    registry.AddCollectHook([&] { order.push_back(2); });
+    EXPECT_THAT(registry.SerializeText(), HasSubstr("scrapes 1"));
+    EXPECT_THAT(registry.SerializeText(), HasSubstr("scrapes 2"));
+    EXPECT_EQ(order, (std::vector<int>{1, 2, 1, 2}));
+}
+
 TEST(RegistryTest, DefaultRegistryIsOneInstance) {
     EXPECT_EQ(&DefaultRegistry(), &DefaultRegistry());
 }
