@@ -9,7 +9,11 @@
 #include <boost/asio/detached.hpp>
 
 #include "runtime/core/sleep.hpp"
+#include "runtime/manager/access_reviewer.hpp"
+#include "runtime/manager/auth_filter.hpp"
 #include "runtime/manager/in_cluster_namespace.hpp"
+#include "runtime/manager/metrics_handler.hpp"
+#include "runtime/metrics/process_metrics.hpp"
 
 namespace ctrl::manager {
 namespace {
@@ -74,6 +78,7 @@ StatusOr<std::unique_ptr<Manager>> Manager::New(const rest::Config& config, Opti
     CTRL_ASSIGN_OR_RETURN(manager->cluster_,
                           cluster::Cluster::New(config, manager->io_.get_executor(), std::move(cluster_options)));
     cluster::Cluster* cluster = manager->cluster_.get();
+    CTRL_RETURN_IF_ERROR(manager->MakeServers());
     record::BroadcasterOptions event_options;
     event_options.registry = manager->registry_;
     manager->events_ = std::make_unique<record::Broadcaster>(cluster->GetAPIReader(), event_options);
@@ -147,22 +152,70 @@ Status Manager::Add(std::shared_ptr<Runnable> runnable) {
     return runnable->NeedLeaderElection() ? leader_.Add(std::move(runnable)) : others_.Add(std::move(runnable));
 }
 
-Status Manager::AddCheck(std::map<std::string, Checker>& checks, const std::string& kind, const std::string& name,
-                         Checker check) {
+Status Manager::AddCheck(std::map<std::string, Checker>& checks, HealthChecks& served, const std::string& kind,
+                         const std::string& name, Checker check) {
     if (name.empty() || !check)
         return BadRequestError("a " + kind + " check needs a name and a function");
     std::lock_guard lock(mu_);
-    if (!checks.emplace(name, std::move(check)).second)
+    if (checks.count(name) != 0)
         return AlreadyExistsError("a " + kind + " check named " + name + " exists already");
+    CTRL_RETURN_IF_ERROR(served.Add(name, check));
+    checks.emplace(name, std::move(check));
     return OkStatus();
 }
 
 Status Manager::AddHealthzCheck(const std::string& name, Checker check) {
-    return AddCheck(healthz_, "healthz", name, std::move(check));
+    return AddCheck(healthz_, healthz_served_, "healthz", name, std::move(check));
 }
 
 Status Manager::AddReadyzCheck(const std::string& name, Checker check) {
-    return AddCheck(readyz_, "readyz", name, std::move(check));
+    return AddCheck(readyz_, readyz_served_, "readyz", name, std::move(check));
+}
+
+Status Manager::MakeServers() {
+    CTRL_RETURN_IF_ERROR(AddHealthzCheck("ping", Ping));
+    CTRL_RETURN_IF_ERROR(AddReadyzCheck("ping", Ping));
+    CTRL_RETURN_IF_ERROR(AddReadyzCheck("cache-sync", [this] {
+        return caches_synced_.load() ? OkStatus() : UnavailableError("the informer caches have not synced yet");
+    }));
+    metrics::RegisterProcessMetrics(*registry_);
+
+    HttpServerOptions metrics_options;
+    metrics_options.name = "metrics";
+    metrics_options.bind_address = options_.metrics.bind_address;
+    metrics_options.serve_tls = options_.metrics.secure;
+    metrics_options.cert_file = options_.metrics.cert_file;
+    metrics_options.key_file = options_.metrics.key_file;
+    StatusOr<std::unique_ptr<HttpServer>> metrics_server = HttpServer::New(io_.get_executor(), metrics_options);
+    if (!metrics_server.Ok())
+        return metrics_server.GetStatus().Annotate("the metrics server (--metrics-bind-address " +
+                                                   options_.metrics.bind_address + ")");
+    if (!(*metrics_server)->Disabled()) {
+        HttpHandler handler = MetricsHandler(*registry_);
+        if (options_.metrics.secure)
+            handler = WithAuthenticationAndAuthorization(NewClientAccessReviewer(cluster_->GetAPIReader()),
+                                                         std::move(handler));
+        (*metrics_server)->Handle("/metrics", std::move(handler));
+        metrics_server_ = std::move(metrics_server).Value();
+        CTRL_RETURN_IF_ERROR(servers_.Add(metrics_server_));
+        logger_.Info("Serving metrics", "url", metrics_server_->Url() + "/metrics", "secure", options_.metrics.secure);
+    }
+
+    HttpServerOptions probe_options;
+    probe_options.name = "health probe";
+    probe_options.bind_address = options_.health_probe_bind_address;
+    StatusOr<std::unique_ptr<HttpServer>> probe_server = HttpServer::New(io_.get_executor(), probe_options);
+    if (!probe_server.Ok())
+        return probe_server.GetStatus().Annotate("the health probe server (--health-probe-bind-address " +
+                                                 options_.health_probe_bind_address + ")");
+    if (!(*probe_server)->Disabled()) {
+        healthz_served_.Register(**probe_server, "/healthz");
+        readyz_served_.Register(**probe_server, "/readyz");
+        probe_server_ = std::move(probe_server).Value();
+        CTRL_RETURN_IF_ERROR(servers_.Add(probe_server_));
+        logger_.Info("Serving health probes", "url", probe_server_->Url(), "paths", "/healthz /readyz");
+    }
+    return OkStatus();
 }
 
 std::map<std::string, Status> Manager::HealthzChecks() const {
@@ -230,6 +283,7 @@ Task<Status> Manager::Run(Context ctx) {
         (void)co_await SleepFor(std::chrono::milliseconds(1), internal_);
     const Status synced = co_await cluster_->WaitForCacheSync(internal_);
     if (synced.Ok()) {
+        caches_synced_.store(true);
         others_.Start(background);
         if (!elector_) {
             elected_->Notify();

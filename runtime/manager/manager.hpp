@@ -20,6 +20,8 @@
 #include "runtime/core/notification.hpp"
 #include "runtime/core/status_or.hpp"
 #include "runtime/manager/event_broadcaster.hpp"
+#include "runtime/manager/health_checks.hpp"
+#include "runtime/manager/http_server.hpp"
 #include "runtime/manager/leader_elector.hpp"
 #include "runtime/manager/manager_options.hpp"
 #include "runtime/manager/runnable.hpp"
@@ -27,9 +29,6 @@
 #include "runtime/rest/config.hpp"
 
 namespace ctrl::manager {
-
-// A named health or readiness check: OK, or why not.
-using Checker = std::function<Status()>;
 
 // What an operator's main() makes (controller-runtime's manager.Manager): it owns the event loop
 // (Options::threads threads run every I/O, timer and reconcile), the cluster (Scheme, lazy
@@ -88,6 +87,11 @@ class Manager final : public controller::Host {
     // Whether this process holds the Lease now (always true without leader election once started).
     bool IsLeader() const;
 
+    // Where /metrics and the probes are served ("http://127.0.0.1:8080", "https://..." when secure);
+    // "" when disabled ("0"). With ":0" the kernel picks the port at New.
+    std::string MetricsURL() const { return metrics_server_ ? metrics_server_->Url() : ""; }
+    std::string HealthProbeURL() const { return probe_server_ ? probe_server_->Url() : ""; }
+
     // Notified once this manager is the leader (at once after start without leader election).
     const Notification& Elected() const { return *elected_; }
     // This process's identity in leader election (hostname + "_" + a random id).
@@ -101,8 +105,10 @@ class Manager final : public controller::Host {
     // the leader runnables.
     Task<Status> RunElection(Context ctx);
     void Fail(Status status);
-    Status AddCheck(std::map<std::string, Checker>& checks, const std::string& kind, const std::string& name,
-                    Checker check);
+    Status AddCheck(std::map<std::string, Checker>& checks, HealthChecks& served, const std::string& kind,
+                    const std::string& name, Checker check);
+    // Builds the metrics and probe servers (unless disabled) and the built-in checks.
+    Status MakeServers();
 
     const rest::Config config_;
     const Options options_;
@@ -125,7 +131,12 @@ class Manager final : public controller::Host {
     mutable std::mutex mu_;
     std::map<std::string, Checker> healthz_;  // guarded by mu_
     std::map<std::string, Checker> readyz_;   // guarded by mu_
-    Status first_error_;                      // guarded by mu_
+    HealthChecks healthz_served_;
+    HealthChecks readyz_served_;
+    std::shared_ptr<HttpServer> metrics_server_;
+    std::shared_ptr<HttpServer> probe_server_;
+    std::atomic<bool> caches_synced_{false};
+    Status first_error_;  // guarded by mu_
     Context internal_ = Context::Background();
     std::atomic<bool> started_{false};
     std::shared_ptr<Notification> elected_ = std::make_shared<Notification>();

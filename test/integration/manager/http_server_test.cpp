@@ -31,12 +31,16 @@
 #include "test/support/free_port.hpp"
 #include "test/support/kubeconfig_config.hpp"
 #include "test/support/process.hpp"
+#include "test/support/prometheus_server.hpp"
 
 namespace ctrl::manager {
 namespace {
 
 using ctrl::testing::Command;
 using ctrl::testing::CommandResult;
+using ctrl::testing::Curl;
+using ctrl::testing::CurlResult;
+using ctrl::testing::Occurrences;
 using ctrl::testing::RunCommand;
 using ::testing::HasSubstr;
 
@@ -47,29 +51,6 @@ Context Within(std::chrono::milliseconds timeout) {
 std::string RandomSuffix() {
     std::random_device device;
     return std::to_string(device() % 1000000);
-}
-
-// curl's answer: the status code, then the body.
-struct CurlResult {
-    int status = 0;
-    std::string body;
-};
-
-CurlResult Curl(const std::string& url, const std::string& token = "") {
-    Command command;
-    command.argv = {"curl", "-sk", "--max-time", "20", "-o", "-", "-w", "\n%{http_code}", url};
-    if (!token.empty()) {
-        command.argv.push_back("-H");
-        command.argv.push_back("Authorization: Bearer " + token);
-    }
-    StatusOr<CommandResult> ran = RunCommand(command);
-    CurlResult result;
-    if (!ran.Ok() || ran->exit_code != 0)
-        return result;
-    const size_t newline = ran->out.rfind('\n');
-    result.status = std::atoi(ran->out.substr(newline + 1).c_str());
-    result.body = ran->out.substr(0, newline);
-    return result;
 }
 
 class HttpServerIntegrationTest : public ::testing::Test {
@@ -213,52 +194,6 @@ TEST_F(HttpServerIntegrationTest, SecureMetricsNeedAValidTokenAndTheRight) {
     EXPECT_EQ(Curl(server.Url() + "/healthz").status, 200);
 }
 
-// A Prometheus server started from the test, with its storage in a temporary directory.
-class Prometheus {
-  public:
-    ~Prometheus() {
-        if (process_.Pid() != 0)
-            process_.Stop(std::chrono::seconds(5));
-        std::error_code ignored;
-        if (!dir_.empty())
-            std::filesystem::remove_all(dir_, ignored);
-    }
-
-    Status Start(const std::string& scrape_configs) {
-        char pattern[] = "/tmp/ctrl-prometheus-XXXXXX";
-        if (mkdtemp(pattern) == nullptr)
-            return InternalError("mkdtemp failed");
-        dir_ = pattern;
-        CTRL_ASSIGN_OR_RETURN(std::vector<int> ports, ctrl::testing::FreePorts(1));
-        url_ = "http://127.0.0.1:" + std::to_string(ports[0]);
-        std::ofstream(dir_ + "/prometheus.yml")
-            << "global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\nscrape_configs:\n"
-            << scrape_configs;
-        CTRL_ASSIGN_OR_RETURN(
-            process_,
-            ctrl::testing::ChildProcess::Start(
-                {"prometheus", "--config.file=" + dir_ + "/prometheus.yml", "--storage.tsdb.path=" + dir_ + "/data",
-                 "--web.listen-address=127.0.0.1:" + std::to_string(ports[0]), "--log.level=warn"},
-                dir_ + "/prometheus.log"));
-        return OkStatus();
-    }
-
-    std::string Api(const std::string& path) const { return Curl(url_ + path).body; }
-    std::string Log() const { return ctrl::testing::TailOfFile(dir_ + "/prometheus.log", 30); }
-
-  private:
-    std::string dir_;
-    std::string url_;
-    ctrl::testing::ChildProcess process_;
-};
-
-int Occurrences(const std::string& text, const std::string& what) {
-    int count = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-        ++count;
-    return count;
-}
-
 TEST_F(HttpServerIntegrationTest, PrometheusScrapesOverHttpAndHttpsWithAToken) {
     const std::string scraper = ServiceAccountToken("prometheus");
     ASSERT_FALSE(scraper.empty());
@@ -278,7 +213,7 @@ TEST_F(HttpServerIntegrationTest, PrometheusScrapesOverHttpAndHttpsWithAToken) {
     EXPECT_EQ(lint->exit_code, 0) << lint->out << lint->err;
     EXPECT_EQ(lint->out + lint->err, "");
 
-    Prometheus prometheus;
+    ctrl::testing::PrometheusServer prometheus;
     const std::string configs =
         "  - job_name: plain\n    static_configs:\n      - targets: ['127.0.0.1:" + std::to_string(plain.BoundPort()) +
         "']\n  - job_name: secure\n    scheme: https\n    tls_config:\n      insecure_skip_verify: true\n"
