@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <barrier>
+#include <functional>
 #include <thread>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -75,6 +76,33 @@ class LazyRESTMapperTest : public ::testing::TestWithParam<Mode> {
     }
 
     void AddSgpCrd() { server_.AddResource(kSgpV1beta1, "SecurityGroupPolicy", "securitygrouppolicies", true); }
+
+    // Looks up 16 kinds (kind_of(i), versions) from 16 threads released at once, on a loop of 2
+    // threads; returns how many were found.
+    int MapConcurrently(const std::function<GroupKind(int)>& kind_of, const std::vector<std::string>& versions) {
+        auto guard = boost::asio::make_work_guard(io_);
+        std::vector<std::thread> loop;
+        for (int i = 0; i < 2; ++i)
+            loop.emplace_back([this] { io_.run(); });
+        std::barrier start(16);
+        std::atomic<int> ok = 0;
+        std::vector<std::thread> lookups;
+        for (int i = 0; i < 16; ++i) {
+            lookups.emplace_back([&, i] {
+                start.arrive_and_wait();
+                StatusOr<RESTMapping> m =
+                    RunOn(io_.get_executor(), mapper_->RESTMapping(kind_of(i), versions, TestContext()));
+                if (m.Ok())
+                    ++ok;
+            });
+        }
+        for (auto& t : lookups)
+            t.join();
+        guard.reset();
+        for (auto& t : loop)
+            t.join();
+        return ok;
+    }
 
     boost::asio::io_context io_;
     metrics::Registry registry_;
@@ -247,28 +275,7 @@ TEST_P(LazyRESTMapperTest, VersionlessLookupReturnsThePreferredVersion) {
 TEST_P(LazyRESTMapperTest, SixteenConcurrentFirstLookupsCostOneRound) {
     AddSgpCrd();
     server_.SetLatency(50ms);
-    auto guard = boost::asio::make_work_guard(io_);
-    std::vector<std::thread> loop;
-    for (int i = 0; i < 2; ++i)
-        loop.emplace_back([this] { io_.run(); });
-
-    std::barrier start(16);
-    std::atomic<int> ok = 0;
-    std::vector<std::thread> lookups;
-    for (int i = 0; i < 16; ++i) {
-        lookups.emplace_back([&] {
-            start.arrive_and_wait();
-            StatusOr<RESTMapping> m = RunOn(io_.get_executor(), mapper_->RESTMapping(kSgp, {"v1beta1"}, TestContext()));
-            if (m.Ok())
-                ++ok;
-        });
-    }
-    for (auto& t : lookups)
-        t.join();
-    guard.reset();
-    for (auto& t : loop)
-        t.join();
-    EXPECT_EQ(ok, 16);
+    EXPECT_EQ(MapConcurrently([](int) { return kSgp; }, {"v1beta1"}), 16);
     switch (GetParam()) {
         case Mode::kAggregated:
             EXPECT_EQ(server_.Total(), kAggregatedRound);
@@ -434,28 +441,8 @@ TEST_P(LazyRESTMapperAggregatedTest, ConcurrentMissesOfDifferentNamedGroupsShare
     server_.AddResource(widgets, "Widget", "widgets", true);
     server_.ResetCounts();
     server_.SetLatency(50ms);
-    auto guard = boost::asio::make_work_guard(io_);
-    std::vector<std::thread> loop;
-    for (int i = 0; i < 2; ++i)
-        loop.emplace_back([this] { io_.run(); });
-    std::barrier start(16);
-    std::atomic<int> ok = 0;
-    std::vector<std::thread> lookups;
-    for (int i = 0; i < 16; ++i) {
-        const GroupKind kind = i % 2 == 0 ? kSgp : GroupKind{widgets.group, "Widget"};
-        lookups.emplace_back([&, kind] {
-            start.arrive_and_wait();
-            StatusOr<RESTMapping> m = RunOn(io_.get_executor(), mapper_->RESTMapping(kind, {}, TestContext()));
-            if (m.Ok())
-                ++ok;
-        });
-    }
-    for (auto& t : lookups)
-        t.join();
-    guard.reset();
-    for (auto& t : loop)
-        t.join();
-    EXPECT_EQ(ok, 16);
+    const GroupKind widget{widgets.group, "Widget"};
+    EXPECT_EQ(MapConcurrently([&](int i) { return i % 2 == 0 ? kSgp : widget; }, {}), 16);
     EXPECT_EQ(server_.Count("/apis"), 1);
     EXPECT_EQ(server_.Total(), 1);
 }
