@@ -30,8 +30,9 @@ struct KindOptions {
     // While the kind cannot be had (not served: NoMatch; discovery failing; the handler's Prepare
     // failing), GetInformers (and Prepare) are tried again after initial_backoff, doubling up to
     // max_backoff. Each try is one lookup of the cache's RESTMapper, which makes at most one
-    // discovery round of its own (the lazy mapper's: GET /api + GET /apis with aggregated
-    // discovery, else one request per group version) and none when its rate limit answers from
+    // discovery round of its own (the lazy mapper's: GET /apis alone for a CRD's group once the
+    // server is known to serve aggregated discovery, else one request per group version; the
+    // very first round is GET /api + GET /apis) and none when its rate limit answers from
     // the last round. Defaults 500 ms and 8 s: a CRD installed at any time is picked up at most
     // ~8 s after it is served, and waiting costs one round per 8 s (5 tries in the first 12 s).
     std::chrono::milliseconds initial_backoff{500};

@@ -93,6 +93,17 @@ Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRoot(Context ctx) {
     co_return out;
 }
 
+Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRootSide(bool core, Context ctx) {
+    CTRL_CO_ASSIGN_OR_RETURN(RootDocument document,
+                             co_await FetchRootDocument(client_, metrics_, core, options_.aggregated, std::move(ctx)));
+    RootDiscovery out;
+    out.aggregated = document.aggregated;
+    out.groups = std::move(document.groups);
+    if (out.aggregated)
+        out.versions = std::move(document.versions);
+    co_return out;
+}
+
 Task<StatusOr<std::vector<APIGroup>>> DiscoveryClient::FetchGroupList(bool core, Context ctx) {
     CTRL_CO_ASSIGN_OR_RETURN(RootDocument document,
                              co_await FetchRootDocument(client_, metrics_, core, /*aggregated=*/false, std::move(ctx)));

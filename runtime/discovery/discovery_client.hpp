@@ -41,6 +41,9 @@ class DiscoveryClient final {
     // GET /api and GET /apis (2 requests, one after the other), aggregated when the server and the
     // options allow. aggregated is true only when both answers were; otherwise versions is empty.
     Task<StatusOr<RootDiscovery>> FetchRoot(Context ctx);
+    // One half of FetchRoot (1 request): GET /api for the core group (core == true), else GET /apis
+    // for every named group, aggregated when the server and the options allow.
+    Task<StatusOr<RootDiscovery>> FetchRootSide(bool core, Context ctx);
     // The legacy group list of one side: GET /api for the core group (core == true), else
     // GET /apis for every named group (1 request).
     Task<StatusOr<std::vector<APIGroup>>> FetchGroupList(bool core, Context ctx);

@@ -11,7 +11,11 @@ using Snapshot = internal::MappingSnapshot;
 
 std::atomic<uint64_t> next_mapper_id{1};
 
-constexpr char kAggregatedKey[] = "*";
+// Round keys with aggregated discovery: one per set of documents a round fetches. A miss shares
+// (and is rate limited with) the rounds that fetch the document it needs.
+constexpr char kAggregatedKey[] = "*";  // GET /api + GET /apis: the first round, a singular name
+constexpr char kCoreDocumentKey[] = "GET /api";
+constexpr char kNamedDocumentKey[] = "GET /apis";
 
 const log::Logger& Log() {
     static const log::Logger logger = log::Logger().WithName("discovery");
@@ -127,8 +131,19 @@ Task<StatusOr<std::vector<discovery::RESTMapping>>> LazyRESTMapper::Lookup(const
 Task<Status> LazyRESTMapper::Refresh(const std::string& group, const std::vector<std::string>& versions,
                                      const Finder& find, bool want_all, Context ctx) {
     for (int round = 0; round < 2; ++round) {
-        const bool aggregated = discovery_->Options().aggregated && mode_.load() != ServerMode::kLegacy;
-        const std::string key = aggregated ? kAggregatedKey : "group/" + group;
+        const ServerMode mode = mode_.load();
+        const bool aggregated = discovery_->Options().aggregated && mode != ServerMode::kLegacy;
+        // Until the server is known to serve aggregated discovery, a round fetches both documents
+        // (their answers tell); then only the one that lists group.
+        RootDocuments documents = RootDocuments::kBoth;
+        if (mode == ServerMode::kAggregated)
+            documents = group.empty() ? RootDocuments::kCore : RootDocuments::kNamed;
+        std::string key = "group/" + group;
+        if (aggregated) {
+            key = documents == RootDocuments::kBoth   ? kAggregatedKey
+                  : documents == RootDocuments::kCore ? kCoreDocumentKey
+                                                      : kNamedDocumentKey;
+        }
         // Named, not built inside the co_await: GCC 12 destroys such temporaries twice.
         std::function<Task<Status>()> round_fn = [&]() -> Task<Status> {
             // Past the limit the lookup is answered from the last round.
@@ -137,9 +152,10 @@ Task<Status> LazyRESTMapper::Refresh(const std::string& group, const std::vector
                 co_return OkStatus();
             }
             Log().V(2).Info("discovery round", "group", group, "versions", Joined(versions), "aggregated", aggregated,
-                            "reason", round == 0 ? "a lookup missed the cache" : "the shared round did not answer");
+                            "round", key, "reason",
+                            round == 0 ? "a lookup missed the cache" : "the shared round did not answer");
             if (aggregated)
-                co_return co_await AggregatedRound(group, versions, find, want_all, ctx);
+                co_return co_await AggregatedRound(documents, group, versions, find, want_all, ctx);
             co_return co_await LegacyRound(group, versions, find, want_all, false, ctx);
         };
         auto outcome = co_await rounds_.Do(key, std::move(round_fn), ctx);
@@ -156,25 +172,42 @@ Task<Status> LazyRESTMapper::Refresh(const std::string& group, const std::vector
     co_return OkStatus();
 }
 
-Task<Status> LazyRESTMapper::AggregatedRound(const std::string& group, const std::vector<std::string>& versions,
-                                             const Finder& find, bool want_all, Context ctx) {
-    StatusOr<RootDiscovery> root = co_await discovery_->FetchRoot(ctx);
+Task<StatusOr<RootDiscovery>> LazyRESTMapper::FetchRootDocuments(RootDocuments documents, Context ctx) {
+    if (documents == RootDocuments::kBoth)
+        co_return co_await discovery_->FetchRoot(std::move(ctx));
+    co_return co_await discovery_->FetchRootSide(documents == RootDocuments::kCore, std::move(ctx));
+}
+
+Task<Status> LazyRESTMapper::AggregatedRound(RootDocuments documents, const std::string& group,
+                                             const std::vector<std::string>& versions, const Finder& find,
+                                             bool want_all, Context ctx) {
+    StatusOr<RootDiscovery> root = co_await FetchRootDocuments(documents, ctx);
     if (!root.Ok())
         co_return root.GetStatus();
+    const bool core_fetched = documents != RootDocuments::kNamed;
+    const bool named_fetched = documents != RootDocuments::kCore;
     if (!root->aggregated) {
         // The server has no aggregated discovery: what came back are the legacy group lists.
         if (mode_.load() != ServerMode::kLegacy)
             Log().V(1).Info("the server has no aggregated discovery: using the per-group documents");
         mode_.store(ServerMode::kLegacy);
-        ApplyGroupList(root->groups, /*core=*/true);
-        ApplyGroupList(root->groups, /*core=*/false);
+        if (core_fetched)
+            ApplyGroupList(root->groups, /*core=*/true);
+        if (named_fetched)
+            ApplyGroupList(root->groups, /*core=*/false);
         co_return co_await LegacyRound(group, versions, find, want_all, /*have_group_list=*/true, ctx);
     }
     mode_.store(ServerMode::kAggregated);
+    // Whether this round's documents list group name (the other side is kept as it is).
+    auto fetched_side = [&](const std::string& name) { return name.empty() ? core_fetched : named_fetched; };
     std::vector<GroupVersion> stale_of_group;
     const auto now = Snapshot::Clock::now();
     Update([&](Snapshot& s) {
         std::map<GroupVersion, Snapshot::Version> versions_now;
+        for (auto& [gv, version] : s.versions) {
+            if (!fetched_side(gv.group))
+                versions_now.emplace(gv, std::move(version));
+        }
         for (GroupVersionResources& gv : root->versions) {
             if (gv.freshness == Freshness::kStale) {
                 // A stale version is not trusted: keep what we had, or fetch it directly below.
@@ -189,11 +222,11 @@ Task<Status> LazyRESTMapper::AggregatedRound(const std::string& group, const std
             versions_now.emplace(std::move(key), Snapshot::Version{std::move(gv), now});
         }
         s.versions = std::move(versions_now);
-        s.groups.clear();
+        std::erase_if(s.groups, [&](const auto& entry) { return fetched_side(entry.first); });
         for (const APIGroup& g : root->groups)
             s.groups[g.name] = Snapshot::Group{g.versions, now};
-        s.core_list_known = true;
-        s.named_list_known = true;
+        s.core_list_known = s.core_list_known || core_fetched;
+        s.named_list_known = s.named_list_known || named_fetched;
     });
     if (!stale_of_group.empty()) {
         Log().V(2).Info("aggregated discovery marks group versions stale: fetching them directly", "groupVersions",
@@ -357,7 +390,8 @@ Task<StatusOr<std::string>> LazyRESTMapper::ResourceSingularizer(std::string res
         const std::vector<std::string> any_version;
         Log().V(2).Info("discovery round", "aggregated", true, "reason", "a singular name is not known", "resource",
                         resource);
-        CTRL_CO_RETURN_IF_ERROR(co_await AggregatedRound(any_group, any_version, none, false, ctx));
+        CTRL_CO_RETURN_IF_ERROR(
+            co_await AggregatedRound(RootDocuments::kBoth, any_group, any_version, none, false, ctx));
         if (auto singular = Current().Singular(resource))
             co_return *singular;
     }

@@ -20,9 +20,11 @@ namespace ctrl::discovery {
 
 // Tuning of the lazy mapper's re-discovery.
 struct LazyRESTMapperOptions {
-    // Rounds of re-discovery a miss may start, per refresh key (one group on the legacy path;
-    // the whole server with aggregated discovery): a burst, then this many per second. A miss
-    // past the limit is answered from the last round, which is then at most ~1/rate old.
+    // Rounds of re-discovery a miss may start, per round key: one group on the legacy path; with
+    // aggregated discovery one document (GET /api for the core group, GET /apis for the named
+    // groups; both for the first round and a singular-name search): a burst, then this many per
+    // second. A miss past the limit is answered from the last round, which is then at most
+    // ~1/rate old.
     int rediscovery_burst = 5;
     double rediscovery_per_second = 1.0;
 };
@@ -32,17 +34,23 @@ struct LazyRESTMapperOptions {
 //  - Nothing is requested before the first lookup; a lookup of a known kind makes no request
 //    and never waits for a reload (readers use an immutable snapshot; a reload publishes the
 //    next one).
-//  - With aggregated discovery a round is GET /api + GET /apis and refreshes everything.
-//    Without it a round fetches what the lookup needs: one request per group version, plus
-//    the group list when the lookup names no version.
+//  - With aggregated discovery the first round is GET /api + GET /apis (the answers say whether
+//    the server serves it) and loads everything. Later rounds fetch only the document that lists
+//    the group looked up, 1 request: GET /apis for a named group (a CRD's), replacing every named
+//    group and keeping the core group as it was; GET /api for the core group, keeping the named
+//    groups. So a controller retrying a CRD kind the server does not serve yet costs 1 request
+//    per retry. Without aggregated discovery a round fetches what the lookup needs: one request
+//    per group version, plus the group list when the lookup names no version.
 //  - A miss starts a round (a CRD created after start, a new version of a cached group, a new
 //    kind in a cached group version are all found); a round that finds a group version gone
 //    (404) or a group no longer listed drops it, so its kinds become NoMatch.
 //  - A 404 from discovery is NoMatch; 5xx, timeouts and connection failures are Unavailable
 //    (or Timeout) and leave the cached data untouched.
-//  - Concurrent misses of the same group share one round (SingleFlight); rounds per key are
-//    rate limited (LazyRESTMapperOptions), so misses of a kind that does not exist cost at
-//    most burst + rate x seconds rounds.
+//  - Concurrent misses that need the same round share it (SingleFlight, by round key: the
+//    group on the legacy path, the document with aggregated discovery, so that misses of
+//    different CRD groups share one GET /apis); rounds per key are rate limited
+//    (LazyRESTMapperOptions), so misses of a kind that does not exist cost at most
+//    burst + rate x seconds rounds, 1 request each with aggregated discovery (after the first).
 //  - Lookups are counted in ctrl_restmapper_lookups_total{result="hit"|"miss_resolved"|
 //    "no_match"|"error"}; discovery requests by the DiscoveryClient.
 // Thread-safe; lookups may run on any executor.
@@ -77,6 +85,8 @@ class LazyRESTMapper final : public RESTMapper {
     using Snapshot = internal::MappingSnapshot;
     using Finder = std::function<std::vector<discovery::RESTMapping>(const Snapshot&)>;
     enum class ServerMode { kUnknown, kAggregated, kLegacy };
+    // Which aggregated documents a round fetches: both, GET /api only, GET /apis only.
+    enum class RootDocuments { kBoth, kCore, kNamed };
 
     // The snapshot to read now; valid until this thread calls Current() again.
     const Snapshot& Current() const;
@@ -91,8 +101,12 @@ class LazyRESTMapper final : public RESTMapper {
     // One (shared, rate-limited) round of discovery for what a lookup of group needs.
     Task<Status> Refresh(const std::string& group, const std::vector<std::string>& versions, const Finder& find,
                          bool want_all, Context ctx);
-    Task<Status> AggregatedRound(const std::string& group, const std::vector<std::string>& versions, const Finder& find,
-                                 bool want_all, Context ctx);
+    // Fetches documents and replaces the groups they list (every group for kBoth, else one side);
+    // falls back to LegacyRound when the server answered without aggregated discovery.
+    Task<Status> AggregatedRound(RootDocuments documents, const std::string& group,
+                                 const std::vector<std::string>& versions, const Finder& find, bool want_all,
+                                 Context ctx);
+    Task<StatusOr<RootDiscovery>> FetchRootDocuments(RootDocuments documents, Context ctx);
     Task<Status> LegacyRound(const std::string& group, const std::vector<std::string>& versions, const Finder& find,
                              bool want_all, bool have_group_list, Context ctx);
     // Replaces the groups of one side (core, or named) with a legacy group list and drops the

@@ -123,6 +123,32 @@ TEST_F(DiscoveryClientTest, FetchRootAggregatedIsTwoRequests) {
     EXPECT_EQ(DiscoveryMetrics(registry_).request_duration_seconds.WithLabelValues({"aggregated"}).SampleCount(), 2u);
 }
 
+TEST_F(DiscoveryClientTest, FetchRootSideIsOneRequestForOneSide) {
+    ServeAggregated();
+    DiscoveryClient client = Client();
+    StatusOr<RootDiscovery> named = Run(client.FetchRootSide(/*core=*/false, TestContext()));
+    ASSERT_TRUE(named.Ok()) << named.GetStatus();
+    EXPECT_TRUE(named->aggregated);
+    EXPECT_THAT(transport_->Targets(), ElementsAre("/apis"));
+    ASSERT_EQ(named->groups.size(), 5u);
+    EXPECT_EQ(named->groups[0], (APIGroup{"apps", {"v1"}}));
+    EXPECT_EQ(named->versions.size(), 7u);
+    StatusOr<RootDiscovery> core = Run(client.FetchRootSide(/*core=*/true, TestContext()));
+    ASSERT_TRUE(core.Ok()) << core.GetStatus();
+    EXPECT_THAT(transport_->Targets(), ElementsAre("/apis", "/api"));
+    ASSERT_EQ(core->groups.size(), 1u);
+    EXPECT_EQ(core->groups[0], (APIGroup{"", {"v1"}}));
+    ASSERT_EQ(core->versions.size(), 1u);
+    EXPECT_EQ(Requests(kPathKindAggregated, kResultSuccess), 2);
+
+    transport_->Respond("/apis", 200, "application/json", ReadTestdata("apis_group_list.json"));
+    StatusOr<RootDiscovery> legacy = Run(client.FetchRootSide(/*core=*/false, TestContext()));
+    ASSERT_TRUE(legacy.Ok()) << legacy.GetStatus();
+    EXPECT_FALSE(legacy->aggregated);
+    EXPECT_TRUE(legacy->versions.empty());
+    EXPECT_FALSE(legacy->groups.empty());
+}
+
 TEST_F(DiscoveryClientTest, FetchRootFromAServerWithoutAggregatedDiscovery) {
     ServeLegacy();
     DiscoveryClient client = Client();

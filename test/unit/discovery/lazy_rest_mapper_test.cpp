@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <barrier>
+#include <functional>
 #include <thread>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -65,14 +66,43 @@ class LazyRESTMapperTest : public ::testing::TestWithParam<Mode> {
     }
 
     bool Aggregated() const { return GetParam() == Mode::kAggregated; }
-    // Requests a full aggregated round costs: GET /api and GET /apis.
+    // Requests the first aggregated round costs: GET /api and GET /apis. Later rounds fetch only
+    // the document that lists the group looked up: 1 request.
     static constexpr int kAggregatedRound = 2;
+    static constexpr int kAggregatedRetry = 1;
 
     StatusOr<RESTMapping> Map(const GroupKind& kind, std::vector<std::string> versions = {}) {
         return RunSync(io_, mapper_->RESTMapping(kind, std::move(versions), TestContext()));
     }
 
     void AddSgpCrd() { server_.AddResource(kSgpV1beta1, "SecurityGroupPolicy", "securitygrouppolicies", true); }
+
+    // Looks up 16 kinds (kind_of(i), versions) from 16 threads released at once, on a loop of 2
+    // threads; returns how many were found.
+    int MapConcurrently(const std::function<GroupKind(int)>& kind_of, const std::vector<std::string>& versions) {
+        auto guard = boost::asio::make_work_guard(io_);
+        std::vector<std::thread> loop;
+        for (int i = 0; i < 2; ++i)
+            loop.emplace_back([this] { io_.run(); });
+        std::barrier start(16);
+        std::atomic<int> ok = 0;
+        std::vector<std::thread> lookups;
+        for (int i = 0; i < 16; ++i) {
+            lookups.emplace_back([&, i] {
+                start.arrive_and_wait();
+                StatusOr<RESTMapping> m =
+                    RunOn(io_.get_executor(), mapper_->RESTMapping(kind_of(i), versions, TestContext()));
+                if (m.Ok())
+                    ++ok;
+            });
+        }
+        for (auto& t : lookups)
+            t.join();
+        guard.reset();
+        for (auto& t : loop)
+            t.join();
+        return ok;
+    }
 
     boost::asio::io_context io_;
     metrics::Registry registry_;
@@ -178,7 +208,8 @@ TEST_P(LazyRESTMapperTest, NewVersionOfACachedGroupIsFoundWithAndWithoutAVersion
     EXPECT_EQ(versionless->resource.version, "v1alpha1");
     EXPECT_FALSE(versionless->Namespaced());
     if (Aggregated()) {
-        EXPECT_EQ(server_.Total(), kAggregatedRound);
+        EXPECT_EQ(server_.Total(), kAggregatedRetry);
+        EXPECT_EQ(server_.Count("/apis"), 1);
     } else {
         EXPECT_EQ(server_.Total(), 2) << "GET /apis, then GET /apis/vpcresources.k8s.aws/v1alpha1";
     }
@@ -244,28 +275,7 @@ TEST_P(LazyRESTMapperTest, VersionlessLookupReturnsThePreferredVersion) {
 TEST_P(LazyRESTMapperTest, SixteenConcurrentFirstLookupsCostOneRound) {
     AddSgpCrd();
     server_.SetLatency(50ms);
-    auto guard = boost::asio::make_work_guard(io_);
-    std::vector<std::thread> loop;
-    for (int i = 0; i < 2; ++i)
-        loop.emplace_back([this] { io_.run(); });
-
-    std::barrier start(16);
-    std::atomic<int> ok = 0;
-    std::vector<std::thread> lookups;
-    for (int i = 0; i < 16; ++i) {
-        lookups.emplace_back([&] {
-            start.arrive_and_wait();
-            StatusOr<RESTMapping> m = RunOn(io_.get_executor(), mapper_->RESTMapping(kSgp, {"v1beta1"}, TestContext()));
-            if (m.Ok())
-                ++ok;
-        });
-    }
-    for (auto& t : lookups)
-        t.join();
-    guard.reset();
-    for (auto& t : loop)
-        t.join();
-    EXPECT_EQ(ok, 16);
+    EXPECT_EQ(MapConcurrently([](int) { return kSgp; }, {"v1beta1"}), 16);
     switch (GetParam()) {
         case Mode::kAggregated:
             EXPECT_EQ(server_.Total(), kAggregatedRound);
@@ -287,7 +297,7 @@ TEST_P(LazyRESTMapperTest, RepeatedMissesAreRateLimited) {
     for (int i = 0; i < 200; ++i)
         ASSERT_TRUE(IsNoMatch(Map({"nope.example.com", "Nope"}, {"v1"}).GetStatus()));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const int per_round = Aggregated() ? kAggregatedRound : 1;
+    const int per_round = Aggregated() ? kAggregatedRetry : 1;
     const int bound = (LazyRESTMapperOptions{}.rediscovery_burst + 1 + static_cast<int>(seconds)) * per_round;
     EXPECT_LE(server_.Total(), bound) << "200 misses in " << seconds << " s";
     EXPECT_GE(server_.Total(), per_round) << "a miss after a hit must look once";
@@ -308,7 +318,8 @@ TEST_P(LazyRESTMapperTest, RequestsAndLookupsAreCounted) {
                     HasSubstr("ctrl_discovery_requests_total{path_kind=\"group_version\",result=\"not_found\"} 1"));
     }
     if (Aggregated()) {
-        EXPECT_THAT(text, HasSubstr("ctrl_discovery_requests_total{path_kind=\"aggregated\",result=\"success\"} 4"));
+        // The first round (GET /api, GET /apis), then GET /apis for the miss.
+        EXPECT_THAT(text, HasSubstr("ctrl_discovery_requests_total{path_kind=\"aggregated\",result=\"success\"} 3"));
     }
 }
 
@@ -328,6 +339,115 @@ TEST_P(LazyRESTMapperTest, ResourcesMapToKindsByPluralOrSingular) {
 
 INSTANTIATE_TEST_SUITE_P(Modes, LazyRESTMapperTest,
                          ::testing::Values(Mode::kAggregated, Mode::kLegacyForced, Mode::kLegacyServer), ModeName);
+
+// With aggregated discovery known to be served, a round fetches only the document of its group.
+class LazyRESTMapperAggregatedTest : public LazyRESTMapperTest {};
+
+TEST_P(LazyRESTMapperAggregatedTest, AfterTheFirstRoundAMissFetchesOnlyTheDocumentOfItsGroup) {
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    EXPECT_EQ(server_.Total(), kAggregatedRound) << "the first round fetches both documents";
+    server_.ResetCounts();
+
+    // A CRD kind the server does not serve yet: each retry is one GET /apis.
+    EXPECT_TRUE(IsNoMatch(Map(kSgp, {"v1beta1"}).GetStatus()));
+    EXPECT_TRUE(IsNoMatch(Map(kSgp).GetStatus()));
+    EXPECT_EQ(server_.Count("/apis"), 2);
+    EXPECT_EQ(server_.Total(), 2);
+
+    // The CRD appears: the GET /apis round finds it.
+    AddSgpCrd();
+    StatusOr<RESTMapping> sgp = Map(kSgp, {"v1beta1"});
+    ASSERT_TRUE(sgp.Ok()) << sgp.GetStatus();
+    EXPECT_EQ(sgp->resource, (GroupVersionResource{"vpcresources.k8s.aws", "v1beta1", "securitygrouppolicies"}));
+    EXPECT_EQ(server_.Count("/apis"), 3);
+    EXPECT_EQ(server_.Total(), 3);
+
+    // The core group (and the named groups) still resolve from the cache, without a request.
+    EXPECT_TRUE(Map(kPod, {"v1"}).Ok());
+    EXPECT_TRUE(Map(kPod).Ok());
+    EXPECT_TRUE(Map({"", "Namespace"}).Ok());
+    EXPECT_TRUE(Map(kDeployment).Ok());
+    EXPECT_TRUE(mapper_->CachedMapping({"", "v1", "Pod"}).has_value());
+    EXPECT_EQ(server_.Total(), 3);
+
+    // A core miss is one GET /api; the named groups stay.
+    EXPECT_TRUE(IsNoMatch(Map({"", "Nope"}, {"v1"}).GetStatus()));
+    EXPECT_EQ(server_.Count("/api"), 1);
+    EXPECT_EQ(server_.Total(), 4);
+    EXPECT_TRUE(Map(kSgp).Ok());
+    EXPECT_TRUE(Map(kDeployment, {"v1"}).Ok());
+    EXPECT_EQ(server_.Total(), 4);
+
+    // A core kind added later is found by a GET /api round.
+    server_.AddResource(kCoreV1, "ConfigMap", "configmaps", true);
+    EXPECT_TRUE(Map({"", "ConfigMap"}).Ok());
+    EXPECT_EQ(server_.Count("/api"), 2);
+    EXPECT_EQ(server_.Count("/apis"), 3);
+    EXPECT_EQ(server_.Total(), 5);
+}
+
+TEST_P(LazyRESTMapperAggregatedTest, AGroupGoneFromTheNamedDocumentIsDroppedAndTheCoreGroupKept) {
+    AddSgpCrd();
+    server_.AddResource(kSgpV1alpha1, "CNINode", "cninodes", false);
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    ASSERT_TRUE(Map(kCniNode).Ok());
+    server_.RemoveVersion(kSgpV1alpha1);
+    server_.ResetCounts();
+    EXPECT_TRUE(IsNoMatch(Map({kSgp.group, "Unknown"}).GetStatus()));
+    EXPECT_EQ(server_.Total(), 1) << "GET /apis only";
+    EXPECT_EQ(mapper_->CachedMapping({kSgp.group, "v1alpha1", "CNINode"}), std::nullopt);
+    EXPECT_TRUE(mapper_->CachedMapping({kSgp.group, "v1beta1", "SecurityGroupPolicy"}).has_value());
+    EXPECT_TRUE(mapper_->CachedMapping({"", "v1", "Pod"}).has_value());
+    EXPECT_TRUE(mapper_->CachedMapping({"apps", "v1", "Deployment"}).has_value());
+}
+
+TEST_P(LazyRESTMapperAggregatedTest, AFailedNamedRoundLeavesTheCacheUntouched) {
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    AddSgpCrd();
+    server_.ResetCounts();
+    server_.FailNext("/apis", 503);
+    StatusOr<RESTMapping> failed = Map(kSgp, {"v1beta1"});
+    EXPECT_TRUE(IsUnavailable(failed.GetStatus())) << failed.GetStatus();
+    EXPECT_EQ(server_.Total(), 1);
+    EXPECT_TRUE(mapper_->CachedMapping({"", "v1", "Pod"}).has_value());
+    EXPECT_TRUE(mapper_->CachedMapping({"apps", "v1", "Deployment"}).has_value());
+    server_.FailNext("/api", 503);
+    EXPECT_TRUE(IsUnavailable(Map({"", "Nope"}, {"v1"}).GetStatus()));
+    EXPECT_TRUE(mapper_->CachedMapping({"apps", "v1", "Deployment"}).has_value());
+    EXPECT_TRUE(Map(kSgp, {"v1beta1"}).Ok());
+}
+
+// A server that stops answering in the aggregated form: the named round falls back to the
+// legacy documents, and the core group stays known.
+TEST_P(LazyRESTMapperAggregatedTest, ANamedRoundAnsweredLegacyFallsBackToTheLegacyPath) {
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    AddSgpCrd();
+    server_.SetAggregatedSupported(false);
+    server_.ResetCounts();
+    StatusOr<RESTMapping> sgp = Map(kSgp);
+    ASSERT_TRUE(sgp.Ok()) << sgp.GetStatus();
+    EXPECT_EQ(server_.Count("/apis"), 1);
+    EXPECT_EQ(server_.Count("/apis/vpcresources.k8s.aws/v1beta1"), 1);
+    EXPECT_EQ(server_.Total(), 2);
+    EXPECT_TRUE(Map(kPod, {"v1"}).Ok());
+    EXPECT_EQ(server_.Total(), 2);
+}
+
+// Misses of different CRD groups need the same document: concurrent ones share one GET /apis.
+TEST_P(LazyRESTMapperAggregatedTest, ConcurrentMissesOfDifferentNamedGroupsShareOneRequest) {
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    AddSgpCrd();
+    const GroupVersion widgets{"widgets.example.com", "v1"};
+    server_.AddResource(widgets, "Widget", "widgets", true);
+    server_.ResetCounts();
+    server_.SetLatency(50ms);
+    const GroupKind widget{widgets.group, "Widget"};
+    EXPECT_EQ(MapConcurrently([&](int i) { return i % 2 == 0 ? kSgp : widget; }, {}), 16);
+    EXPECT_EQ(server_.Count("/apis"), 1);
+    EXPECT_EQ(server_.Total(), 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Aggregated, LazyRESTMapperAggregatedTest, ::testing::Values(Mode::kAggregated), ModeName);
 
 // A stale version in the aggregated document is not trusted: it is fetched directly.
 TEST(LazyRESTMapperStaleTest, StaleAggregatedVersionIsFetchedDirectly) {
