@@ -52,7 +52,7 @@ double MiB(double bytes) {
 void PrintRow(const Figures& f, const std::string& load_average) {
     const double idle = f.at("idle_s");
     std::printf(
-        "| %.0f | %.1f s | %.1f MiB | %.1f MiB | %.1f MiB | %.0f | %.2f ms/s (%.1f%%) | %.1f/s | %.0f | %.0f KiB, %.0f "
+        "| %.0f | %.2f s | %.1f MiB | %.1f MiB | %.1f MiB | %.0f | %.3f ms/s (%.4f%%) | %.1f/s | %.0f | %.0f KiB, %.0f "
         "samples, %.1f ms | %.0f KiB, %.1f ms | %s |\n",
         f.at("pods"), f.at("all_s"), MiB(f.at("rss")), MiB(f.at("rss_trimmed")), MiB(f.at("rss_peak")), f.at("threads"),
         f.at("idle_cpu_s") / idle * 1000, f.at("idle_cpu_s") / idle * 100, f.at("idle_switches") / idle,
@@ -114,8 +114,9 @@ int main(int argc, char** argv) {
         PrintRow(results[i], load_averages[i]);
     std::printf(
         "(idle RSS: /proc/self/statm at the end of the idle window, as the kernel counts it; trimmed: after "
-        "malloc_trim, after the scrapes; peak: VmHWM. threads: the whole process, with the bench's main thread and "
-        "the thread blocked in Start. idle CPU: user + sys of the process (getrusage) over the window, per second "
+        "malloc_trim, after the scrapes; peak: VmHWM. threads: the whole process: the manager's io threads, the "
+        "thread blocked in Start (an operator's main) and the bench's main thread. idle CPU: user + sys of the process "
+        "(getrusage) over the window, per second "
         "of wall time, and as a share of one core. wakeups: voluntary + involuntary context switches of every "
         "thread per second. /metrics: one GET over a fresh loopback connection, connect to last byte, after the "
         "idle window.)\n");
