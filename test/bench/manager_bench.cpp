@@ -52,12 +52,13 @@ double MiB(double bytes) {
 void PrintRow(const Figures& f, const std::string& load_average) {
     const double idle = f.at("idle_s");
     std::printf(
-        "| %.0f | %.2f s | %.1f MiB | %.1f MiB | %.1f MiB | %.0f | %.3f ms/s (%.4f%%) | %.1f/s | %.0f | %.0f KiB, %.0f "
+        "| %.0f | %.2f s | %.1f MiB | %.1f MiB | %.1f MiB | %.1f MiB | %.0f | %.3f ms/s (%.4f%%) | %.1f/s | %.0f | "
+        "%.0f KiB, %.0f "
         "samples, %.1f ms | %.0f KiB, %.1f ms | %s |\n",
-        f.at("pods"), f.at("all_s"), MiB(f.at("rss")), MiB(f.at("rss_trimmed")), MiB(f.at("rss_peak")), f.at("threads"),
-        f.at("idle_cpu_s") / idle * 1000, f.at("idle_cpu_s") / idle * 100, f.at("idle_switches") / idle,
-        f.at("idle_reconciles"), f.at("scrape_bytes") / 1024, f.at("scrape_samples"), f.at("scrape_s") * 1000,
-        f.at("scrape_gzip_bytes") / 1024, f.at("scrape_gzip_s") * 1000, load_average.c_str());
+        f.at("pods"), f.at("all_s"), MiB(f.at("rss")), MiB(f.at("rss_trimmed")), MiB(f.at("heap")),
+        MiB(f.at("rss_peak")), f.at("threads"), f.at("idle_cpu_s") / idle * 1000, f.at("idle_cpu_s") / idle * 100,
+        f.at("idle_switches") / idle, f.at("idle_reconciles"), f.at("scrape_bytes") / 1024, f.at("scrape_samples"),
+        f.at("scrape_s") * 1000, f.at("scrape_gzip_bytes") / 1024, f.at("scrape_gzip_s") * 1000, load_average.c_str());
 }
 
 }  // namespace
@@ -107,14 +108,16 @@ int main(int argc, char** argv) {
         "%.0f s after every pod was reconciled once\n",
         pods, results.front().at("threads_option"), idle_seconds);
     std::printf(
-        "| pods | Start to all reconciled | idle RSS | RSS trimmed | RSS peak | threads | idle CPU | wakeups | "
+        "| pods | Start to all reconciled | idle RSS | RSS trimmed | heap in use | RSS peak | threads | idle CPU | "
+        "wakeups | "
         "reconciles while idle | /metrics | /metrics gzip | load average before |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (std::size_t i = 0; i < results.size(); ++i)
         PrintRow(results[i], load_averages[i]);
     std::printf(
         "(idle RSS: /proc/self/statm at the end of the idle window, as the kernel counts it; trimmed: after "
-        "malloc_trim, after the scrapes; peak: VmHWM. threads: the whole process: the manager's io threads, the "
+        "malloc_trim, after the scrapes; heap in use: malloc's bytes in use then (every arena); peak: VmHWM. threads: "
+        "the whole process: the manager's io threads, the "
         "thread blocked in Start (an operator's main) and the bench's main thread. idle CPU: user + sys of the process "
         "(getrusage) over the window, per second "
         "of wall time, and as a share of one core. wakeups: voluntary + involuntary context switches of every "
