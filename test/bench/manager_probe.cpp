@@ -1,10 +1,12 @@
 #include "test/bench/manager_probe.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <future>
 #include <memory>
 #include <sstream>
+#include <string>
 #include <thread>
 #include <utility>
 
