@@ -104,6 +104,8 @@ class Manager final : public controller::Host {
     // Runs the elector; its end (a lost Lease) stops the manager or, with exit_on_lost_lease off,
     // the leader runnables.
     Task<Status> RunElection(Context ctx);
+    // Once the controllers present at start have synced: malloc_trim (glibc), once.
+    Task<void> TrimAfterSync(Context ctx);
     void Fail(Status status);
     Status AddCheck(std::map<std::string, Checker>& checks, HealthChecks& served, const std::string& kind,
                     const std::string& name, Checker check);
