@@ -9,7 +9,7 @@
 #include "runtime/api/builtins.hpp"
 #include "runtime/api/namespace.hpp"
 #include "runtime/api/vpcresources.hpp"
-#include "runtime/rest/authenticator.hpp"
+#include "test/support/counted_rest_client.hpp"
 #include "test/support/kubeconfig_config.hpp"
 
 namespace ctrl::testing {
@@ -66,13 +66,10 @@ void ControllerFixture::SetUp() {
     for (int i = 0; i < 2; ++i)
         loops_.emplace_back([this] { io_.run(); });
     const rest::Config config = SharedAdminConfig();
-    StatusOr<std::unique_ptr<rest::Transport>> transport = rest::NewTransport(config, io_.get_executor());
-    ASSERT_TRUE(transport.Ok()) << transport.GetStatus();
-    auto counting = std::make_unique<CountingTransport>(std::move(transport).Value());
-    transport_ = counting.get();
-    StatusOr<std::shared_ptr<rest::Authenticator>> auth = rest::NewAuthenticator(config);
-    ASSERT_TRUE(auth.Ok()) << auth.GetStatus();
-    auto rest = std::make_shared<rest::RestClient>(config, std::move(counting), std::move(auth).Value(), registry_);
+    StatusOr<CountedRestClient> counted = NewCountedRestClient(config, io_.get_executor(), registry_);
+    ASSERT_TRUE(counted.Ok()) << counted.GetStatus();
+    transport_ = counted->transport;
+    const std::shared_ptr<rest::RestClient> rest = counted->rest;
     cluster::Options options;
     options.registry = &registry_;
     // Namespaced kinds are cached in the test's namespace only: other tests' objects stay out.

@@ -23,8 +23,8 @@
 #include "runtime/controller/controllerutil_finalizer.hpp"
 #include "runtime/controller/controllerutil_owner.hpp"
 #include "runtime/core/run_sync.hpp"
-#include "runtime/rest/authenticator.hpp"
 #include "test/support/client_conformance.hpp"
+#include "test/support/counted_rest_client.hpp"
 #include "test/support/counting_transport.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/kubeconfig_config.hpp"
@@ -54,13 +54,11 @@ class ControllerUtilTest : public ::testing::Test {
     void SetUp() override {
         loop_ = std::thread([this] { io_.run(); });
         const rest::Config config = ctrl::testing::SharedAdminConfig();
-        StatusOr<std::unique_ptr<rest::Transport>> transport = rest::NewTransport(config, io_.get_executor());
-        ASSERT_TRUE(transport.Ok()) << transport.GetStatus();
-        auto counting = std::make_unique<ctrl::testing::CountingTransport>(std::move(transport).Value());
-        transport_ = counting.get();
-        StatusOr<std::shared_ptr<rest::Authenticator>> auth = rest::NewAuthenticator(config);
-        ASSERT_TRUE(auth.Ok()) << auth.GetStatus();
-        auto rest = std::make_shared<rest::RestClient>(config, std::move(counting), std::move(auth).Value(), registry_);
+        StatusOr<ctrl::testing::CountedRestClient> counted =
+            ctrl::testing::NewCountedRestClient(config, io_.get_executor(), registry_);
+        ASSERT_TRUE(counted.Ok()) << counted.GetStatus();
+        transport_ = counted->transport;
+        const std::shared_ptr<rest::RestClient> rest = counted->rest;
         cluster::Options options;
         options.registry = &registry_;
         StatusOr<std::unique_ptr<cluster::Cluster>> cluster =

@@ -16,7 +16,7 @@
 #include "runtime/cluster/cluster.hpp"
 #include "runtime/core/run_sync.hpp"
 #include "runtime/metrics/registry.hpp"
-#include "runtime/rest/authenticator.hpp"
+#include "test/support/counted_rest_client.hpp"
 #include "test/support/counting_transport.hpp"
 #include "test/support/kubeconfig_config.hpp"
 
@@ -28,13 +28,10 @@ class ClusterFixture : public ::testing::Test {
         for (auto& thread : loop_)
             thread = std::thread([this] { io_.run(); });
         const rest::Config config = SharedAdminConfig();
-        StatusOr<std::unique_ptr<rest::Transport>> transport = rest::NewTransport(config, io_.get_executor());
-        ASSERT_TRUE(transport.Ok()) << transport.GetStatus();
-        auto counting = std::make_unique<CountingTransport>(std::move(transport).Value());
-        transport_ = counting.get();
-        StatusOr<std::shared_ptr<rest::Authenticator>> auth = rest::NewAuthenticator(config);
-        ASSERT_TRUE(auth.Ok()) << auth.GetStatus();
-        auto rest = std::make_shared<rest::RestClient>(config, std::move(counting), std::move(auth).Value(), registry_);
+        StatusOr<CountedRestClient> counted = NewCountedRestClient(config, io_.get_executor(), registry_);
+        ASSERT_TRUE(counted.Ok()) << counted.GetStatus();
+        transport_ = counted->transport;
+        const std::shared_ptr<rest::RestClient> rest = counted->rest;
         cluster::Options options;
         options.registry = &registry_;
         StatusOr<std::unique_ptr<cluster::Cluster>> cluster =
