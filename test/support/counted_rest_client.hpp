@@ -1,13 +1,14 @@
 #pragma once
 
-// A RestClient whose every request is counted (CountingTransport): what integration tests build a
-// cluster::Cluster or a client over when they count requests. Header-only.
+// A RestClient, and a cluster::Cluster over it, whose every request is counted (CountingTransport):
+// what integration tests build on when they count requests. Header-only.
 
 #include <memory>
 #include <utility>
 
 #include <boost/asio/any_io_executor.hpp>
 
+#include "runtime/cluster/cluster.hpp"
 #include "runtime/metrics/registry.hpp"
 #include "runtime/rest/authenticator.hpp"
 #include "runtime/rest/config.hpp"
@@ -32,6 +33,24 @@ inline StatusOr<CountedRestClient> NewCountedRestClient(const rest::Config& conf
     made.transport = counting.get();
     CTRL_ASSIGN_OR_RETURN(std::shared_ptr<rest::Authenticator> auth, rest::NewAuthenticator(config));
     made.rest = std::make_shared<rest::RestClient>(config, std::move(counting), std::move(auth), registry);
+    return made;
+}
+
+struct CountedCluster {
+    std::unique_ptr<cluster::Cluster> cluster;
+    CountingTransport* transport = nullptr;  // owned by the cluster's RestClient
+};
+
+// A Cluster (cluster::Cluster::NewForRestClient) over NewCountedRestClient; every metric goes to
+// registry (options.registry is set to it).
+inline StatusOr<CountedCluster> NewCountedCluster(const rest::Config& config,
+                                                  const boost::asio::any_io_executor& executor,
+                                                  metrics::Registry& registry, cluster::Options options = {}) {
+    CTRL_ASSIGN_OR_RETURN(CountedRestClient counted, NewCountedRestClient(config, executor, registry));
+    options.registry = &registry;
+    CountedCluster made;
+    made.transport = counted.transport;
+    CTRL_ASSIGN_OR_RETURN(made.cluster, cluster::Cluster::NewForRestClient(counted.rest, executor, std::move(options)));
     return made;
 }
 

@@ -20,8 +20,8 @@
 #include "runtime/api/pod.hpp"
 #include "runtime/cluster/cluster.hpp"
 #include "runtime/core/run_sync.hpp"
-#include "runtime/rest/authenticator.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/counted_rest_client.hpp"
 #include "test/support/counting_transport.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/kubeconfig_config.hpp"
@@ -44,20 +44,11 @@ class ClusterTest : public ::testing::Test {
   protected:
     void SetUp() override {
         loop_ = std::thread([this] { io_.run(); });
-        const StatusOr<rest::Config> config = ctrl::testing::SharedAdminConfig();
-        StatusOr<std::unique_ptr<rest::Transport>> transport = rest::NewTransport(*config, io_.get_executor());
-        ASSERT_TRUE(transport.Ok()) << transport.GetStatus();
-        auto counting = std::make_unique<ctrl::testing::CountingTransport>(std::move(transport).Value());
-        transport_ = counting.get();
-        StatusOr<std::shared_ptr<rest::Authenticator>> auth = rest::NewAuthenticator(*config);
-        ASSERT_TRUE(auth.Ok()) << auth.GetStatus();
-        auto rest =
-            std::make_shared<rest::RestClient>(*config, std::move(counting), std::move(auth).Value(), registry_);
-        Options options;
-        options.registry = &registry_;
-        StatusOr<std::unique_ptr<Cluster>> cluster = Cluster::NewForRestClient(rest, io_.get_executor(), options);
-        ASSERT_TRUE(cluster.Ok()) << cluster.GetStatus();
-        cluster_ = std::move(cluster).Value();
+        StatusOr<ctrl::testing::CountedCluster> counted =
+            ctrl::testing::NewCountedCluster(ctrl::testing::SharedAdminConfig(), io_.get_executor(), registry_);
+        ASSERT_TRUE(counted.Ok()) << counted.GetStatus();
+        transport_ = counted->transport;
+        cluster_ = std::move(counted->cluster);
     }
 
     void TearDown() override {

@@ -66,12 +66,7 @@ void ControllerFixture::SetUp() {
     for (int i = 0; i < 2; ++i)
         loops_.emplace_back([this] { io_.run(); });
     const rest::Config config = SharedAdminConfig();
-    StatusOr<CountedRestClient> counted = NewCountedRestClient(config, io_.get_executor(), registry_);
-    ASSERT_TRUE(counted.Ok()) << counted.GetStatus();
-    transport_ = counted->transport;
-    const std::shared_ptr<rest::RestClient> rest = counted->rest;
     cluster::Options options;
-    options.registry = &registry_;
     // Namespaced kinds are cached in the test's namespace only: other tests' objects stay out.
     options.cache.default_namespaces = {namespace_};
     // The built-in kinds and the SecurityGroupPolicy.
@@ -79,10 +74,10 @@ void ControllerFixture::SetUp() {
     ASSERT_TRUE(api::AddAllBuiltinsToScheme(*scheme).Ok());
     ASSERT_TRUE(api::vpcresourcesv1beta1::AddToScheme(*scheme).Ok());
     options.scheme = scheme;
-    StatusOr<std::unique_ptr<cluster::Cluster>> cluster =
-        cluster::Cluster::NewForRestClient(rest, io_.get_executor(), options);
-    ASSERT_TRUE(cluster.Ok()) << cluster.GetStatus();
-    cluster_ = std::move(cluster).Value();
+    StatusOr<CountedCluster> counted = NewCountedCluster(config, io_.get_executor(), registry_, std::move(options));
+    ASSERT_TRUE(counted.Ok()) << counted.GetStatus();
+    transport_ = counted->transport;
+    cluster_ = std::move(counted->cluster);
     controller::Options defaults;
     defaults.skip_name_validation = true;
     host_ = std::make_unique<ClusterHost>(*cluster_, registry_, defaults);

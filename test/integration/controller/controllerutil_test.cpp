@@ -54,17 +54,12 @@ class ControllerUtilTest : public ::testing::Test {
     void SetUp() override {
         loop_ = std::thread([this] { io_.run(); });
         const rest::Config config = ctrl::testing::SharedAdminConfig();
-        StatusOr<ctrl::testing::CountedRestClient> counted =
-            ctrl::testing::NewCountedRestClient(config, io_.get_executor(), registry_);
+        cluster::Options options;
+        StatusOr<ctrl::testing::CountedCluster> counted =
+            ctrl::testing::NewCountedCluster(config, io_.get_executor(), registry_, std::move(options));
         ASSERT_TRUE(counted.Ok()) << counted.GetStatus();
         transport_ = counted->transport;
-        const std::shared_ptr<rest::RestClient> rest = counted->rest;
-        cluster::Options options;
-        options.registry = &registry_;
-        StatusOr<std::unique_ptr<cluster::Cluster>> cluster =
-            cluster::Cluster::NewForRestClient(rest, io_.get_executor(), options);
-        ASSERT_TRUE(cluster.Ok()) << cluster.GetStatus();
-        cluster_ = std::move(cluster).Value();
+        cluster_ = std::move(counted->cluster);
 
         ns_.SetName(NamespaceForTest());
         const Status created = Run(Direct().Create(TestContext(), ns_));

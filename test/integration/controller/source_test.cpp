@@ -19,9 +19,9 @@
 #include "runtime/cluster/cluster.hpp"
 #include "runtime/controller/source_kind.hpp"
 #include "runtime/core/run_sync.hpp"
-#include "runtime/rest/authenticator.hpp"
 #include "runtime/workqueue/queue.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/counted_rest_client.hpp"
 #include "test/support/counting_transport.hpp"
 #include "test/support/crds.hpp"
 #include "test/support/eventually.hpp"
@@ -77,20 +77,12 @@ class SourceTest : public ::testing::Test {
 
     // A started Cluster for config whose requests pass a CountingTransport (counter_ for the first).
     cluster::Cluster* MakeCluster(const rest::Config& config) {
-        StatusOr<std::unique_ptr<rest::Transport>> transport = rest::NewTransport(config, io_.get_executor());
-        EXPECT_TRUE(transport.Ok()) << transport.GetStatus();
-        auto counting = std::make_unique<ctrl::testing::CountingTransport>(std::move(transport).Value());
-        if (counter_ == nullptr)
-            counter_ = counting.get();
-        StatusOr<std::shared_ptr<rest::Authenticator>> auth = rest::NewAuthenticator(config);
-        EXPECT_TRUE(auth.Ok()) << auth.GetStatus();
-        auto rest = std::make_shared<rest::RestClient>(config, std::move(counting), std::move(auth).Value(), registry_);
-        cluster::Options options;
-        options.registry = &registry_;
-        StatusOr<std::unique_ptr<cluster::Cluster>> made =
-            cluster::Cluster::NewForRestClient(rest, io_.get_executor(), options);
+        StatusOr<ctrl::testing::CountedCluster> made =
+            ctrl::testing::NewCountedCluster(config, io_.get_executor(), registry_);
         EXPECT_TRUE(made.Ok()) << made.GetStatus();
-        clusters_.push_back(std::move(made).Value());
+        if (counter_ == nullptr)
+            counter_ = made->transport;
+        clusters_.push_back(std::move(made->cluster));
         clusters_.back()->Start(stop_);
         return clusters_.back().get();
     }

@@ -28,16 +28,11 @@ class ClusterFixture : public ::testing::Test {
         for (auto& thread : loop_)
             thread = std::thread([this] { io_.run(); });
         const rest::Config config = SharedAdminConfig();
-        StatusOr<CountedRestClient> counted = NewCountedRestClient(config, io_.get_executor(), registry_);
+        cluster::Options options;
+        StatusOr<CountedCluster> counted = NewCountedCluster(config, io_.get_executor(), registry_, std::move(options));
         ASSERT_TRUE(counted.Ok()) << counted.GetStatus();
         transport_ = counted->transport;
-        const std::shared_ptr<rest::RestClient> rest = counted->rest;
-        cluster::Options options;
-        options.registry = &registry_;
-        StatusOr<std::unique_ptr<cluster::Cluster>> cluster =
-            cluster::Cluster::NewForRestClient(rest, io_.get_executor(), options);
-        ASSERT_TRUE(cluster.Ok()) << cluster.GetStatus();
-        cluster_ = std::move(cluster).Value();
+        cluster_ = std::move(counted->cluster);
     }
 
     void TearDown() override {
