@@ -94,6 +94,13 @@ Status HealthChecks::Add(const std::string& name, Checker check) {
     return OkStatus();
 }
 
+std::map<std::string, Status> HealthChecks::RunAll() const {
+    std::map<std::string, Status> results;
+    for (const auto& [name, check] : state_->Snapshot())
+        results.emplace(name, RunCheck(name, check));
+    return results;
+}
+
 ServerResponse HealthChecks::Serve(const std::string& sub_path, const ServerRequest& request) const {
     const std::map<std::string, Checker> checks = state_->Snapshot();
     // Like path.Clean: "/readyz/" is the aggregate; "/readyz/ping/" is "ping".

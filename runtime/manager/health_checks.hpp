@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -39,6 +40,9 @@ class HealthChecks final {
     // Serves these checks at root ("/healthz") and root + "/<name>" on server.
     void Register(HttpServer& server, const std::string& root) const;
 
+    // Runs every check now (an exception is the check's Internal error): name -> result. With no
+    // check added, "ping".
+    std::map<std::string, Status> RunAll() const;
     // What the endpoint answers for a path below root: "" for the aggregate, "<name>" for one check.
     ServerResponse Serve(const std::string& sub_path, const ServerRequest& request) const;
 

@@ -155,24 +155,12 @@ Status Manager::Add(std::shared_ptr<Runnable> runnable) {
     return runnable->NeedLeaderElection() ? leader_.Add(std::move(runnable)) : others_.Add(std::move(runnable));
 }
 
-Status Manager::AddCheck(std::map<std::string, Checker>& checks, HealthChecks& served, const std::string& kind,
-                         const std::string& name, Checker check) {
-    if (name.empty() || !check)
-        return BadRequestError("a " + kind + " check needs a name and a function");
-    std::lock_guard lock(mu_);
-    if (checks.count(name) != 0)
-        return AlreadyExistsError("a " + kind + " check named " + name + " exists already");
-    CTRL_RETURN_IF_ERROR(served.Add(name, check));
-    checks.emplace(name, std::move(check));
-    return OkStatus();
-}
-
 Status Manager::AddHealthzCheck(const std::string& name, Checker check) {
-    return AddCheck(healthz_, healthz_served_, "healthz", name, std::move(check));
+    return healthz_.Add(name, std::move(check));
 }
 
 Status Manager::AddReadyzCheck(const std::string& name, Checker check) {
-    return AddCheck(readyz_, readyz_served_, "readyz", name, std::move(check));
+    return readyz_.Add(name, std::move(check));
 }
 
 Status Manager::MakeServers() {
@@ -212,8 +200,8 @@ Status Manager::MakeServers() {
         return probe_server.GetStatus().Annotate("the health probe server (--health-probe-bind-address " +
                                                  options_.health_probe_bind_address + ")");
     if (!(*probe_server)->Disabled()) {
-        healthz_served_.Register(**probe_server, "/healthz");
-        readyz_served_.Register(**probe_server, "/readyz");
+        healthz_.Register(**probe_server, "/healthz");
+        readyz_.Register(**probe_server, "/readyz");
         probe_server_ = std::move(probe_server).Value();
         CTRL_RETURN_IF_ERROR(servers_.Add(probe_server_));
         logger_.Info("Serving health probes", "url", probe_server_->Url(), "paths", "/healthz /readyz");
@@ -222,27 +210,11 @@ Status Manager::MakeServers() {
 }
 
 std::map<std::string, Status> Manager::HealthzChecks() const {
-    std::map<std::string, Checker> checks;
-    {
-        std::lock_guard lock(mu_);
-        checks = healthz_;
-    }
-    std::map<std::string, Status> results;
-    for (const auto& [name, check] : checks)
-        results.emplace(name, check());
-    return results;
+    return healthz_.RunAll();
 }
 
 std::map<std::string, Status> Manager::ReadyzChecks() const {
-    std::map<std::string, Checker> checks;
-    {
-        std::lock_guard lock(mu_);
-        checks = readyz_;
-    }
-    std::map<std::string, Status> results;
-    for (const auto& [name, check] : checks)
-        results.emplace(name, check());
-    return results;
+    return readyz_.RunAll();
 }
 
 void Manager::Fail(Status status) {

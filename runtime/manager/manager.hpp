@@ -107,8 +107,6 @@ class Manager final : public controller::Host {
     // Once the controllers present at start have synced: malloc_trim (glibc), once.
     Task<void> TrimAfterSync(Context ctx);
     void Fail(Status status);
-    Status AddCheck(std::map<std::string, Checker>& checks, HealthChecks& served, const std::string& kind,
-                    const std::string& name, Checker check);
     // Builds the metrics and probe servers (unless disabled) and the built-in checks.
     Status MakeServers();
 
@@ -131,10 +129,8 @@ class Manager final : public controller::Host {
     std::shared_ptr<Notification> election_done_ = std::make_shared<Notification>();
 
     mutable std::mutex mu_;
-    std::map<std::string, Checker> healthz_;  // guarded by mu_
-    std::map<std::string, Checker> readyz_;   // guarded by mu_
-    HealthChecks healthz_served_;
-    HealthChecks readyz_served_;
+    HealthChecks healthz_;
+    HealthChecks readyz_;
     std::shared_ptr<HttpServer> metrics_server_;
     std::shared_ptr<HttpServer> probe_server_;
     std::atomic<bool> caches_synced_{false};
