@@ -33,4 +33,10 @@ cd "${BUILD_DIR}"
 ctest --output-on-failure --no-tests=error "$@" || status=$?
 # The control planes the integration tests started: version and start-to-ready time.
 grep -h "^control plane: " Testing/Temporary/LastTest.log 2>/dev/null | sort -u >&2 || true
+# On failure, the failed assertions once more at the very end, where a truncated log still shows them.
+if [[ "${status}" -ne 0 ]]; then
+  step "failed assertions (from Testing/Temporary/LastTest.log)"
+  grep -h -A8 -E "(: Failure$|^\[  FAILED  \] .*\(|Segmentation fault|Subprocess aborted|\*\*\*Timeout)" \
+    Testing/Temporary/LastTest.log 2>/dev/null | grep -v -E "^[IWE][0-9]{4} " | head -80 >&2 || true
+fi
 exit "${status}"

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <exception>
-#include <random>
 #include <set>
 #include <typeinfo>
 #include <utility>
@@ -10,9 +9,8 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/uuid/random_generator.hpp>
-#include <boost/uuid/uuid_io.hpp>
 
+#include "runtime/controller/internal/reconcile_id.hpp"
 #include "runtime/workqueue/queue.hpp"
 
 namespace ctrl::controller {
@@ -26,13 +24,6 @@ std::mutex& NamesMutex() {
 std::set<std::string>& LiveNames() {
     static std::set<std::string> names;
     return names;
-}
-
-// A random (version 4) UUID: the reconcileID of one reconcile. Boost's generator over a per-thread
-// engine, so the hot path makes no system call.
-std::string NewReconcileId() {
-    thread_local boost::uuids::basic_random_generator<std::mt19937_64> generate{};
-    return boost::uuids::to_string(generate());
 }
 
 log::Logger ControllerLogger(const std::string& name, const Options& options) {
@@ -231,7 +222,7 @@ Task<void> Controller::Worker() {
 Task<void> Controller::ReconcileOne(reconcile::Request request) {
     const auto start = std::chrono::steady_clock::now();
     const log::Logger logger =
-        logger_.WithValues("namespace", request.namespace_name, "name", request.name, "reconcileID", NewReconcileId());
+        logger_.WithValues("namespace", request.namespace_name, "name", request.name, "reconcileID", internal::NewReconcileId());
     Context ctx = log::IntoContext(reconcile_base_, logger);
     std::unique_ptr<boost::asio::steady_timer> deadline;
     if (options_.reconcile_timeout.count() > 0) {
