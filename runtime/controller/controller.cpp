@@ -221,8 +221,8 @@ Task<void> Controller::Worker() {
 
 Task<void> Controller::ReconcileOne(reconcile::Request request) {
     const auto start = std::chrono::steady_clock::now();
-    const log::Logger logger =
-        logger_.WithValues("namespace", request.namespace_name, "name", request.name, "reconcileID", internal::NewReconcileId());
+    const log::Logger logger = logger_.WithValues("namespace", request.namespace_name, "name", request.name,
+                                                  "reconcileID", internal::NewReconcileId());
     Context ctx = log::IntoContext(reconcile_base_, logger);
     std::unique_ptr<boost::asio::steady_timer> deadline;
     if (options_.reconcile_timeout.count() > 0) {
