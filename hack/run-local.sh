@@ -1,65 +1,514 @@
 #!/usr/bin/env bash
-# The project's main job: list every pod of a cluster with the pod lister (controllers/podlister),
-# as `kubectl get pods -A` does, paged through the ctrl client.
+# The project's main job: the sample operator (ctrl-operator, the SecurityGroupPolicy watcher) at
+# work on a real API server, watched by a real Prometheus.
 #
-#   hack/run-local.sh                  build; start a local real control plane (kube-apiserver +
-#                                      etcd on loopback); create 3 namespaces x 20 pods in it
-#                                      (kept; a re-run reuses them); list them; leave it running
-#   hack/run-local.sh --kubeconfig F   build; list the pods of the cluster in F (no local control
-#                                      plane, nothing created). $KUBECONFIG counts as --kubeconfig.
-#   hack/run-local.sh ... -- ARGS      pass ARGS to podlister, e.g. -- -o json, -- --chunk-size 10
+#   hack/run-local.sh                  install packages; build; start a local real control plane
+#                                      (kube-apiserver + etcd on loopback); apply manifests/ (CRDs,
+#                                      namespace, RBAC, an inert Deployment) and the samples
+#                                      (ServiceAccounts, valid and invalid SecurityGroupPolicies,
+#                                      pods); run ctrl-operator as its ServiceAccount (leader
+#                                      election, secure metrics) and a Prometheus scraping it over
+#                                      HTTPS with a token; print each pod's security groups, each
+#                                      policy's status and metrics read back from Prometheus.
+#                                      Everything keeps running. A re-run reuses the control plane,
+#                                      the objects and Prometheus, and restarts the operator.
+#   hack/run-local.sh --kubeconfig F   the same against the cluster in F, without a local control
+#                                      plane, the Deployment or the samples ($KUBECONFIG counts too)
+#   hack/run-local.sh ... --samples    create the samples in that cluster too
+#   hack/run-local.sh --down           stop the operator, Prometheus and the local control plane
+#   hack/run-local.sh ... -- ARGS      extra flags for ctrl-operator, e.g. -- -v 2
+#
+#   CTRL_STATE_DIR        pid files, logs, the operator's kubeconfig, Prometheus' data
+#                         (default: ${XDG_STATE_HOME:-~/.local/state}/ctrl/run-local)
+#   CTRL_METRICS_PORT     the operator's /metrics, HTTPS, on 127.0.0.1 (default 8443)
+#   CTRL_PROBE_PORT       its /healthz and /readyz (default 8081)
+#   CTRL_PROMETHEUS_PORT  Prometheus' UI and API (default 9190, beside a system Prometheus on 9090)
+#   CTRL_BUILD_DIR        the build directory (default: build); CTRL_CONTROL_PLANE_DIR: see
+#                         hack/control-plane.sh
+#   CTRL_SKIP_BUILD=1     use the build as it is: no package installation, no build (tests)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${CTRL_BUILD_DIR:-${ROOT}/build}"
+[[ "${BUILD_DIR}" == /* ]] || BUILD_DIR="${ROOT}/${BUILD_DIR}"
+STATE_DIR="${CTRL_STATE_DIR:-${XDG_STATE_HOME:-${HOME}/.local/state}/ctrl/run-local}"
+METRICS_PORT="${CTRL_METRICS_PORT:-8443}"
+PROBE_PORT="${CTRL_PROBE_PORT:-8081}"
+PROMETHEUS_PORT="${CTRL_PROMETHEUS_PORT:-9190}"
+OPERATOR="${BUILD_DIR}/controllers/operator/ctrl-operator"
+PODLISTER="${BUILD_DIR}/controllers/podlister/podlister"
+NAMESPACE=ctrl-system
+SCRAPE_SA=ctrl-metrics-reader
+METRICS_READER_ROLE=metrics-reader
+PROMETHEUS_URL="http://127.0.0.1:${PROMETHEUS_PORT}"
+ANNOTATION=ctrl.example.com/security-groups
+WAIT_SECONDS=120
+
 step() { echo "== run-local.sh: $*" >&2; }
+warn() { echo "run-local.sh: warning: $*" >&2; }
+die() { echo "run-local.sh: error: $*" >&2; exit 1; }
 
 kubeconfig="${KUBECONFIG:-}"
-lister_args=()
+samples=""
+down=false
+operator_args=()
 while (($# > 0)); do
     case "$1" in
         --kubeconfig) kubeconfig="${2:?--kubeconfig needs a path}"; shift 2 ;;
         --kubeconfig=*) kubeconfig="${1#*=}"; shift ;;
-        --) shift; lister_args=("$@"); break ;;
-        -h|--help) sed -n '2,11p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        --samples) samples=true; shift ;;
+        --down) down=true; shift ;;
+        --) shift; operator_args=("$@"); break ;;
+        -h|--help) sed -n '2,29p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "run-local.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
 local_cluster=false
 [[ -z "${kubeconfig}" ]] && local_cluster=true
+[[ -n "${samples}" ]] || samples=${local_cluster}
 
-step "installing packages"
-"${ROOT}/hack/install-deps.sh"
+# --- processes of the state directory: <name>.pid, checked against the command line -------------
 
+# Prints the pid of the running process NAME (whose command line contains PATTERN), or fails.
+running_pid() {
+    local name="$1" pattern="$2" pid
+    [[ -f "${STATE_DIR}/${name}.pid" ]] || return 1
+    pid="$(cat "${STATE_DIR}/${name}.pid")"
+    [[ "${pid}" =~ ^[0-9]+$ ]] && kill -0 "${pid}" 2>/dev/null || return 1
+    tr '\0' ' ' <"/proc/${pid}/cmdline" 2>/dev/null | grep -q -- "${pattern}" || return 1
+    echo "${pid}"
+}
+
+# Stops NAME gracefully (SIGTERM; SIGKILL after 30 s) if it runs.
+stop_process() {
+    local name="$1" pattern="$2" pid waited=0
+    if pid="$(running_pid "${name}" "${pattern}")"; then
+        kill -TERM "${pid}" 2>/dev/null || true
+        while kill -0 "${pid}" 2>/dev/null; do
+            if ((waited >= 150)); then
+                warn "${name} (pid ${pid}) still runs 30 s after SIGTERM; sending SIGKILL"
+                kill -KILL "${pid}" 2>/dev/null || true
+                break
+            fi
+            sleep 0.2
+            waited=$((waited + 1))
+        done
+        step "stopped ${name} (pid ${pid})"
+    fi
+    rm -f "${STATE_DIR}/${name}.pid"
+}
+
+# Fails naming the user of 127.0.0.1:PORT when something listens there.
+require_free_port() {
+    local port="$1" variable="$2"
+    if (exec 3<>"/dev/tcp/127.0.0.1/${port}") 2>/dev/null; then
+        local who
+        who="$(ss -Hltnp "sport = :${port}" 2>/dev/null | sed -n 's/.*users:((\(.*\)))/\1/p' | head -1)"
+        die "port ${port} is in use${who:+ by ${who}}; choose another with ${variable}=PORT"
+    fi
+}
+
+# Runs CONDITION (a command) every 0.5 s until it succeeds or SECONDS pass; fails then.
+wait_for() {
+    local seconds="$1"
+    shift
+    local deadline=$((SECONDS + seconds))
+    until "$@"; do
+        ((SECONDS < deadline)) || return 1
+        sleep 0.5
+    done
+}
+
+if ${down}; then
+    stop_process prometheus prometheus
+    stop_process ctrl-operator ctrl-operator
+    if [[ -f "${STATE_DIR}/local-control-plane" ]]; then
+        CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/control-plane.sh" down
+        rm -f "${STATE_DIR}/local-control-plane"
+    fi
+    step "everything the demo started is stopped (state, logs and Prometheus' data stay in ${STATE_DIR})"
+    exit 0
+fi
+
+# --- build and cluster --------------------------------------------------------------------------
+
+if [[ "${CTRL_SKIP_BUILD:-}" != 1 ]]; then
+    step "installing packages"
+    "${ROOT}/hack/install-deps.sh"
+fi
+command -v kubectl >/dev/null || die "kubectl is not installed (https://kubernetes.io/docs/tasks/tools/)"
 if ${local_cluster}; then
     step "building the control plane (cached after the first run)"
     CTRL_ENVTEST_BIN_DIR="$("${ROOT}/hack/setup-envtest.sh" | tail -1)"
     export CTRL_ENVTEST_BIN_DIR
 fi
+if [[ "${CTRL_SKIP_BUILD:-}" != 1 ]]; then
+    step "building"
+    CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/build.sh" -DCTRL_BUILD_TESTS=ON
+fi
+[[ -x "${OPERATOR}" ]] || die "no operator binary at ${OPERATOR}; build it: cmake --build ${BUILD_DIR} --target ctrl-operator"
 
-step "building"
-CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/build.sh" -DCTRL_BUILD_TESTS=ON
-
+mkdir -p "${STATE_DIR}"
+chmod 700 "${STATE_DIR}"
 if ${local_cluster}; then
-    step "starting the local control plane"
+    step "starting the local control plane (reused when it runs)"
     export_line="$(CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/control-plane.sh" up | tail -1)"
     kubeconfig="${export_line#export KUBECONFIG=}"
-    step "creating 3 namespaces x 20 pods (demo-1..demo-3; pods stay Pending: no scheduler or kubelet runs)"
-    "${BUILD_DIR}/test/support/ctrl-workload" --kubeconfig "${kubeconfig}" --prefix demo \
-        --namespaces 3 --pods-per-namespace 20 --nodes 3
+    touch "${STATE_DIR}/local-control-plane"
 fi
 
-[[ -r "${kubeconfig}" ]] || { echo "run-local.sh: kubeconfig '${kubeconfig}' is not readable" >&2; exit 1; }
-step "listing every pod of the cluster in ${kubeconfig}"
-"${BUILD_DIR}/controllers/podlister/podlister" --kubeconfig "${kubeconfig}" "${lister_args[@]}"
+[[ -r "${kubeconfig}" ]] || die "kubeconfig '${kubeconfig}' is not readable"
+kubeconfig="$(realpath "${kubeconfig}")"
+kc() { kubectl --kubeconfig "${kubeconfig}" "$@"; }
+server="$(kc config view --minify -o 'jsonpath={.clusters[0].cluster.server}' 2>&1)" ||
+    die "kubeconfig '${kubeconfig}' is not usable: ${server}"
+[[ -n "${server}" ]] || die "kubeconfig '${kubeconfig}' names no server in its current context"
+if ! reached="$(kc --request-timeout=15s get --raw /version 2>&1)"; then
+    die "cannot reach the API server ${server} (kubeconfig ${kubeconfig}): ${reached}"
+fi
 
-if ${local_cluster}; then
-    cat <<MSG
+# --- manifests and samples ----------------------------------------------------------------------
 
-The local control plane keeps running. Use it with:
-    export KUBECONFIG=${kubeconfig}
-    kubectl get pods -A
-    ${BUILD_DIR}/controllers/podlister/podlister --chunk-size 10
-Stop it with:
-    hack/control-plane.sh down
+# TODO(demo): drop once manifests/ (kustomization, RBAC, samples) lands on main. The contract's
+# RBAC and a few samples, so the demo runs before then.
+apply_interim_manifests() {
+    kc apply -f "${ROOT}/manifests/crd/" >&2
+    kc apply -f - >&2 <<'YAML'
+apiVersion: v1
+kind: Namespace
+metadata: {name: ctrl-system}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: ctrl-operator, namespace: ctrl-system}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: ctrl-operator}
+rules:
+  - {apiGroups: [""], resources: [pods], verbs: [list, watch, patch]}
+  - {apiGroups: [""], resources: [serviceaccounts], verbs: [list, watch]}
+  - {apiGroups: [""], resources: [events], verbs: [create, patch]}
+  - {apiGroups: [vpcresources.k8s.aws], resources: [securitygrouppolicies], verbs: [list, watch]}
+  - {apiGroups: [vpcresources.k8s.aws], resources: [securitygrouppolicies/status], verbs: [patch]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: ctrl-operator}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: ctrl-operator}
+subjects: [{kind: ServiceAccount, name: ctrl-operator, namespace: ctrl-system}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: ctrl-operator-leader-election, namespace: ctrl-system}
+rules:
+  - {apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, create, update]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: ctrl-operator-leader-election, namespace: ctrl-system}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: ctrl-operator-leader-election}
+subjects: [{kind: ServiceAccount, name: ctrl-operator, namespace: ctrl-system}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: ctrl-operator-auth-delegator}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: system:auth-delegator}
+subjects: [{kind: ServiceAccount, name: ctrl-operator, namespace: ctrl-system}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: metrics-reader}
+rules:
+  - {nonResourceURLs: [/metrics], verbs: [get]}
+YAML
+}
+apply_interim_samples() {
+    kc apply -f - >&2 <<'YAML'
+apiVersion: v1
+kind: Namespace
+metadata: {name: sgp-demo}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: payments, namespace: sgp-demo, labels: {role: payments}}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: web, namespace: sgp-demo}
+---
+apiVersion: vpcresources.k8s.aws/v1beta1
+kind: SecurityGroupPolicy
+metadata: {name: web-frontend, namespace: sgp-demo}
+spec:
+  podSelector:
+    matchLabels: {app: web}
+    matchExpressions: [{key: tier, operator: In, values: [frontend, edge]}]
+  securityGroups: {groupIds: [sg-0a1b2c3d4e5f60718, sg-0123456789abcdef0]}
+---
+apiVersion: vpcresources.k8s.aws/v1beta1
+kind: SecurityGroupPolicy
+metadata: {name: payments-db-access, namespace: sgp-demo}
+spec:
+  serviceAccountSelector: {matchLabels: {role: payments}}
+  podSelector:
+    matchExpressions: [{key: track, operator: NotIn, values: [canary]}]
+  securityGroups: {groupIds: [sg-0fedcba9876543210, sg-0123456789abcdef0]}
+---
+apiVersion: vpcresources.k8s.aws/v1beta1
+kind: SecurityGroupPolicy
+metadata: {name: no-selector, namespace: sgp-demo}
+spec:
+  securityGroups: {groupIds: [sg-0badbadbadbadbad0]}
+---
+apiVersion: vpcresources.k8s.aws/v1beta1
+kind: SecurityGroupPolicy
+metadata: {name: no-group-ids, namespace: sgp-demo}
+spec:
+  podSelector: {matchLabels: {app: web}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-1, namespace: sgp-demo, labels: {app: web, tier: frontend}}
+spec:
+  serviceAccountName: web
+  containers: [{name: web, image: registry.k8s.io/pause:3.10}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: payments-1, namespace: sgp-demo, labels: {app: payments}}
+spec:
+  serviceAccountName: payments
+  containers: [{name: payments, image: registry.k8s.io/pause:3.10}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: payments-canary, namespace: sgp-demo, labels: {app: payments, track: canary}}
+spec:
+  serviceAccountName: payments
+  containers: [{name: payments, image: registry.k8s.io/pause:3.10}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: batch-1, namespace: sgp-demo, labels: {app: batch}}
+spec:
+  containers: [{name: batch, image: registry.k8s.io/pause:3.10}]
+YAML
+}
+
+# Prints the documents of the multi-document YAML on stdin whose top-level kind is not KIND.
+drop_kind() {
+    awk -v kind="$1" 'BEGIN { RS = "\n---\n" }
+        $0 !~ ("(^|\n)kind: " kind "(\n|$)") { printf "%s%s\n", (n++ ? "---\n" : ""), $0 }'
+}
+step "applying manifests/ (CRDs, namespace ${NAMESPACE}, RBAC, metrics Service, Deployment)"
+if [[ ! -f "${ROOT}/manifests/kustomization.yaml" ]]; then
+    apply_interim_manifests # TODO(demo): drop once manifests/ lands on main
+elif ${local_cluster}; then
+    kc apply -k "${ROOT}/manifests/" >&2 # its Deployment stays inert: no kubelet runs locally
+else
+    step "(not the Deployment: the local ctrl-operator is the operator of this cluster)"
+    kc kustomize "${ROOT}/manifests/" | drop_kind Deployment | kc apply -f - >&2
+fi
+kc wait --for=condition=Established --timeout=60s crd/securitygrouppolicies.vpcresources.k8s.aws >&2
+
+# Prometheus scrapes as a ServiceAccount bound to the manifests' metrics-reader ClusterRole.
+kc get clusterrole "${METRICS_READER_ROLE}" >/dev/null ||
+    die "no ClusterRole ${METRICS_READER_ROLE} (manifests/rbac/metrics_reader_role.yaml) in the cluster"
+kc apply -f - >&2 <<YAML
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: ${SCRAPE_SA}
+  namespace: ${NAMESPACE}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: ${SCRAPE_SA}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: ${METRICS_READER_ROLE}
+subjects:
+  - kind: ServiceAccount
+    name: ${SCRAPE_SA}
+    namespace: ${NAMESPACE}
+YAML
+
+if ${samples}; then
+    step "applying manifests/samples/ (ServiceAccounts, SecurityGroupPolicies, pods; pods stay Pending: no scheduler or kubelet runs)"
+    if grep -qs '^kind: Pod$' "${ROOT}"/manifests/samples/*.yaml; then
+        kc apply -f "${ROOT}/manifests/samples/" >&2
+    else
+        apply_interim_samples # TODO(demo): drop once manifests/samples/ has pods
+    fi
+fi
+
+# --- the operator, as its ServiceAccount --------------------------------------------------------
+
+step "writing ${STATE_DIR}/operator.kubeconfig (a TokenRequest token of ServiceAccount ${NAMESPACE}/ctrl-operator)"
+umask 077
+write_token_kubeconfig() {
+    local service_account="$1" file="$2" token ca insecure tls_server_name
+    token="$(kc create token "${service_account}" -n "${NAMESPACE}" --duration=24h)"
+    ca="$(kc config view --raw --minify --flatten -o 'jsonpath={.clusters[0].cluster.certificate-authority-data}')"
+    insecure="$(kc config view --minify -o 'jsonpath={.clusters[0].cluster.insecure-skip-tls-verify}')"
+    tls_server_name="$(kc config view --minify -o 'jsonpath={.clusters[0].cluster.tls-server-name}')"
+    {
+        echo "apiVersion: v1"
+        echo "kind: Config"
+        echo "clusters:"
+        echo "  - name: cluster"
+        echo "    cluster:"
+        echo "      server: ${server}"
+        [[ -n "${ca}" ]] && echo "      certificate-authority-data: ${ca}"
+        [[ "${insecure}" == true ]] && echo "      insecure-skip-tls-verify: true"
+        [[ -n "${tls_server_name}" ]] && echo "      tls-server-name: ${tls_server_name}"
+        echo "users:"
+        echo "  - name: ${service_account}"
+        echo "    user:"
+        echo "      token: ${token}"
+        echo "contexts:"
+        echo "  - name: ${service_account}"
+        echo "    context: {cluster: cluster, user: ${service_account}, namespace: ${NAMESPACE}}"
+        echo "current-context: ${service_account}"
+    } >"${file}"
+}
+write_token_kubeconfig ctrl-operator "${STATE_DIR}/operator.kubeconfig"
+kc create token "${SCRAPE_SA}" -n "${NAMESPACE}" --duration=24h >"${STATE_DIR}/prometheus.token"
+umask 022
+
+stop_process ctrl-operator ctrl-operator
+require_free_port "${METRICS_PORT}" CTRL_METRICS_PORT
+require_free_port "${PROBE_PORT}" CTRL_PROBE_PORT
+step "starting ctrl-operator (log ${STATE_DIR}/ctrl-operator.log)"
+nohup "${OPERATOR}" --kubeconfig "${STATE_DIR}/operator.kubeconfig" \
+    --leader-elect --leader-election-namespace "${NAMESPACE}" \
+    --metrics-bind-address "127.0.0.1:${METRICS_PORT}" --metrics-secure \
+    --health-probe-bind-address "127.0.0.1:${PROBE_PORT}" \
+    "${operator_args[@]}" >"${STATE_DIR}/ctrl-operator.log" 2>&1 </dev/null &
+echo $! >"${STATE_DIR}/ctrl-operator.pid"
+
+# --- Prometheus ---------------------------------------------------------------------------------
+
+cat >"${STATE_DIR}/prometheus.yml.new" <<YAML
+# Written by hack/run-local.sh: scrape ctrl-operator's secure /metrics with a ServiceAccount token.
+global:
+  scrape_interval: 5s
+  scrape_timeout: 4s
+  evaluation_interval: 5s
+scrape_configs:
+  - job_name: ctrl-operator
+    scheme: https
+    tls_config:
+      insecure_skip_verify: true  # the operator's self-signed serving certificate
+    authorization:
+      type: Bearer
+      credentials_file: ${STATE_DIR}/prometheus.token  # re-read on each scrape
+    static_configs:
+      - targets: ['127.0.0.1:${METRICS_PORT}']
+YAML
+prometheus_args=(--config.file="${STATE_DIR}/prometheus.yml" --storage.tsdb.path="${STATE_DIR}/prometheus"
+    --storage.tsdb.retention.time=2d --web.listen-address="127.0.0.1:${PROMETHEUS_PORT}" --log.level=warn)
+if pid="$(running_pid prometheus prometheus)" &&
+    cmp -s "${STATE_DIR}/prometheus.yml.new" "${STATE_DIR}/prometheus.yml" &&
+    [[ "$(cat "${STATE_DIR}/prometheus.args" 2>/dev/null)" == "${prometheus_args[*]}" ]]; then
+    step "Prometheus already runs with this configuration (pid ${pid}); reusing it"
+    rm -f "${STATE_DIR}/prometheus.yml.new"
+else
+    stop_process prometheus prometheus
+    require_free_port "${PROMETHEUS_PORT}" CTRL_PROMETHEUS_PORT
+    mv "${STATE_DIR}/prometheus.yml.new" "${STATE_DIR}/prometheus.yml"
+    echo "${prometheus_args[*]}" >"${STATE_DIR}/prometheus.args"
+    step "starting Prometheus on ${PROMETHEUS_URL} (log ${STATE_DIR}/prometheus.log)"
+    nohup prometheus "${prometheus_args[@]}" >"${STATE_DIR}/prometheus.log" 2>&1 </dev/null &
+    echo $! >"${STATE_DIR}/prometheus.pid"
+fi
+
+# --- waiting until there is something to show ---------------------------------------------------
+
+operator_ready() {
+    running_pid ctrl-operator ctrl-operator >/dev/null ||
+        { tail -n 30 "${STATE_DIR}/ctrl-operator.log" >&2; die "ctrl-operator exited (log above, ${STATE_DIR}/ctrl-operator.log)"; }
+    curl -sf --max-time 5 "http://127.0.0.1:${PROBE_PORT}/readyz" >/dev/null
+}
+step "waiting for ctrl-operator to be ready (/readyz)"
+if ! wait_for "${WAIT_SECONDS}" operator_ready; then
+    curl -s --max-time 5 "http://127.0.0.1:${PROBE_PORT}/readyz?verbose" >&2 || true
+    tail -n 30 "${STATE_DIR}/ctrl-operator.log" >&2
+    die "ctrl-operator is not ready after ${WAIT_SECONDS} s (readyz and log above)"
+fi
+
+# Every policy's status has caught up with its spec.
+policies_observed() {
+    local pending
+    pending="$(kc get securitygrouppolicies -A -o \
+        'jsonpath={range .items[*]}{.metadata.generation}/{.status.observedGeneration}{"\n"}{end}' |
+        awk -F/ '$1 != $2' | wc -l)"
+    ((pending == 0))
+}
+step "waiting for the operator to report every SecurityGroupPolicy's status"
+wait_for 60 policies_observed || warn "some SecurityGroupPolicies have no up-to-date status after 60 s"
+settled_at="$(date +%s)"
+
+# Prints Prometheus' answer to the PromQL QUERY, one "metric{labels} value" line per series.
+promql() {
+    curl -sf --max-time 10 --get --data-urlencode "query=$1" "${PROMETHEUS_URL}/api/v1/query" |
+        python3 "${ROOT}/hack/internal/promql_lines.py"
+}
+scraped_since_settled() {
+    local when
+    when="$(promql 'timestamp(up{job="ctrl-operator"} == 1)' 2>/dev/null | awk '{print $NF}')"
+    [[ -n "${when}" ]] && python3 -c "import sys; sys.exit(0 if float('${when}') > ${settled_at} else 1)"
+}
+step "waiting for Prometheus to scrape the operator over HTTPS"
+if ! wait_for 60 scraped_since_settled; then
+    promql 'up' >&2 || true
+    tail -n 10 "${STATE_DIR}/prometheus.log" >&2 || true
+    die "Prometheus has not scraped ctrl-operator within 60 s (${PROMETHEUS_URL}/targets says why)"
+fi
+
+# --- what a user wants to see -------------------------------------------------------------------
+
+echo
+echo "Pods and their security groups (annotation ${ANNOTATION}, written by ctrl-operator):"
+kc get pods -A -o "custom-columns=NAMESPACE:.metadata.namespace,NAME:.metadata.name,SERVICE-ACCOUNT:.spec.serviceAccountName,LABELS:.metadata.labels,SECURITY-GROUPS:.metadata.annotations.${ANNOTATION//./\\.}"
+echo
+echo "SecurityGroupPolicies and their status:"
+kc get securitygrouppolicies -A -o 'custom-columns=NAMESPACE:.metadata.namespace,NAME:.metadata.name,READY:.status.conditions[?(@.type=="Ready")].status,REASON:.status.conditions[?(@.type=="Ready")].reason,MATCHED-PODS:.status.matchedPods,MESSAGE:.status.conditions[?(@.type=="Ready")].message'
+echo
+echo "Metrics, read back from Prometheus (${PROMETHEUS_URL}):"
+for query in \
+    'up{job="ctrl-operator"}' \
+    'sgp_kind_served' \
+    'sgp_pods' \
+    'sgp_invalid_policies' \
+    'sgp_security_group_changes_total' \
+    'podlister_pods' \
+    'sum by (controller, result) (controller_runtime_reconcile_total)' \
+    'leader_election_master_status'; do
+    promql "${query}" | sed 's/^/  /' || warn "Prometheus did not answer ${query}"
+done
+
+operator_pid="$(running_pid ctrl-operator ctrl-operator)"
+prometheus_pid="$(running_pid prometheus prometheus)"
+cat <<MSG
+
+Running (state, logs and pid files in ${STATE_DIR}):
+    ctrl-operator  pid ${operator_pid}, as ServiceAccount ${NAMESPACE}/ctrl-operator; log ctrl-operator.log
+                   https://127.0.0.1:${METRICS_PORT}/metrics (token), http://127.0.0.1:${PROBE_PORT}/readyz?verbose
+    Prometheus     pid ${prometheus_pid}, ${PROMETHEUS_URL} (try ${PROMETHEUS_URL}/targets)
 MSG
+if ${local_cluster}; then
+    echo "    control plane  hack/control-plane.sh status"
 fi
+cat <<MSG
+Try:
+    export KUBECONFIG=${kubeconfig}
+    kubectl get securitygrouppolicies -A
+    kubectl label pod -n <namespace> <pod> app=web     # and watch its security groups change
+    ${PODLISTER}     # the one-shot pod lister
+Stop everything with:
+    hack/run-local.sh --down
+The tokens last 24 h; a re-run renews them (and restarts the operator).
+MSG
