@@ -485,9 +485,15 @@ for query in \
     'sgp_invalid_policies' \
     'sgp_security_group_changes_total' \
     'podlister_pods' \
-    'sum by (controller, result) (controller_runtime_reconcile_total)' \
+    'sum by (__name__, controller, result) (controller_runtime_reconcile_total{result=~"success|error"})' \
     'leader_election_master_status'; do
-    promql "${query}" | sed 's/^/  /' || warn "Prometheus did not answer ${query}"
+    if ! lines="$(promql "${query}")"; then
+        warn "Prometheus did not answer ${query}"
+    elif [[ -z "${lines}" ]]; then
+        echo "  ${query}: no series (yet)"
+    else
+        echo "  ${lines//$'\n'/$'\n'  }"
+    fi
 done
 
 operator_pid="$(running_pid ctrl-operator ctrl-operator)"

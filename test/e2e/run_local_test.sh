@@ -118,7 +118,7 @@ check_output() {
     expect "run ${n}: metric sgp_pods" grep -q '^  sgp_pods{has_security_groups="true",namespace=' "${out}"
     expect "run ${n}: metric sgp_invalid_policies" grep -Eq '^  sgp_invalid_policies\{namespace="[^"]+"\} [1-9]' "${out}"
     expect "run ${n}: metric controller_runtime_reconcile_total for sgp-pods" \
-        grep -Eq '^  \{controller="sgp-pods",result="success"\} [1-9]' "${out}"
+        grep -Eq '^  controller_runtime_reconcile_total\{controller="sgp-pods",result="success"\} [1-9]' "${out}"
     expect "run ${n}: metric leader_election_master_status 1" \
         grep -q '^  leader_election_master_status{name="ctrl-operator.ctrl.example.com"} 1$' "${out}"
     expect "run ${n}: mentions podlister and --down" grep -q 'podlister' "${out}"
