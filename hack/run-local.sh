@@ -168,142 +168,13 @@ fi
 
 # --- manifests and samples ----------------------------------------------------------------------
 
-# TODO(demo): drop once manifests/ (kustomization, RBAC, samples) lands on main. The contract's
-# RBAC and a few samples, so the demo runs before then.
-apply_interim_manifests() {
-    kc apply -f "${ROOT}/manifests/crd/" >&2
-    kc apply -f - >&2 <<'YAML'
-apiVersion: v1
-kind: Namespace
-metadata: {name: ctrl-system}
----
-apiVersion: v1
-kind: ServiceAccount
-metadata: {name: ctrl-operator, namespace: ctrl-system}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: ctrl-operator}
-rules:
-  - {apiGroups: [""], resources: [pods], verbs: [list, watch, patch]}
-  - {apiGroups: [""], resources: [serviceaccounts], verbs: [list, watch]}
-  - {apiGroups: [""], resources: [events], verbs: [create, patch]}
-  - {apiGroups: [vpcresources.k8s.aws], resources: [securitygrouppolicies], verbs: [list, watch]}
-  - {apiGroups: [vpcresources.k8s.aws], resources: [securitygrouppolicies/status], verbs: [patch]}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: ctrl-operator}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: ctrl-operator}
-subjects: [{kind: ServiceAccount, name: ctrl-operator, namespace: ctrl-system}]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata: {name: ctrl-operator-leader-election, namespace: ctrl-system}
-rules:
-  - {apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, create, update]}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: ctrl-operator-leader-election, namespace: ctrl-system}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: ctrl-operator-leader-election}
-subjects: [{kind: ServiceAccount, name: ctrl-operator, namespace: ctrl-system}]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: ctrl-operator-auth-delegator}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: system:auth-delegator}
-subjects: [{kind: ServiceAccount, name: ctrl-operator, namespace: ctrl-system}]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: metrics-reader}
-rules:
-  - {nonResourceURLs: [/metrics], verbs: [get]}
-YAML
-}
-apply_interim_samples() {
-    kc apply -f - >&2 <<'YAML'
-apiVersion: v1
-kind: Namespace
-metadata: {name: sgp-demo}
----
-apiVersion: v1
-kind: ServiceAccount
-metadata: {name: payments, namespace: sgp-demo, labels: {role: payments}}
----
-apiVersion: v1
-kind: ServiceAccount
-metadata: {name: web, namespace: sgp-demo}
----
-apiVersion: vpcresources.k8s.aws/v1beta1
-kind: SecurityGroupPolicy
-metadata: {name: web-frontend, namespace: sgp-demo}
-spec:
-  podSelector:
-    matchLabels: {app: web}
-    matchExpressions: [{key: tier, operator: In, values: [frontend, edge]}]
-  securityGroups: {groupIds: [sg-0a1b2c3d4e5f60718, sg-0123456789abcdef0]}
----
-apiVersion: vpcresources.k8s.aws/v1beta1
-kind: SecurityGroupPolicy
-metadata: {name: payments-db-access, namespace: sgp-demo}
-spec:
-  serviceAccountSelector: {matchLabels: {role: payments}}
-  podSelector:
-    matchExpressions: [{key: track, operator: NotIn, values: [canary]}]
-  securityGroups: {groupIds: [sg-0fedcba9876543210, sg-0123456789abcdef0]}
----
-apiVersion: vpcresources.k8s.aws/v1beta1
-kind: SecurityGroupPolicy
-metadata: {name: no-selector, namespace: sgp-demo}
-spec:
-  securityGroups: {groupIds: [sg-0badbadbadbadbad0]}
----
-apiVersion: vpcresources.k8s.aws/v1beta1
-kind: SecurityGroupPolicy
-metadata: {name: no-group-ids, namespace: sgp-demo}
-spec:
-  podSelector: {matchLabels: {app: web}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web-1, namespace: sgp-demo, labels: {app: web, tier: frontend}}
-spec:
-  serviceAccountName: web
-  containers: [{name: web, image: registry.k8s.io/pause:3.10}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: payments-1, namespace: sgp-demo, labels: {app: payments}}
-spec:
-  serviceAccountName: payments
-  containers: [{name: payments, image: registry.k8s.io/pause:3.10}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: payments-canary, namespace: sgp-demo, labels: {app: payments, track: canary}}
-spec:
-  serviceAccountName: payments
-  containers: [{name: payments, image: registry.k8s.io/pause:3.10}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: batch-1, namespace: sgp-demo, labels: {app: batch}}
-spec:
-  containers: [{name: batch, image: registry.k8s.io/pause:3.10}]
-YAML
-}
-
 # Prints the documents of the multi-document YAML on stdin whose top-level kind is not KIND.
 drop_kind() {
     awk -v kind="$1" 'BEGIN { RS = "\n---\n" }
         $0 !~ ("(^|\n)kind: " kind "(\n|$)") { printf "%s%s\n", (n++ ? "---\n" : ""), $0 }'
 }
 step "applying manifests/ (CRDs, namespace ${NAMESPACE}, RBAC, metrics Service, Deployment)"
-if [[ ! -f "${ROOT}/manifests/kustomization.yaml" ]]; then
-    apply_interim_manifests # TODO(demo): drop once manifests/ lands on main
-elif ${local_cluster}; then
+if ${local_cluster}; then
     kc apply -k "${ROOT}/manifests/" >&2 # its Deployment stays inert: no kubelet runs locally
 else
     step "(not the Deployment: the local ctrl-operator is the operator of this cluster)"
@@ -336,12 +207,8 @@ subjects:
 YAML
 
 if ${samples}; then
-    step "applying manifests/samples/ (ServiceAccounts, SecurityGroupPolicies, pods; pods stay Pending: no scheduler or kubelet runs)"
-    if grep -qs '^kind: Pod$' "${ROOT}"/manifests/samples/*.yaml; then
-        kc apply -f "${ROOT}/manifests/samples/" >&2
-    else
-        apply_interim_samples # TODO(demo): drop once manifests/samples/ has pods
-    fi
+    step "applying manifests/samples/ (namespace sgp-demo: ServiceAccounts, SecurityGroupPolicies, pods; pods stay Pending: no scheduler or kubelet runs)"
+    kc apply -k "${ROOT}/manifests/samples/" >&2
 fi
 
 # --- the operator, as its ServiceAccount --------------------------------------------------------

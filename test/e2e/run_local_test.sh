@@ -110,9 +110,9 @@ check_output() {
     expect "run ${n}: some pods have none" test "${with_groups}" -lt "${pods}"
     expect "run ${n}: a valid policy is Ready True Valid" grep -Eq '^\S+\s+\S+\s+True\s+Valid\s+[0-9]+' "${out}"
     expect "run ${n}: an invalid policy is Ready False with its reason" \
-        grep -Eq '^\S+\s+\S+\s+False\s+(NoSelector|NoGroupIds|InvalidSelector)\s' "${out}"
+        grep -Eq '^\S+\s+\S+\s+False\s+(NoSelector|NoGroupIds|InvalidSelector|InvalidGroupIds)\s' "${out}"
     expect "run ${n}: every policy printed has a status" \
-        test "$(kc get securitygrouppolicies -A --no-headers | wc -l)" -eq "$(grep -Ec '\s(True|False)\s+(Valid|NoSelector|NoGroupIds|InvalidSelector)\s' "${out}")"
+        test "$(kc get securitygrouppolicies -A --no-headers | wc -l)" -eq "$(grep -Ec '\s(True|False)\s+(Valid|NoSelector|NoGroupIds|InvalidSelector|InvalidGroupIds)\s' "${out}")"
     expect "run ${n}: metric up 1" grep -q '^  up 1$' "${out}"
     expect "run ${n}: metric sgp_kind_served 1" grep -q '^  sgp_kind_served 1$' "${out}"
     expect "run ${n}: metric sgp_pods" grep -q '^  sgp_pods{has_security_groups="true",namespace=' "${out}"
