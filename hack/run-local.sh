@@ -379,7 +379,14 @@ cat <<MSG
 Try:
     export KUBECONFIG=${kubeconfig}
     kubectl get securitygrouppolicies -A
-    kubectl label pod -n <namespace> <pod> app=web     # and watch its security groups change
+MSG
+if ${samples}; then
+    cat <<'MSG'
+    kubectl label pod -n sgp-demo web-backend tier=edge --overwrite   # it gets web-frontend's groups
+    kubectl get pod -n sgp-demo web-backend -o jsonpath='{.metadata.annotations}'
+MSG
+fi
+cat <<MSG
     ${PODLISTER}     # the one-shot pod lister
 Stop everything with:
     hack/run-local.sh --down

@@ -156,6 +156,16 @@ expect "one Prometheus runs" test "$(count_of "${PROMETHEUS_PATTERN}")" -eq 1
 expect "one control plane runs" test "$(count_of "${CONTROL_PLANE_PATTERN}")" -eq 1
 expect "one kube-apiserver runs" test "$(count_of "kube-apiserver .*${CTRL_CONTROL_PLANE_DIR}")" -eq 1
 
+# What the final message suggests: a pod relabelled gets the groups of the policy it now matches
+# (and the restarted operator counts a change, which the dashboards show).
+web_frontend_groups="$(kc get sgp -n sgp-demo web-frontend -o 'jsonpath={.spec.securityGroups.groupIds}' |
+    python3 -c 'import json, sys; print(",".join(json.load(sys.stdin)))')"
+kc label pod -n sgp-demo web-backend tier=edge --overwrite >&2
+web_backend_has_groups() {
+    [[ "$(kc get pod -n sgp-demo web-backend -o 'jsonpath={.metadata.annotations.ctrl\.example\.com/security-groups}')" == "${web_frontend_groups}" ]]
+}
+expect "web-backend relabelled tier=edge gets ${web_frontend_groups}" eventually 30 web_backend_has_groups
+
 # --- acceptance 5: Prometheus scrapes over HTTPS with a token; the dashboards' queries ----------
 token="$(cat "${CTRL_STATE_DIR}/prometheus.token")"
 metrics_url="https://127.0.0.1:${CTRL_METRICS_PORT}/metrics"
