@@ -156,6 +156,19 @@ expect "one Prometheus runs" test "$(count_of "${PROMETHEUS_PATTERN}")" -eq 1
 expect "one control plane runs" test "$(count_of "${CONTROL_PLANE_PATTERN}")" -eq 1
 expect "one kube-apiserver runs" test "$(count_of "kube-apiserver .*${CTRL_CONTROL_PLANE_DIR}")" -eq 1
 
+# --kubeconfig: the same cluster as a user's; nothing but the manifests without the Deployment
+# is applied, no samples; the operator is restarted against it, Prometheus reused.
+log "run 3: hack/run-local.sh --kubeconfig (the control plane's admin kubeconfig)"
+operator_pid="$(cat "${CTRL_STATE_DIR}/ctrl-operator.pid")"
+"${RUN_LOCAL}" --kubeconfig "${CTRL_CONTROL_PLANE_DIR}/kubeconfig" >"${WORK}/run3.out" 2>"${WORK}/run3.err" ||
+    { cat "${WORK}/run3.err" >&2; fail "run 3 (--kubeconfig) failed"; }
+expect "run 3 applied no Deployment" test "$(grep -c '^deployment' "${WORK}/run3.err" || true)" -eq 0
+expect "run 3 applied no samples" test "$(grep -c 'sgp-demo' "${WORK}/run3.err" || true)" -eq 0
+expect "run 3 printed the policies' status" grep -q '^sgp-demo .*True .*Valid' "${WORK}/run3.out"
+expect "run 3 restarted the operator" test "$(cat "${CTRL_STATE_DIR}/ctrl-operator.pid")" != "${operator_pid}"
+expect "run 3 reused Prometheus" test "$(cat "${CTRL_STATE_DIR}/prometheus.pid")" == "${prometheus_pid}"
+expect "one operator runs after run 3" test "$(count_of "${OPERATOR_PATTERN}")" -eq 1
+
 # What the final message suggests: a pod relabelled gets the groups of the policy it now matches
 # (and the restarted operator counts a change, which the dashboards show).
 web_frontend_groups="$(kc get sgp -n sgp-demo web-frontend -o 'jsonpath={.spec.securityGroups.groupIds}' |
