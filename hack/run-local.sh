@@ -62,6 +62,13 @@ while (($# > 0)); do
         *) echo "run-local.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
+# $KUBECONFIG naming the local control plane's own kubeconfig (as the final message suggests) is
+# the local demo, not a cluster of the user's.
+local_kubeconfig="${CTRL_CONTROL_PLANE_DIR:-${XDG_RUNTIME_DIR:-/tmp}/ctrl-control-plane}/kubeconfig"
+if [[ -n "${kubeconfig}" && "${kubeconfig}" == "${KUBECONFIG:-}" &&
+    "$(realpath -m "${kubeconfig}")" == "$(realpath -m "${local_kubeconfig}")" ]]; then
+    kubeconfig=""
+fi
 local_cluster=false
 [[ -z "${kubeconfig}" ]] && local_cluster=true
 [[ -n "${samples}" ]] || samples=${local_cluster}
@@ -122,7 +129,10 @@ if ${down}; then
     stop_process prometheus prometheus
     stop_process ctrl-operator ctrl-operator
     if [[ -f "${STATE_DIR}/local-control-plane" ]]; then
-        CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/control-plane.sh" down
+        # The control plane the demo started, wherever CTRL_CONTROL_PLANE_DIR pointed then.
+        control_plane_dir="$(cat "${STATE_DIR}/local-control-plane")"
+        CTRL_BUILD_DIR="${BUILD_DIR}" CTRL_CONTROL_PLANE_DIR="${control_plane_dir:-${CTRL_CONTROL_PLANE_DIR:-}}" \
+            "${ROOT}/hack/control-plane.sh" down
         rm -f "${STATE_DIR}/local-control-plane"
     fi
     step "everything the demo started is stopped (state, logs and Prometheus' data stay in ${STATE_DIR})"
@@ -153,7 +163,7 @@ if ${local_cluster}; then
     step "starting the local control plane (reused when it runs)"
     export_line="$(CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/control-plane.sh" up | tail -1)"
     kubeconfig="${export_line#export KUBECONFIG=}"
-    touch "${STATE_DIR}/local-control-plane"
+    dirname "${kubeconfig}" >"${STATE_DIR}/local-control-plane"
 fi
 
 [[ -r "${kubeconfig}" ]] || die "kubeconfig '${kubeconfig}' is not readable"
