@@ -24,7 +24,8 @@
 #   CTRL_PROBE_PORT       its /healthz and /readyz (default 8081)
 #   CTRL_PROMETHEUS_PORT  Prometheus' UI and API (default 9190, beside a system Prometheus on 9090)
 #   CTRL_BUILD_DIR        the build directory (default: build); CTRL_CONTROL_PLANE_DIR: see
-#                         hack/control-plane.sh
+#                         hack/control-plane.sh; CTRL_ENVTEST_BIN_DIR: kube-apiserver and etcd to
+#                         use instead of hack/setup-envtest.sh's
 #   CTRL_SKIP_BUILD=1     use the build as it is: no package installation, no build (tests)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -58,7 +59,7 @@ while (($# > 0)); do
         --samples) samples=true; shift ;;
         --down) down=true; shift ;;
         --) shift; operator_args=("$@"); break ;;
-        -h|--help) sed -n '2,29p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        -h|--help) sed -n '2,30p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "run-local.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -147,8 +148,12 @@ if [[ "${CTRL_SKIP_BUILD:-}" != 1 ]]; then
 fi
 command -v kubectl >/dev/null || die "kubectl is not installed (https://kubernetes.io/docs/tasks/tools/)"
 if ${local_cluster}; then
-    step "building the control plane (cached after the first run)"
-    CTRL_ENVTEST_BIN_DIR="$("${ROOT}/hack/setup-envtest.sh" | tail -1)"
+    if [[ -x "${CTRL_ENVTEST_BIN_DIR:-}/kube-apiserver" && -x "${CTRL_ENVTEST_BIN_DIR:-}/etcd" ]]; then
+        step "using the control plane binaries in CTRL_ENVTEST_BIN_DIR=${CTRL_ENVTEST_BIN_DIR}"
+    else
+        step "building the control plane (cached after the first run)"
+        CTRL_ENVTEST_BIN_DIR="$("${ROOT}/hack/setup-envtest.sh" | tail -1)"
+    fi
     export CTRL_ENVTEST_BIN_DIR
 fi
 if [[ "${CTRL_SKIP_BUILD:-}" != 1 ]]; then
