@@ -59,7 +59,7 @@ while (($# > 0)); do
         --samples) samples=true; shift ;;
         --down) down=true; shift ;;
         --) shift; operator_args=("$@"); break ;;
-        -h|--help) sed -n '2,30p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        -h|--help) sed -n '2,29p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "run-local.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
