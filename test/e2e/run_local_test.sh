@@ -77,6 +77,7 @@ cleanup() {
     exit "${rc}"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM
 
 # run_demo N: hack/run-local.sh, output in $WORK/runN.out (stdout) and runN.err (stderr).
 run_demo() {
