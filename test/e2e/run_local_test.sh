@@ -25,7 +25,13 @@ START=${SECONDS}
 failures=0
 
 log() { echo "run_local_test [$((SECONDS - START))s]: $*" >&2; }
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+# A failure prints as gtest's do ("file:line: Failure"), which hack/test.sh repeats at the end.
+fail() {
+    local depth=1
+    [[ "${FUNCNAME[1]:-}" == expect ]] && depth=2
+    printf '%s:%s: Failure\nFAIL: %s\n' "${BASH_SOURCE[0]}" "${BASH_LINENO[depth - 1]}" "$*" >&2
+    failures=$((failures + 1))
+}
 pass() { echo "ok: $*" >&2; }
 # expect DESCRIPTION COMMAND...: runs the check, counts a failure.
 expect() {
