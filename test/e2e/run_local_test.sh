@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # e2e, issue 15 acceptance 7 and 5: the README's main command, hack/run-local.sh, run twice in a
 # row from a state this test owns (its own control plane directory, state directory and ports; the
-# build under test via CTRL_BUILD_DIR), then Prometheus' view of the operator: the target is up,
+# build under test via CTRL_BUILD_DIR, not rebuilt: CTRL_SKIP_BUILD=1), the second reusing what the
+# first made; once more with --kubeconfig; then Prometheus' view of the operator: the target is up,
 # scraped over HTTPS with a token, and every PromQL expression of manifests/grafana/*.json returns
-# data. Everything it started is stopped at the end (hack/run-local.sh --down), pass or fail.
+# data. Before all that, the errors for a missing kubeconfig and an unreachable server. Everything
+# it started is stopped at the end (hack/run-local.sh --down), pass or fail.
 #
 #   CTRL_BUILD_DIR=build test/e2e/run_local_test.sh     (ctest -L e2e sets it)
 #   CTRL_KEEP_E2E_DIR=1   keep the work directory (logs, Prometheus data) afterwards
