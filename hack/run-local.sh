@@ -158,7 +158,7 @@ if ${local_cluster}; then
 fi
 if [[ "${CTRL_SKIP_BUILD:-}" != 1 ]]; then
     step "building"
-    CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/build.sh" -DCTRL_BUILD_TESTS=ON
+    CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/build.sh" -DCTRL_BUILD_TESTS=ON >&2
 fi
 [[ -x "${OPERATOR}" ]] || die "no operator binary at ${OPERATOR}; build it: cmake --build ${BUILD_DIR} --target ctrl-operator"
 
