@@ -76,6 +76,16 @@ Gauge GaugeFamily::WithLabelValues(const std::vector<std::string>& values) const
     }
 }
 
+void GaugeFamily::Remove(const std::vector<std::string>& values) const {
+    try {
+        const prometheus::Labels labels = ToLabels(name_, label_names_, values);
+        if (impl_->Has(labels))
+            impl_->Remove(&impl_->Add(labels));
+    } catch (const std::exception& e) {
+        Abort(name_, e.what());
+    }
+}
+
 Histogram HistogramFamily::WithLabelValues(const std::vector<std::string>& values) const {
     try {
         return Histogram(&impl_->Add(ToLabels(name_, label_names_, values), buckets_));

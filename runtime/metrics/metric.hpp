@@ -75,6 +75,8 @@ class GaugeFamily {
     GaugeFamily(prometheus::Family<prometheus::Gauge>* impl, std::string name, std::vector<std::string> labels)
         : impl_(impl), name_(std::move(name)), label_names_(std::move(labels)) {}
     Gauge WithLabelValues(const std::vector<std::string>& values) const;
+    // Drops the series for these label values (no-op when absent): handles to it become invalid.
+    void Remove(const std::vector<std::string>& values) const;
     const std::string& Name() const { return name_; }
 
   private:

@@ -47,6 +47,8 @@ struct Config {
 
     // Where this came from, for messages: `kubeconfig /root/.kube/config, context "kind-x"`.
     std::string source{};
+    // Whether this is a pod's own service account config (InClusterConfig), not a kubeconfig's.
+    bool in_cluster = false;
 };
 
 }  // namespace ctrl::rest

@@ -48,6 +48,7 @@ StatusOr<Config> InClusterConfig(const InClusterOptions& options) {
     if (!namespace_name.empty())
         config.default_namespace = namespace_name;
     config.source = "in-cluster service account " + dir;
+    config.in_cluster = true;
     return config;
 }
 

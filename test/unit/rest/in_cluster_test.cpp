@@ -42,6 +42,7 @@ TEST(InClusterConfigTest, ReadsTheServiceAccount) {
     EXPECT_EQ(config->tls.ca_pem, "CLUSTER-CA");
     EXPECT_EQ(config->default_namespace, "operators");
     EXPECT_EQ(config->source, "in-cluster service account " + dir.Path("sa"));
+    EXPECT_TRUE(config->in_cluster);
 }
 
 TEST(InClusterConfigTest, BracketsAnIpv6Host) {

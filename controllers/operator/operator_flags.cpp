@@ -1,0 +1,96 @@
+#include "controllers/operator/operator_flags.hpp"
+
+#include <optional>
+#include <string_view>
+
+namespace ctrl::op {
+namespace {
+
+manager::Flags Defaults() {
+    manager::Flags defaults;
+    defaults.leader_election_id = kLeaderElectionId;
+    return defaults;
+}
+
+// Whether argv sets --metrics-secure (any spelling manager::ParseFlags accepts).
+bool GivesMetricsSecure(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        std::string_view arg = argv[i];
+        if (arg == "--")
+            return false;
+        if (!arg.starts_with('-'))
+            continue;
+        arg.remove_prefix(arg.starts_with("--") ? 2 : 1);
+        if (arg == "metrics-secure" || arg.starts_with("metrics-secure="))
+            return true;
+    }
+    return false;
+}
+
+// The value of flag `name` at argv[i] ("--name=v" or "--name v", one dash too); nullopt when argv[i]
+// is another argument. Advances i past a separate value.
+StatusOr<std::optional<std::string>> FlagValue(std::string_view name, int& i, int argc, char** argv) {
+    std::string_view arg = argv[i];
+    if (!arg.starts_with('-'))
+        return std::optional<std::string>();
+    arg.remove_prefix(arg.starts_with("--") ? 2 : 1);
+    if (arg.starts_with(name) && arg.size() > name.size() && arg[name.size()] == '=')
+        return std::optional<std::string>(std::string(arg.substr(name.size() + 1)));
+    if (arg != name)
+        return std::optional<std::string>();
+    if (i + 1 >= argc)
+        return BadRequestError("flag --" + std::string(name) + " needs a value");
+    return std::optional<std::string>(std::string(argv[++i]));
+}
+
+// "a,b,,c" -> {"a", "b", "c"}.
+std::vector<std::string> SplitList(std::string_view list) {
+    std::vector<std::string> items;
+    while (!list.empty()) {
+        const std::size_t comma = list.find(',');
+        const std::string_view item = list.substr(0, comma);
+        if (!item.empty())
+            items.emplace_back(item);
+        if (comma == std::string_view::npos)
+            break;
+        list.remove_prefix(comma + 1);
+    }
+    return items;
+}
+
+}  // namespace
+
+StatusOr<OperatorFlags> ParseOperatorFlags(int& argc, char** argv) {
+    OperatorFlags flags;
+    flags.metrics_secure_given = GivesMetricsSecure(argc, argv);
+    CTRL_ASSIGN_OR_RETURN(flags.manager, manager::ParseFlags(argc, argv, Defaults()));
+    for (int i = 1; i < argc; ++i) {
+        CTRL_ASSIGN_OR_RETURN(std::optional<std::string> namespaces, FlagValue("watch-namespaces", i, argc, argv));
+        if (namespaces) {
+            flags.watch_namespaces = SplitList(*namespaces);
+            if (flags.watch_namespaces.empty())
+                return BadRequestError("flag --watch-namespaces: no namespace in \"" + *namespaces + "\"");
+            continue;
+        }
+        CTRL_ASSIGN_OR_RETURN(std::optional<std::string> context, FlagValue("context", i, argc, argv));
+        if (context) {
+            flags.context = *context;
+            continue;
+        }
+        return BadRequestError("unknown argument \"" + std::string(argv[i]) + "\" (see --help)");
+    }
+    return flags;
+}
+
+std::string OperatorUsage() {
+    return "Usage: ctrl-operator [flags]\n"
+           "The sample operator: the SecurityGroupPolicy watcher (annotates each pod with its security\n"
+           "groups, keeps each policy's status) and the pod-phase controller, with metrics.\n\n"
+           "  --watch-namespaces NS[,NS...]\n"
+           "                           watch only these namespaces (default: every namespace)\n"
+           "  --context NAME           the kubeconfig context (default: its current-context)\n" +
+           manager::FlagsUsage(Defaults()) +
+           "--metrics-secure defaults to true when running in a cluster (the in-cluster config).\n";
+}
+
+}  // namespace ctrl::op

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/core/status_or.hpp"
+#include "runtime/manager/flags.hpp"
+
+namespace ctrl::op {
+
+// The leader election Lease of ctrl-operator (controller-runtime's LeaderElectionID).
+inline constexpr const char* kLeaderElectionId = "ctrl-operator.ctrl.example.com";
+
+// ctrl-operator's command line: the manager's flags (manager::Flags, with the Lease id above) and
+// its own:
+//   --watch-namespaces a,b   the namespaces whose objects it watches; default: every namespace
+//   --context NAME           the kubeconfig context; default: its current-context
+// --metrics-secure defaults to true in a cluster (the in-cluster config) and false otherwise:
+// metrics_secure_given says whether the command line chose.
+struct OperatorFlags {
+    manager::Flags manager{};
+    std::vector<std::string> watch_namespaces{};
+    std::string context{};
+    bool metrics_secure_given = false;
+};
+
+// Parses argv (argc is updated as manager::ParseFlags does). BadRequest naming the flag for an
+// unknown flag or a bad value.
+StatusOr<OperatorFlags> ParseOperatorFlags(int& argc, char** argv);
+
+// The help text: usage line, the operator's flags and the manager's, with defaults.
+std::string OperatorUsage();
+
+}  // namespace ctrl::op

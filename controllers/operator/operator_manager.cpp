@@ -1,0 +1,28 @@
+#include "controllers/operator/operator_manager.hpp"
+
+#include "controllers/podlister/pod_phase_controller.hpp"
+#include "controllers/sgp/sgp_controller.hpp"
+#include "runtime/api/builtins.hpp"
+#include "runtime/api/vpcresources.hpp"
+
+namespace ctrl::op {
+
+StatusOr<std::unique_ptr<manager::Manager>> NewOperatorManager(const rest::Config& config, const OperatorFlags& flags) {
+    auto scheme = std::make_shared<scheme::Scheme>();
+    CTRL_RETURN_IF_ERROR(api::AddAllBuiltinsToScheme(*scheme));
+    CTRL_RETURN_IF_ERROR(api::vpcresourcesv1beta1::AddToScheme(*scheme));
+
+    manager::Options options;
+    options.scheme = scheme;
+    manager::ApplyFlags(flags.manager, options);
+    // A stopped leader hands over at once instead of after the Lease expires.
+    options.leader_election.release_on_cancel = true;
+    options.cache.default_namespaces = flags.watch_namespaces;
+
+    CTRL_ASSIGN_OR_RETURN(std::unique_ptr<manager::Manager> mgr, manager::New(config, std::move(options)));
+    CTRL_RETURN_IF_ERROR(sgp::AddToManager(*mgr).GetStatus().Annotate("adding the SecurityGroupPolicy watcher"));
+    CTRL_RETURN_IF_ERROR(podlister::AddPodPhaseController(*mgr).Annotate("adding the pod-phase controller"));
+    return mgr;
+}
+
+}  // namespace ctrl::op

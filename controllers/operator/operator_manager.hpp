@@ -1,0 +1,18 @@
+#pragma once
+
+#include <memory>
+
+#include "controllers/operator/operator_flags.hpp"
+#include "runtime/core/status_or.hpp"
+#include "runtime/manager/manager.hpp"
+#include "runtime/rest/config.hpp"
+
+namespace ctrl::op {
+
+// Builds ctrl-operator's manager from its flags: a scheme with the built-in kinds and
+// SecurityGroupPolicy, the manager's flags applied (leader election releases the Lease on a stop),
+// the cache limited to --watch-namespaces, and its controllers added: the SecurityGroupPolicy
+// watcher (sgp::AddToManager) and the pod-phase gauge (podlister::AddPodPhaseController).
+StatusOr<std::unique_ptr<manager::Manager>> NewOperatorManager(const rest::Config& config, const OperatorFlags& flags);
+
+}  // namespace ctrl::op

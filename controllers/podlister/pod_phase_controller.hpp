@@ -1,0 +1,33 @@
+#pragma once
+
+#include <memory>
+
+#include "runtime/client/client.hpp"
+#include "runtime/controller/reconciler.hpp"
+#include "runtime/manager/manager.hpp"
+#include "runtime/metrics/object_counts.hpp"
+#include "runtime/metrics/registry.hpp"
+
+namespace ctrl::podlister {
+
+// The gauge the pod-phase controller keeps.
+inline constexpr const char* kPodsMetric = "podlister_pods";
+
+// Keeps podlister_pods{namespace,phase} (the pods of each namespace in each phase) from the pods it
+// reads through the Client (the manager's cache): each reconcile counts the pod under its current
+// phase ("Unknown" when it has none), or drops it when it is gone.
+class PodPhaseReconciler final : public reconcile::Reconciler {
+  public:
+    PodPhaseReconciler(client::Reader& reader, metrics::Registry& registry);
+
+    Task<StatusOr<reconcile::Result>> Reconcile(Context ctx, reconcile::Request request) override;
+
+  private:
+    client::Reader& reader_;
+    metrics::ObjectCounts pods_;
+};
+
+// Adds the controller "pod-phases" (For pods, PodPhaseReconciler) to mgr.
+Status AddPodPhaseController(manager::Manager& mgr);
+
+}  // namespace ctrl::podlister
