@@ -92,6 +92,8 @@ TEST_F(InClusterTest, WorksWithOnlyTheManifestsRbac) {
         StartOperator({.name = "in-cluster", .watch_namespaces = {ns}, .args = {"--leader-elect"}, .in_cluster = true});
     ASSERT_NE(op, nullptr);
     ASSERT_TRUE(WaitReady(*op));
+    EXPECT_EQ(op->LogLinesWith({"Starting the manager", "in-cluster service account"}), 1)
+        << "it says it runs with the in-cluster config";
 
     Apply(ns, ServiceAccountYaml("payments", "role=payments") + kPolicies + PodYaml("web-1", "app=web") +
                   PodYaml("pay-1", "app=api", "payments") + PodYaml("db-1", "app=db"));
@@ -105,22 +107,8 @@ TEST_F(InClusterTest, WorksWithOnlyTheManifestsRbac) {
     ASSERT_TRUE(holder.Ok());
     EXPECT_GE(op->LogLinesWith({"Starting manager", *holder}), 1) << "holder " << *holder;
 
-    // Statuses (securitygrouppolicies/status patch) and Events (events create).
-    EXPECT_TRUE(Eventually(
-        [&] {
-            StatusOr<Object> web = KubectlJson({"get", "securitygrouppolicies.vpcresources.k8s.aws", "-n", ns, "web"});
-            StatusOr<Object> bad =
-                KubectlJson({"get", "securitygrouppolicies.vpcresources.k8s.aws", "-n", ns, "no-groups"});
-            return web.Ok() && bad.Ok() && ReadyCondition(*web) == "True/Valid" &&
-                   ReadyCondition(*bad) == "False/NoGroupIds";
-        },
-        testing::kTestWait, 200ms));
-    EXPECT_TRUE(Eventually(
-        [&] {
-            StatusOr<std::vector<Object>> events = EventsAbout(ns, "web-1", "SecurityGroupsChanged");
-            return events.Ok() && !events->empty();
-        },
-        testing::kTestWait, 200ms));
+    // Statuses (securitygrouppolicies/status patch) and Events (events create, patch).
+    ExpectStatusesAndEvents({ns});
 
     // /metrics is secure by default in-cluster: no token, no metrics; a token of a ServiceAccount
     // bound to the manifests' metrics reader role reads them.

@@ -83,7 +83,7 @@ TEST_F(LateCrdTest, StartsWithoutTheCrdAndAppliesPoliciesOnceItIsInstalledWithou
         },
         testing::kTestWait, 200ms))
         << "sgp_kind_served 0 expected:\n"
-        << text;
+        << MetricLines(text, "sgp_kind_served");
     EXPECT_TRUE(Eventually([&] { return !MissingKindLogLine(*op).empty(); }, testing::kTestWait, 200ms))
         << "no log line says the SecurityGroupPolicy kind is missing";
     std::printf("[ e2e ] the log says: %s\n", MissingKindLogLine(*op).c_str());
@@ -96,7 +96,7 @@ TEST_F(LateCrdTest, StartsWithoutTheCrdAndAppliesPoliciesOnceItIsInstalledWithou
         },
         testing::kTestWait, 200ms))
         << "the sgp-pods controller did not reconcile the four pods:\n"
-        << text;
+        << MetricLines(text, "controller_runtime_reconcile_total");
     StatusOr<ClusterSnapshot> before = ReadSnapshot({ns}, /*with_policies=*/false);
     ASSERT_TRUE(before.Ok()) << before.GetStatus();
     ASSERT_EQ(before->pods.size(), 4u);

@@ -83,7 +83,8 @@ spec:
     EXPECT_TRUE(AnnotationsConverge({ns}, testing::kTestWait));
     EXPECT_TRUE(
         Eventually([&] { return MasterStatus(*leader) == 1.0 && Reconciles(*leader) >= 3; }, testing::kTestWait, 200ms))
-        << leader->MetricsText();
+        << MetricLines(leader->MetricsText(), "leader_election_master_status")
+        << MetricLines(leader->MetricsText(), "controller_runtime_reconcile_total");
     std::this_thread::sleep_for(3s);  // time for a standby that would act to show it
     EXPECT_NE(MasterStatus(*standby), 1.0);
     EXPECT_EQ(Reconciles(*standby), 0) << "the standby reconciled";

@@ -79,4 +79,14 @@ double MetricSum(std::string_view text, std::string_view name, const std::map<st
     return sum;
 }
 
+std::string MetricLines(std::string_view text, std::string_view prefix) {
+    std::istringstream in{std::string(text)};
+    std::string lines;
+    for (std::string line; std::getline(in, line);) {
+        if (line.compare(0, prefix.size(), prefix) == 0)
+            lines += line + "\n";
+    }
+    return lines.empty() ? "(no " + std::string(prefix) + "* sample)\n" : lines;
+}
+
 }  // namespace ctrl::e2e

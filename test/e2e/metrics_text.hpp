@@ -17,4 +17,7 @@ std::optional<double> MetricValue(std::string_view text, std::string_view name,
 // The sum of every sample of `name` whose labels include `labels` (0 when none).
 double MetricSum(std::string_view text, std::string_view name, const std::map<std::string, std::string>& labels = {});
 
+// The sample lines of text whose metric name starts with prefix, for failure messages.
+std::string MetricLines(std::string_view text, std::string_view prefix);
+
 }  // namespace ctrl::e2e

@@ -2,12 +2,16 @@
 
 #include <cctype>
 #include <sstream>
+#include <thread>
 
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl::e2e {
 namespace {
+
+using namespace std::chrono_literals;
+using testing::Eventually;
 
 // Installs manifests/ once the control plane runs (environments set up in registration order).
 class ManifestsEnvironment final : public ::testing::Environment {
@@ -39,7 +43,7 @@ std::string KebabCase(const std::string& name) {
     return out;
 }
 
-// Indents each line of a YAML fragment.
+// "k=v,k2=v2" as YAML mapping entries (values quoted), one a line at indent.
 std::string LabelsYaml(const std::string& labels, const std::string& indent) {
     std::string out;
     std::istringstream in(labels);
@@ -117,6 +121,41 @@ OperatorProcess* OperatorTest::StartOperator(OperatorOptions options) {
                                          << mismatches;
 }
 
+void OperatorTest::ExpectStatusesAndEvents(const std::vector<std::string>& namespaces) {
+    StatusOr<ClusterSnapshot> snapshot = ReadSnapshot(namespaces);
+    ASSERT_TRUE(snapshot.Ok()) << snapshot.GetStatus();
+    for (const Object& policy : snapshot->policies) {
+        const std::string ns(policy.Namespace());
+        const std::string name(policy.Name());
+        const std::string expected = ExpectedPolicyStatus(policy, *snapshot);
+        std::string seen;
+        const auto status_as_expected = [&] {
+            seen = PolicyStatus(ns, name);
+            return seen == expected;
+        };
+        EXPECT_TRUE(Eventually(status_as_expected, testing::kTestWait, 200ms))
+            << "policy " << ns << "/" << name << "\n  expected: " << expected << "\n  has:      " << seen;
+        if (!InvalidReason(policy).empty()) {
+            EXPECT_TRUE(
+                Eventually([&] { return HasEvent(ns, name, "InvalidPolicy", "Warning"); }, testing::kTestWait, 200ms))
+                << "no Warning Event InvalidPolicy on policy " << ns << "/" << name;
+        }
+    }
+    for (const Object& pod : snapshot->pods) {
+        if (ActualAnnotation(pod).empty())
+            continue;
+        const std::string ns(pod.Namespace());
+        const std::string name(pod.Name());
+        EXPECT_TRUE(Eventually([&] { return HasEvent(ns, name, "SecurityGroupsChanged"); }, testing::kTestWait, 200ms))
+            << "no Event SecurityGroupsChanged on pod " << ns << "/" << name;
+    }
+    // And nothing moves afterwards.
+    std::this_thread::sleep_for(1s);
+    StatusOr<ClusterSnapshot> later = ReadSnapshot(namespaces);
+    ASSERT_TRUE(later.Ok()) << later.GetStatus();
+    EXPECT_EQ(AnnotationMismatches(*later), "");
+}
+
 void OperatorTest::Apply(const std::string& ns, const std::string& yaml) {
     const Status applied = KubectlApply(yaml, ns);
     ASSERT_TRUE(applied.Ok()) << applied << "\n" << yaml;
@@ -152,6 +191,18 @@ StatusOr<std::vector<Object>> EventsAbout(const std::string& ns, const std::stri
         {"get", "events", "-n", ns, "--field-selector", "involvedObject.name=" + name + ",reason=" + reason});
 }
 
+bool HasEvent(const std::string& ns, const std::string& name, const std::string& reason, const std::string& type) {
+    StatusOr<std::vector<Object>> events = EventsAbout(ns, name, reason);
+    if (!events.Ok())
+        return false;
+    for (const Object& event : *events) {
+        StatusOr<std::string> event_type = event.NestedString({"type"});
+        if (type.empty() || (event_type.Ok() && *event_type == type))
+            return true;
+    }
+    return false;
+}
+
 std::string ReadyCondition(const Object& policy) {
     StatusOr<std::vector<Object>> conditions = policy.NestedSlice({"status", "conditions"});
     if (!conditions.Ok())
@@ -165,6 +216,32 @@ std::string ReadyCondition(const Object& policy) {
         }
     }
     return "";
+}
+
+namespace {
+
+std::string StatusText(int64_t observed, int64_t generation, int64_t matched, const std::string& ready) {
+    const auto number = [](int64_t n) { return n < 0 ? std::string("-") : std::to_string(n); };
+    return "observedGeneration " + number(observed) + " of " + number(generation) + ", matchedPods " + number(matched) +
+           ", Ready " + (ready.empty() ? "-" : ready);
+}
+
+}  // namespace
+
+std::string PolicyStatus(const std::string& ns, const std::string& name) {
+    StatusOr<Object> policy = KubectlJson({"get", "securitygrouppolicies.vpcresources.k8s.aws", "-n", ns, name});
+    if (!policy.Ok())
+        return policy.GetStatus().ToString();
+    const StatusOr<int64_t> observed = policy->NestedInt({"status", "observedGeneration"});
+    const StatusOr<int64_t> matched = policy->NestedInt({"status", "matchedPods"});
+    return StatusText(observed.Ok() ? *observed : -1, policy->Generation(), matched.Ok() ? *matched : -1,
+                      ReadyCondition(*policy));
+}
+
+std::string ExpectedPolicyStatus(const Object& policy, const ClusterSnapshot& snapshot) {
+    const std::string reason = InvalidReason(policy);
+    return StatusText(policy.Generation(), policy.Generation(), ExpectedMatchedPods(policy, snapshot),
+                      reason.empty() ? "True/Valid" : "False/" + reason);
 }
 
 }  // namespace ctrl::e2e

@@ -43,6 +43,10 @@ class OperatorTest : public ::testing::Test {
     // afresh each time; the failure names the pods that differ.
     ::testing::AssertionResult AnnotationsConverge(const std::vector<std::string>& namespaces,
                                                    std::chrono::steady_clock::duration bound = kMatchingBound);
+    // Every policy of the namespaces gets the status the contract says (ExpectedPolicyStatus), every
+    // invalid one a Warning Event InvalidPolicy, every pod with groups an Event SecurityGroupsChanged
+    // (deadline kTestWait each); then, a second later, the annotations still agree with the rules.
+    void ExpectStatusesAndEvents(const std::vector<std::string>& namespaces);
     // YAML documents without a namespace, applied to ns (a failure fails the test).
     static void Apply(const std::string& ns, const std::string& yaml);
     // The end of every operator's log, for failure messages.
@@ -61,7 +65,17 @@ std::string ServiceAccountYaml(const std::string& name, const std::string& label
 // Every Event of the namespace with `reason` about the object named `name`.
 StatusOr<std::vector<Object>> EventsAbout(const std::string& ns, const std::string& name, const std::string& reason);
 
+// Whether an Event with `reason` (and `type` when given) is about the object `name` of ns.
+bool HasEvent(const std::string& ns, const std::string& name, const std::string& reason, const std::string& type = "");
+
 // The Ready condition of a policy's status as "<status>/<reason>" ("True/Valid"); "" when absent.
 std::string ReadyCondition(const Object& policy);
+
+// A policy's status read afresh, as "observedGeneration 2 of 2, matchedPods 1, Ready True/Valid"
+// (absent fields as "-").
+std::string PolicyStatus(const std::string& ns, const std::string& name);
+// What it must be per the contract, for a policy of the snapshot: observedGeneration its
+// generation, matchedPods what the rules select, Ready True/Valid or False/<InvalidReason>.
+std::string ExpectedPolicyStatus(const Object& policy, const ClusterSnapshot& snapshot);
 
 }  // namespace ctrl::e2e

@@ -44,65 +44,6 @@ class SgpMatchingTest : public OperatorTest {
         }
     }
 
-    // Every policy's status and every Event, as the contract says (deadline kTestWait).
-    void ExpectStatusesAndEvents() {
-        StatusOr<ClusterSnapshot> snapshot = ReadSnapshot({ns_, other_});
-        ASSERT_TRUE(snapshot.Ok()) << snapshot.GetStatus();
-        for (const Object& policy : snapshot->policies) {
-            const std::string ns(policy.Namespace());
-            const std::string name(policy.Name());
-            const std::string reason = InvalidReason(policy);
-            const std::string ready = reason.empty() ? "True/Valid" : "False/" + reason;
-            const int matched = ExpectedMatchedPods(policy, *snapshot);
-            std::string seen;
-            EXPECT_TRUE(Eventually(
-                [&] {
-                    StatusOr<Object> now =
-                        KubectlJson({"get", "securitygrouppolicies.vpcresources.k8s.aws", "-n", ns, name});
-                    if (!now.Ok())
-                        return false;
-                    const StatusOr<int64_t> observed = now->NestedInt({"status", "observedGeneration"});
-                    const StatusOr<int64_t> pods = now->NestedInt({"status", "matchedPods"});
-                    seen = "observedGeneration " + (observed.Ok() ? std::to_string(*observed) : "-") + " of " +
-                           std::to_string(now->Generation()) + ", matchedPods " +
-                           (pods.Ok() ? std::to_string(*pods) : "-") + ", Ready " + ReadyCondition(*now);
-                    return observed.Ok() && *observed == now->Generation() && pods.Ok() && *pods == matched &&
-                           ReadyCondition(*now) == ready;
-                },
-                testing::kTestWait, 200ms))
-                << "policy " << ns << "/" << name << ": expected matchedPods " << matched << ", Ready " << ready
-                << "; has " << seen;
-            if (!reason.empty()) {
-                EXPECT_TRUE(Eventually(
-                    [&] {
-                        StatusOr<std::vector<Object>> events = EventsAbout(ns, name, "InvalidPolicy");
-                        return events.Ok() && !events->empty() && (*events)[0].NestedString({"type"}).Ok() &&
-                               *(*events)[0].NestedString({"type"}) == "Warning";
-                    },
-                    testing::kTestWait, 200ms))
-                    << "no Warning Event InvalidPolicy on policy " << ns << "/" << name;
-            }
-        }
-        for (const Object& pod : snapshot->pods) {
-            if (ActualAnnotation(pod).empty())
-                continue;
-            const std::string ns(pod.Namespace());
-            const std::string name(pod.Name());
-            EXPECT_TRUE(Eventually(
-                [&] {
-                    StatusOr<std::vector<Object>> events = EventsAbout(ns, name, "SecurityGroupsChanged");
-                    return events.Ok() && !events->empty();
-                },
-                testing::kTestWait, 200ms))
-                << "no Event SecurityGroupsChanged on pod " << ns << "/" << name;
-        }
-        // And nothing moves afterwards.
-        std::this_thread::sleep_for(1s);
-        StatusOr<ClusterSnapshot> later = ReadSnapshot({ns_, other_});
-        ASSERT_TRUE(later.Ok()) << later.GetStatus();
-        EXPECT_EQ(AnnotationMismatches(*later), "");
-    }
-
     std::string ns_;
     std::string other_;
     OperatorProcess* operator_ = nullptr;
@@ -123,15 +64,14 @@ spec:
 )" + PodYaml("web-1", "app=web,tier=front") +
                    PodYaml("db-1", "app=db"));
     ExpectPods(ns_, {{"web-1", "sg-web-1,sg-web-2"}, {"db-1", ""}});
-    ExpectStatusesAndEvents();
-    EXPECT_TRUE(Eventually(
-        [&] {
-            const std::string text = operator_->MetricsText();
-            return MetricValue(text, "sgp_pods", {{"namespace", ns_}, {"has_security_groups", "true"}}) == 1.0 &&
-                   MetricValue(text, "sgp_pods", {{"namespace", ns_}, {"has_security_groups", "false"}}) == 1.0;
-        },
-        testing::kTestWait, 200ms))
-        << operator_->MetricsText();
+    ExpectStatusesAndEvents({ns_, other_});
+    std::string text;
+    const auto counted = [&] {
+        text = operator_->MetricsText();
+        return MetricValue(text, "sgp_pods", {{"namespace", ns_}, {"has_security_groups", "true"}}) == 1.0 &&
+               MetricValue(text, "sgp_pods", {{"namespace", ns_}, {"has_security_groups", "false"}}) == 1.0;
+    };
+    EXPECT_TRUE(Eventually(counted, testing::kTestWait, 200ms)) << MetricLines(text, "sgp_pods");
 }
 
 TEST_F(SgpMatchingTest, BothSelectorsOneFailing) {
@@ -153,7 +93,7 @@ spec:
 )" + PodYaml("api-payments", "app=api", "payments") +
                    PodYaml("api-batch", "app=api", "batch") + PodYaml("web-payments", "app=web", "payments"));
     ExpectPods(ns_, {{"api-payments", "sg-pay"}, {"api-batch", ""}, {"web-payments", ""}});
-    ExpectStatusesAndEvents();
+    ExpectStatusesAndEvents({ns_, other_});
 }
 
 TEST_F(SgpMatchingTest, EmptySelectorMatchesEverything) {
@@ -180,7 +120,7 @@ spec:
                    PodYaml("unlabelled", ""));
     // Name order: all-accounts before all-pods.
     ExpectPods(ns_, {{"labelled", "sg-accounts,sg-all"}, {"unlabelled", "sg-accounts,sg-all"}});
-    ExpectStatusesAndEvents();
+    ExpectStatusesAndEvents({ns_, other_});
 }
 
 TEST_F(SgpMatchingTest, PolicyOfAnotherNamespace) {
@@ -199,7 +139,7 @@ spec:
     Apply(ns_, PodYaml("web-here", "app=web"));
     ExpectPods(other_, {{"web-there", "sg-other-namespace"}});
     ExpectPods(ns_, {{"web-here", ""}});
-    ExpectStatusesAndEvents();
+    ExpectStatusesAndEvents({ns_, other_});
 }
 
 TEST_F(SgpMatchingTest, InvalidPoliciesAreSkippedAndReported) {
@@ -258,13 +198,13 @@ spec:
     groupIds: [sg-valid]
 )" + PodYaml("web-1", "app=web"));
     ExpectPods(ns_, {{"web-1", "sg-valid"}});
-    ExpectStatusesAndEvents();
-    EXPECT_TRUE(Eventually(
-        [&] {
-            return MetricValue(operator_->MetricsText(), "sgp_invalid_policies", {{"namespace", ns_}}) == 4.0;
-        },
-        testing::kTestWait, 200ms))
-        << operator_->MetricsText();
+    ExpectStatusesAndEvents({ns_, other_});
+    std::string text;
+    const auto counted = [&] {
+        text = operator_->MetricsText();
+        return MetricValue(text, "sgp_invalid_policies", {{"namespace", ns_}}) == 4.0;
+    };
+    EXPECT_TRUE(Eventually(counted, testing::kTestWait, 200ms)) << MetricLines(text, "sgp_invalid_policies");
 }
 
 TEST_F(SgpMatchingTest, OverlappingGroupIdsInPolicyNameOrder) {
@@ -303,7 +243,7 @@ spec:
 )" + PodYaml("web-front", "app=web,tier=front") +
                    PodYaml("front", "tier=front") + PodYaml("other", "app=db"));
     ExpectPods(ns_, {{"web-front", "sg-1,sg-2,sg-3,sg-4"}, {"front", "sg-2,sg-3,sg-1,sg-4"}, {"other", "sg-4,sg-3"}});
-    ExpectStatusesAndEvents();
+    ExpectStatusesAndEvents({ns_, other_});
 }
 
 TEST_F(SgpMatchingTest, NotInMatchesAnAbsentLabel) {
@@ -323,7 +263,7 @@ spec:
 )" + PodYaml("no-track", "app=web") +
                    PodYaml("stable", "app=web,track=stable") + PodYaml("canary", "app=web,track=canary"));
     ExpectPods(ns_, {{"no-track", "sg-stable"}, {"stable", "sg-stable"}, {"canary", ""}});
-    ExpectStatusesAndEvents();
+    ExpectStatusesAndEvents({ns_, other_});
 }
 
 TEST_F(SgpMatchingTest, ExistsAndDoesNotExist) {
@@ -354,7 +294,7 @@ spec:
 )" + PodYaml("gpu-true", "gpu=true") +
                    PodYaml("gpu-empty", "gpu=") + PodYaml("cpu", "app=batch"));
     ExpectPods(ns_, {{"gpu-true", "sg-gpu"}, {"gpu-empty", "sg-gpu"}, {"cpu", "sg-cpu"}});
-    ExpectStatusesAndEvents();
+    ExpectStatusesAndEvents({ns_, other_});
 }
 
 TEST_F(SgpMatchingTest, NoServiceAccountNameMeansDefault) {
@@ -373,7 +313,7 @@ spec:
 )" + PodYaml("no-account", "app=web") +
                    PodYaml("custom-account", "app=web", "custom"));
     ExpectPods(ns_, {{"no-account", "sg-core"}, {"custom-account", ""}});
-    ExpectStatusesAndEvents();
+    ExpectStatusesAndEvents({ns_, other_});
 }
 
 TEST_F(SgpMatchingTest, ServiceAccountLabelsChanging) {
@@ -398,7 +338,7 @@ spec:
 
     ASSERT_TRUE(KubectlOut({"label", "serviceaccount", "runner", "-n", ns_, "role=payments", "--overwrite"}).Ok());
     ExpectPods(ns_, {{"runner-1", "sg-pay"}, {"runner-2", "sg-pay"}, {"bystander", ""}});
-    ExpectStatusesAndEvents();
+    ExpectStatusesAndEvents({ns_, other_});
 }
 
 }  // namespace
