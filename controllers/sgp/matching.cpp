@@ -17,9 +17,9 @@ StatusOr<bool> SelectorMatches(const std::optional<LabelSelectorSpec>& spec, con
     return selector.Matches(*labels);
 }
 
-// Whether policy applies to a pod with these labels and ServiceAccount labels; an error for a
-// policy whose selectors cannot be read (Validate reports it first).
-StatusOr<bool> PolicyMatches(const api::SecurityGroupPolicyView& policy, const Labels& pod_labels,
+}  // namespace
+
+StatusOr<bool> PolicySelects(const api::SecurityGroupPolicyView& policy, const Labels& pod_labels,
                              const std::optional<Labels>& service_account_labels) {
     CTRL_ASSIGN_OR_RETURN(std::optional<LabelSelectorSpec> pod_selector, policy.PodSelector());
     CTRL_ASSIGN_OR_RETURN(std::optional<LabelSelectorSpec> sa_selector, policy.ServiceAccountSelector());
@@ -28,8 +28,6 @@ StatusOr<bool> PolicyMatches(const api::SecurityGroupPolicyView& policy, const L
         return false;
     return SelectorMatches(sa_selector, service_account_labels);
 }
-
-}  // namespace
 
 std::string ServiceAccountOf(const api::PodView& pod) {
     const std::string_view name = pod.ServiceAccountName();
@@ -54,7 +52,7 @@ Matching SecurityGroupsFor(const api::PodView& pod, const std::optional<Labels>&
             matching.invalid.push_back(InvalidPolicy{std::string(policy->AsObject().Name()), std::move(valid)});
             continue;
         }
-        StatusOr<bool> matches = PolicyMatches(*policy, pod_labels, service_account_labels);
+        StatusOr<bool> matches = PolicySelects(*policy, pod_labels, service_account_labels);
         if (!matches.Ok()) {
             matching.invalid.push_back(InvalidPolicy{std::string(policy->AsObject().Name()), matches.GetStatus()});
             continue;

@@ -43,6 +43,12 @@ std::string ServiceAccountOf(const api::PodView& pod);
 Matching SecurityGroupsFor(const api::PodView& pod, const std::optional<Labels>& service_account_labels,
                            const std::vector<api::SecurityGroupPolicyView>& policies);
 
+// Whether policy selects a pod with these labels whose ServiceAccount has these (nullopt: it does
+// not exist): each selector the policy has must match; `{}` matches everything. Invalid (the
+// policy's error) when a selector cannot be read or turned into a label selector.
+StatusOr<bool> PolicySelects(const api::SecurityGroupPolicyView& policy, const Labels& pod_labels,
+                             const std::optional<Labels>& service_account_labels);
+
 // groups joined with commas: the annotation's value ("" for none).
 std::string AnnotationValue(const std::vector<std::string>& groups);
 

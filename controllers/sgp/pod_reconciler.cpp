@@ -17,17 +17,19 @@ namespace ctrl::sgp {
 
 Task<StatusOr<reconcile::Result>> PodReconciler::Reconcile(Context ctx, reconcile::Request request) {
     const log::Logger logger = log::FromContext(ctx);
+    const std::string key = request.String();
     api::Pod pod;
     const Status read = co_await client_.Get(ctx, request, pod);
-    if (IsNotFound(read))
+    if (IsNotFound(read)) {
+        metrics_.pods.Remove(key);
         co_return reconcile::Result{};
+    }
     if (!read.Ok())
         co_return read.Annotate("reading pod " + request.String());
 
     api::SecurityGroupPolicyList policies;
     const Status listed = co_await client_.List(ctx, policies, client::InNamespace(request.namespace_name));
     if (IsNoMatch(listed)) {
-        sgp_served_.store(false);
         if (!said_not_served_.exchange(true))
             logger.Info(
                 "SecurityGroupPolicy is not served (is its CRD installed?): pods get no security groups "
@@ -36,7 +38,6 @@ Task<StatusOr<reconcile::Result>> PodReconciler::Reconcile(Context ctx, reconcil
     } else if (!listed.Ok()) {
         co_return listed.Annotate("listing the SecurityGroupPolicies of namespace " + request.namespace_name);
     } else {
-        sgp_served_.store(true);
         said_not_served_.store(false);
     }
 
@@ -62,8 +63,10 @@ Task<StatusOr<reconcile::Result>> PodReconciler::Reconcile(Context ctx, reconcil
 
     const std::string want = AnnotationValue(matching.groups);
     const std::optional<std::string_view> have = pod.Annotation(kSecurityGroupsAnnotation);
-    if ((want.empty() && !have) || (have && *have == want))
+    if ((want.empty() && !have) || (have && *have == want)) {
+        metrics_.pods.Set(key, {request.namespace_name, want.empty() ? "false" : "true"});
         co_return reconcile::Result{};
+    }
 
     const Object original = pod.DeepCopy();
     std::map<std::string, std::string> annotations = pod.Annotations();
@@ -74,7 +77,9 @@ Task<StatusOr<reconcile::Result>> PodReconciler::Reconcile(Context ctx, reconcil
     pod.SetAnnotations(annotations);
     const Status patched = co_await client_.Patch(ctx, pod, client::MergeFrom(original));
     if (!patched.Ok())
-        co_return patched.Annotate("annotating pod " + request.String());
+        co_return patched.Annotate("annotating pod " + key);
+    metrics_.pods.Set(key, {request.namespace_name, want.empty() ? "false" : "true"});
+    metrics_.changes.WithLabelValues({request.namespace_name}).Inc();
     logger.Info("Security groups changed", "groups", want);
     recorder_.Event(pod, api::kEventTypeNormal, "SecurityGroupsChanged",
                     want.empty() ? "no security group applies any more" : "security groups: " + want);

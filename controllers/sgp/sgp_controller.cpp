@@ -10,43 +10,92 @@
 #include "runtime/client/option_values.hpp"
 #include "runtime/controller/builder.hpp"
 #include "runtime/controller/enqueue_requests_from_map_func.hpp"
+#include "runtime/controller/source_kind.hpp"
 
 namespace ctrl::sgp {
 namespace {
 
-// The pods of namespace ns in the cache, as requests; those for which keep(pod) holds.
-template <typename Keep>
-std::vector<reconcile::Request> PodsOf(const cache::Cache& cache, const std::string& ns, Keep keep) {
+// The objects of kind T in namespace ns in the cache, as requests; those for which keep(object)
+// holds. Empty while the kind has not synced: its source's initial list enqueues them all then.
+template <typename T, typename Keep>
+std::vector<reconcile::Request> ObjectsOf(const cache::Cache& cache, const std::string& ns, Keep keep) {
     std::vector<reconcile::Request> requests;
-    StatusOr<std::vector<std::shared_ptr<const Object>>> pods = cache.ListSharedNow<api::Pod>(client::InNamespace(ns));
-    if (!pods.Ok())
-        return requests;  // not synced yet: the pod source's initial list enqueues them all
-    for (const std::shared_ptr<const Object>& pod : *pods) {
-        if (keep(api::PodView(*pod)))
-            requests.emplace_back(std::string(pod->Namespace()), std::string(pod->Name()));
+    StatusOr<std::vector<std::shared_ptr<const Object>>> objects = cache.ListSharedNow<T>(client::InNamespace(ns));
+    if (!objects.Ok())
+        return requests;
+    for (const std::shared_ptr<const Object>& object : *objects) {
+        if (keep(*object))
+            requests.emplace_back(std::string(object->Namespace()), std::string(object->Name()));
     }
     return requests;
 }
 
+bool Any(const Object&) {
+    return true;
+}
+
+// The "sgp-kind-served" readiness check.
+Status KindServedCheck(const manager::Manager& mgr, const source::Source& policy_source) {
+    if (mgr.LeaderElectionEnabled() && !mgr.IsLeader())
+        return OkStatus();  // a standby: the controllers do not run, nothing is missing
+    const Status ready = policy_source.Ready();
+    if (ready.Ok())
+        return OkStatus();
+    if (IsNoMatch(ready))
+        return ready.Annotate(
+            "SecurityGroupPolicy (vpcresources.k8s.aws/v1beta1) is not served: is its CRD installed? Pods get no "
+            "security groups until it is");
+    return ready.Annotate("whether SecurityGroupPolicy is served is not known yet");
+}
+
 }  // namespace
 
-StatusOr<std::shared_ptr<PodReconciler>> AddToManager(manager::Manager& mgr) {
-    auto reconciler = std::make_shared<PodReconciler>(mgr.GetClient(), mgr.GetEventRecorderFor("sgp-watcher"));
-    const cache::Cache& cache = mgr.GetCache();
+StatusOr<Watcher> AddToManager(manager::Manager& mgr) {
+    Watcher watcher;
+    watcher.metrics = std::make_shared<SgpMetrics>(mgr.GetMetricsRegistry());
+    watcher.pods =
+        std::make_shared<PodReconciler>(mgr.GetClient(), mgr.GetEventRecorderFor("sgp-watcher"), *watcher.metrics);
+    watcher.policies = std::make_shared<PolicyStatusReconciler>(mgr.GetClient(), mgr.GetEventRecorderFor("sgp-watcher"),
+                                                                *watcher.metrics);
+    cache::Cache& cache = mgr.GetCache();
+
     auto policy_to_pods = handler::EnqueueRequestsFromMapFunc([&cache](const Context&, const Object& policy) {
-        return PodsOf(cache, std::string(policy.Namespace()), [](const api::PodView&) { return true; });
+        return ObjectsOf<api::Pod>(cache, std::string(policy.Namespace()), Any);
     });
     auto account_to_pods = handler::EnqueueRequestsFromMapFunc([&cache](const Context&, const Object& account) {
         const std::string name(account.Name());
-        return PodsOf(cache, std::string(account.Namespace()),
-                      [&name](const api::PodView& pod) { return ServiceAccountOf(pod) == name; });
+        return ObjectsOf<api::Pod>(cache, std::string(account.Namespace()),
+                                   [&name](const Object& pod) { return ServiceAccountOf(api::PodView(pod)) == name; });
     });
+    watcher.policy_source = source::Kind<api::SecurityGroupPolicy>(cache, policy_to_pods);
     CTRL_RETURN_IF_ERROR(builder::ControllerFor<api::Pod>(mgr)
                              .Named("sgp-pods")
-                             .Watches<api::SecurityGroupPolicy>(policy_to_pods)
+                             .WatchesRawSource(watcher.policy_source)
                              .Watches<api::ServiceAccount>(account_to_pods)
-                             .Complete(reconciler));
-    return reconciler;
+                             .Complete(watcher.pods));
+
+    auto to_policies = handler::EnqueueRequestsFromMapFunc([&cache](const Context&, const Object& object) {
+        return ObjectsOf<api::SecurityGroupPolicy>(cache, std::string(object.Namespace()), Any);
+    });
+    CTRL_RETURN_IF_ERROR(builder::ControllerFor<api::SecurityGroupPolicy>(mgr)
+                             .Named("sgp-status")
+                             .Watches<api::Pod>(to_policies)
+                             .Watches<api::ServiceAccount>(to_policies)
+                             .Complete(watcher.policies));
+
+    const manager::Manager& const_mgr = mgr;
+    const std::shared_ptr<source::Source> policy_source = watcher.policy_source;
+    CTRL_RETURN_IF_ERROR(mgr.AddReadyzCheck(
+        kKindServedCheck, [&const_mgr, policy_source] { return KindServedCheck(const_mgr, *policy_source); }));
+    const std::shared_ptr<SgpMetrics> metrics = watcher.metrics;
+    mgr.GetMetricsRegistry().AddCollectHook([metrics, policy_source] {
+        const Status ready = policy_source->Ready();
+        if (ready.Ok())
+            metrics->kind_served.WithLabelValues({}).Set(1);
+        else if (IsNoMatch(ready))
+            metrics->kind_served.WithLabelValues({}).Set(0);
+    });
+    return watcher;
 }
 
 }  // namespace ctrl::sgp

@@ -3,16 +3,39 @@
 #include <memory>
 
 #include "controllers/sgp/pod_reconciler.hpp"
+#include "controllers/sgp/policy_status_reconciler.hpp"
+#include "controllers/sgp/sgp_metrics.hpp"
+#include "runtime/controller/source.hpp"
 #include "runtime/core/status_or.hpp"
 #include "runtime/manager/manager.hpp"
 
 namespace ctrl::sgp {
 
-// Adds the SecurityGroupPolicy watcher to mgr: a controller named "sgp-pods" For pods, that also
-// watches SecurityGroupPolicies (each enqueues every pod of its namespace) and ServiceAccounts
-// (each enqueues the pods of its namespace that run as it), reconciling with PodReconciler. The
-// policy kind may be missing at start: its source waits for it and the controller's readiness
-// check says so. The scheme of mgr must know SecurityGroupPolicy (vpcresourcesv1beta1::AddToScheme).
-StatusOr<std::shared_ptr<PodReconciler>> AddToManager(manager::Manager& mgr);
+// The readiness check AddToManager adds: fails while SecurityGroupPolicy is not served.
+inline constexpr const char* kKindServedCheck = "sgp-kind-served";
+
+// What AddToManager wired, for the program and tests.
+struct Watcher {
+    std::shared_ptr<SgpMetrics> metrics;
+    std::shared_ptr<PodReconciler> pods;
+    std::shared_ptr<PolicyStatusReconciler> policies;
+    // The source of SecurityGroupPolicy events of the pod controller: its Ready() says whether the
+    // kind is served (OK), not served (NoMatch) or not known yet (anything else).
+    std::shared_ptr<source::Source> policy_source;
+};
+
+// Adds the SecurityGroupPolicy watcher to mgr:
+//  - controller "sgp-pods", For pods, also watching SecurityGroupPolicies (each enqueues every pod
+//    of its namespace) and ServiceAccounts (each enqueues the pods of its namespace that run as
+//    it), reconciling with PodReconciler;
+//  - controller "sgp-status", For SecurityGroupPolicies, also watching pods and ServiceAccounts
+//    (each enqueues the policies of its namespace), reconciling with PolicyStatusReconciler;
+//  - the metrics of sgp_metrics.hpp, sgp_kind_served read from the policy source at each scrape;
+//  - the readiness check "sgp-kind-served", failing with the reason while the kind is not served
+//    (passing on a replica that is not the leader: its controllers do not run).
+// The policy kind may be missing at start: its sources wait for it, pods are reconciled without
+// policies, and the kind is picked up within seconds of being served, without a restart. The scheme
+// of mgr must know SecurityGroupPolicy (vpcresourcesv1beta1::AddToScheme).
+StatusOr<Watcher> AddToManager(manager::Manager& mgr);
 
 }  // namespace ctrl::sgp

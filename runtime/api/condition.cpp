@@ -1,5 +1,8 @@
 #include "runtime/api/condition.hpp"
 
+#include <chrono>
+#include <string>
+
 #include "runtime/api/internal/fields.hpp"
 #include "runtime/api/internal/rfc3339.hpp"
 
@@ -32,6 +35,47 @@ std::optional<Condition> FindCondition(const std::vector<Condition>& conditions,
 bool IsConditionTrue(const std::vector<Condition>& conditions, std::string_view type) {
     const std::optional<Condition> condition = FindCondition(conditions, type);
     return condition.has_value() && condition->IsTrue();
+}
+
+bool SetStatusCondition(std::vector<Condition>& conditions, Condition condition, Timestamp now) {
+    for (Condition& existing : conditions) {
+        if (existing.type != condition.type)
+            continue;
+        if (existing.status == condition.status)
+            condition.last_transition_time = existing.last_transition_time;
+        else if (!condition.last_transition_time)
+            condition.last_transition_time = std::chrono::floor<std::chrono::seconds>(now);
+        if (existing == condition)
+            return false;
+        existing = std::move(condition);
+        return true;
+    }
+    if (!condition.last_transition_time)
+        condition.last_transition_time = std::chrono::floor<std::chrono::seconds>(now);
+    conditions.push_back(std::move(condition));
+    return true;
+}
+
+Status WriteConditions(Object& object, FieldPath path, const std::vector<Condition>& conditions) {
+    std::string json = "[";
+    for (const Condition& condition : conditions) {
+        Object entry;
+        CTRL_RETURN_IF_ERROR(entry.SetNestedString({"type"}, condition.type));
+        CTRL_RETURN_IF_ERROR(entry.SetNestedString({"status"}, condition.status));
+        if (condition.observed_generation)
+            CTRL_RETURN_IF_ERROR(entry.SetNestedInt({"observedGeneration"}, *condition.observed_generation));
+        if (condition.last_transition_time)
+            CTRL_RETURN_IF_ERROR(entry.SetNestedString({"lastTransitionTime"},
+                                                       internal::FormatRfc3339(*condition.last_transition_time)));
+        CTRL_RETURN_IF_ERROR(entry.SetNestedString({"reason"}, condition.reason));
+        CTRL_RETURN_IF_ERROR(entry.SetNestedString({"message"}, condition.message));
+        if (json.size() > 1)
+            json += ",";
+        json += entry.ToJson();
+    }
+    json += "]";
+    CTRL_ASSIGN_OR_RETURN(Object array, Object::Parse(json));
+    return object.SetNestedField(path, array);
 }
 
 }  // namespace ctrl::api

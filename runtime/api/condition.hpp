@@ -33,4 +33,14 @@ std::optional<Condition> FindCondition(const std::vector<Condition>& conditions,
 // Whether the condition of that type is there with status "True".
 bool IsConditionTrue(const std::vector<Condition>& conditions, std::string_view type);
 
+// Puts condition into conditions as apimachinery's meta.SetStatusCondition does: appended when its
+// type is new, else replacing the entry of its type in place. Its last_transition_time is kept from
+// the old entry when the status did not change, else set to its own value or, when it has none,
+// now (truncated to seconds, metav1.Time's precision). Returns whether conditions changed.
+bool SetStatusCondition(std::vector<Condition>& conditions, Condition condition, Timestamp now);
+
+// Writes conditions as the array at path (usually {"status", "conditions"}), replacing what was
+// there, with metav1.Condition's field names; absent optional fields are left out.
+Status WriteConditions(Object& object, FieldPath path, const std::vector<Condition>& conditions);
+
 }  // namespace ctrl::api

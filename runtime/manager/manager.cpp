@@ -142,9 +142,12 @@ Status Manager::Add(std::shared_ptr<controller::Controller> controller) {
         controllers_.push_back(controller);
     }
     const std::weak_ptr<controller::Controller> weak = controller;
-    CTRL_RETURN_IF_ERROR(AddReadyzCheck("controller-" + controller->Name(), [weak] {
+    // A controller waiting for the Lease is not unready: a standby replica must pass its probe.
+    CTRL_RETURN_IF_ERROR(AddReadyzCheck("controller-" + controller->Name(), [this, weak] {
         const std::shared_ptr<controller::Controller> c = weak.lock();
-        return c ? c->ReadyCheck() : OkStatus();
+        if (!c || (c->NeedLeaderElection() && LeaderElectionEnabled() && !IsLeader()))
+            return OkStatus();
+        return c->ReadyCheck();
     }));
     return Add(std::static_pointer_cast<Runnable>(std::make_shared<ControllerRunnable>(std::move(controller))));
 }

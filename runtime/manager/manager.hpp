@@ -86,6 +86,9 @@ class Manager final : public controller::Host {
     record::EventRecorder GetEventRecorderFor(std::string_view name) const;
     // Whether this process holds the Lease now (always true without leader election once started).
     bool IsLeader() const;
+    // Whether leader election is on: then, while IsLeader() is false, this replica is a standby and
+    // its leader-election runnables (controllers) do not run.
+    bool LeaderElectionEnabled() const { return elector_ != nullptr; }
 
     // Where /metrics and the probes are served ("http://127.0.0.1:8080", "https://..." when secure);
     // "" when disabled ("0"). With ":0" the kernel picks the port at New.

@@ -1,6 +1,5 @@
 #include "test/e2e/operator_manifests.hpp"
 
-#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -121,107 +120,10 @@ StatusOr<std::vector<std::string>> RulesWithout(const Object& role, std::string_
     return rules;
 }
 
-// TEMPORARY, until manifests/kustomization.yaml is on main: the contract's RBAC written by hand.
-constexpr char kContractRbac[] = R"(apiVersion: v1
-kind: Namespace
-metadata:
-  name: ctrl-system
----
-apiVersion: v1
-kind: ServiceAccount
-metadata:
-  name: ctrl-operator
-  namespace: ctrl-system
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata:
-  name: ctrl-operator
-rules:
-  - apiGroups: [""]
-    resources: [pods]
-    verbs: [list, watch, patch]
-  - apiGroups: [""]
-    resources: [serviceaccounts]
-    verbs: [list, watch]
-  - apiGroups: [""]
-    resources: [events]
-    verbs: [create, patch]
-  - apiGroups: [vpcresources.k8s.aws]
-    resources: [securitygrouppolicies]
-    verbs: [list, watch]
-  - apiGroups: [vpcresources.k8s.aws]
-    resources: [securitygrouppolicies/status]
-    verbs: [patch]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata:
-  name: ctrl-operator
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: ClusterRole
-  name: ctrl-operator
-subjects:
-  - kind: ServiceAccount
-    name: ctrl-operator
-    namespace: ctrl-system
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata:
-  name: ctrl-operator-leader-election
-  namespace: ctrl-system
-rules:
-  - apiGroups: [coordination.k8s.io]
-    resources: [leases]
-    verbs: [get, create, update]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata:
-  name: ctrl-operator-leader-election
-  namespace: ctrl-system
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: Role
-  name: ctrl-operator-leader-election
-subjects:
-  - kind: ServiceAccount
-    name: ctrl-operator
-    namespace: ctrl-system
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata:
-  name: ctrl-operator-auth-delegator
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: ClusterRole
-  name: system:auth-delegator
-subjects:
-  - kind: ServiceAccount
-    name: ctrl-operator
-    namespace: ctrl-system
-)";
-
-// What `kubectl kustomize manifests/` renders.
-StatusOr<std::string> RenderManifests() {
-    if (std::filesystem::exists(kRepo + "/manifests/kustomization.yaml"))
-        return KubectlOut({"kustomize", kRepo + "/manifests"});
-    std::string rendered = kContractRbac;
-    for (const char* crd : {"manifests/crd/securitygrouppolicies.vpcresources.k8s.aws.yaml",
-                            "manifests/crd/cninodes.vpcresources.k8s.aws.yaml"}) {
-        CTRL_ASSIGN_OR_RETURN(std::string text, ReadRepoFile(crd));
-        rendered += "---\n" + text;
-    }
-    return rendered;
-}
-
 }  // namespace
 
 Status InstallOperatorManifests(bool with_sgp_crd) {
-    CTRL_ASSIGN_OR_RETURN(std::string rendered, RenderManifests());
+    CTRL_ASSIGN_OR_RETURN(std::string rendered, KubectlOut({"kustomize", kRepo + "/manifests"}));
     std::string selected;
     for (const std::string& document : SplitDocuments(rendered)) {
         if (!with_sgp_crd && IsSgpCrd(document))

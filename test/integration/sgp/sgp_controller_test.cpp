@@ -11,6 +11,7 @@
 #include "controllers/sgp/matching.hpp"
 #include "controllers/sgp/sgp_controller.hpp"
 #include "runtime/api/builtins.hpp"
+#include "runtime/api/condition.hpp"
 #include "runtime/api/namespace.hpp"
 #include "runtime/api/pod.hpp"
 #include "runtime/api/security_group_policy.hpp"
@@ -30,10 +31,12 @@ using ctrl::testing::Eventually;
 using ctrl::testing::TestContext;
 
 constexpr char kNs[] = "sgp-watcher";
+constexpr char kStatusNs[] = "sgp-status";
 
-api::Pod MakePod(const std::string& name, const std::string& app, const std::string& account) {
+api::Pod MakePod(const std::string& name, const std::string& app, const std::string& account,
+                 const std::string& ns = kNs) {
     StatusOr<Object> parsed =
-        Object::Parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name + R"(","namespace":")" + kNs +
+        Object::Parse(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name + R"(","namespace":")" + ns +
                       R"(","labels":{"app":")" + app + R"("}},"spec":{"containers":[{"name":"c","image":"nginx"}]}})");
     api::Pod pod = *api::Pod::FromObject(std::move(parsed).Value());
     if (!account.empty())
@@ -62,12 +65,13 @@ class SgpControllerTest : public ::testing::Test {
         options.registry = &registry_;
         options.metrics.bind_address = "0";
         options.health_probe_bind_address = "0";
-        options.cache.default_namespaces = {kNs};
+        options.cache.default_namespaces = {kNs, kStatusNs};
         StatusOr<std::unique_ptr<manager::Manager>> made = manager::New(ctrl::testing::SharedAdminConfig(), options);
         ASSERT_TRUE(made.Ok()) << made.GetStatus();
         mgr_ = std::move(made).Value();
-        StatusOr<std::shared_ptr<PodReconciler>> added = AddToManager(*mgr_);
+        StatusOr<Watcher> added = AddToManager(*mgr_);
         ASSERT_TRUE(added.Ok()) << added.GetStatus();
+        watcher_ = *added;
         done_ = std::async(std::launch::async, [this] { return mgr_->Start(stop_); });
     }
     void TearDown() override {
@@ -81,14 +85,37 @@ class SgpControllerTest : public ::testing::Test {
         return RunOn(mgr_->GetExecutor(), std::move(task));
     }
     client::Client& Direct() { return mgr_->GetAPIReader(); }
-    std::string AnnotationOf(const std::string& pod_name) {
+    std::string AnnotationOf(const std::string& pod_name, const std::string& ns = kNs) {
         api::Pod pod;
-        if (!On(Direct().Get(TestContext(), ObjectKey(kNs, pod_name), pod)).Ok())
+        if (!On(Direct().Get(TestContext(), ObjectKey(ns, pod_name), pod)).Ok())
             return "<unreadable>";
         return std::string(pod.Annotation(kSecurityGroupsAnnotation).value_or("<none>"));
     }
 
+    // The Ready condition of policy `name` in kStatusNs, as "<status>/<reason>/<matchedPods>/<observedGeneration
+    // == generation>", or what could not be read.
+    std::string StatusOf(const std::string& name) {
+        api::SecurityGroupPolicy policy;
+        if (!On(Direct().Get(TestContext(), ObjectKey(kStatusNs, name), policy)).Ok())
+            return "<unreadable>";
+        const std::optional<api::Condition> ready =
+            api::FindCondition(api::ReadConditions(policy, {"status", "conditions"}), "Ready");
+        if (!ready)
+            return "<no Ready condition>";
+        return ready->status + "/" + ready->reason + "/" +
+               std::to_string(policy.NestedInt({"status", "matchedPods"}).ValueOr(-1)) + "/" +
+               (policy.NestedInt({"status", "observedGeneration"}).ValueOr(-1) == policy.Generation() ? "current"
+                                                                                                      : "stale");
+    }
+    void MakeNamespace(const std::string& name) {
+        api::Namespace ns;
+        ns.SetName(name);
+        const Status made = On(Direct().Create(TestContext(), ns));
+        ASSERT_TRUE(made.Ok() || IsAlreadyExists(made)) << made;
+    }
+
     metrics::Registry registry_;
+    Watcher watcher_;
     std::unique_ptr<manager::Manager> mgr_;
     Context stop_ = Context::WithCancel(Context::Background());
     std::future<Status> done_;
@@ -140,6 +167,58 @@ TEST_F(SgpControllerTest, PodsGetTheGroupsOfMatchingPoliciesAndFollowTheirServic
     // The policy that still matches goes: the annotation goes too.
     ASSERT_TRUE(On(Direct().Delete(TestContext(), web)).Ok());
     EXPECT_TRUE(Eventually([&] { return AnnotationOf("web-1") == "<none>"; })) << AnnotationOf("web-1");
+}
+
+TEST_F(SgpControllerTest, EachPolicyGetsAStatusAndTheWatcherExportsItsMetrics) {
+    MakeNamespace(kStatusNs);
+    for (const auto& [name, app] : {std::pair{"web-a", "web"}, std::pair{"web-b", "web"}, std::pair{"db-a", "db"}}) {
+        api::Pod pod = MakePod(name, app, "", kStatusNs);
+        ASSERT_TRUE(On(Direct().Create(TestContext(), pod)).Ok());
+    }
+    api::SecurityGroupPolicy web;
+    web.SetNamespace(kStatusNs);
+    web.SetName("web");
+    LabelSelectorSpec app_web;
+    app_web.match_labels = {{"app", "web"}};
+    web.SetPodSelector(app_web);
+    web.SetGroupIds({"sg-web"});
+    ASSERT_TRUE(On(Direct().Create(TestContext(), web)).Ok());
+    api::SecurityGroupPolicy broken;
+    broken.SetNamespace(kStatusNs);
+    broken.SetName("broken");
+    broken.SetGroupIds({"sg-never"});
+    ASSERT_TRUE(On(Direct().Create(TestContext(), broken)).Ok());
+
+    EXPECT_TRUE(Eventually([&] { return StatusOf("web") == "True/Valid/2/current"; })) << StatusOf("web");
+    EXPECT_TRUE(Eventually([&] { return StatusOf("broken") == "False/NoSelector/0/current"; })) << StatusOf("broken");
+    EXPECT_TRUE(Eventually([&] {
+        const std::string text = registry_.SerializeText();
+        return text.find("sgp_invalid_policies{namespace=\"sgp-status\"} 1") != std::string::npos &&
+               text.find("sgp_pods{has_security_groups=\"true\",namespace=\"sgp-status\"} 2") != std::string::npos &&
+               text.find("sgp_pods{has_security_groups=\"false\",namespace=\"sgp-status\"} 1") != std::string::npos &&
+               text.find("sgp_security_group_changes_total{namespace=\"sgp-status\"} 2") != std::string::npos;
+    })) << registry_.SerializeText();
+    EXPECT_THAT(registry_.SerializeText(), ::testing::HasSubstr("sgp_kind_served 1"));
+    const std::map<std::string, Status> ready = mgr_->ReadyzChecks();
+    ASSERT_TRUE(ready.contains("sgp-kind-served"));
+    EXPECT_TRUE(ready.at("sgp-kind-served").Ok()) << ready.at("sgp-kind-served");
+
+    // The invalid policy is mended: it becomes Ready, selects the db pod, and the count drops.
+    ASSERT_TRUE(On(Direct().Get(TestContext(), ObjectKey(kStatusNs, "broken"), broken)).Ok());
+    LabelSelectorSpec app_db;
+    app_db.match_labels = {{"app", "db"}};
+    broken.SetPodSelector(app_db);
+    ASSERT_TRUE(On(Direct().Update(TestContext(), broken)).Ok());
+    EXPECT_TRUE(Eventually([&] { return StatusOf("broken") == "True/Valid/1/current"; })) << StatusOf("broken");
+    EXPECT_TRUE(Eventually([&] { return AnnotationOf("db-a", kStatusNs) == "sg-never"; }));
+    EXPECT_TRUE(Eventually([&] {
+        return registry_.SerializeText().find("sgp_invalid_policies{namespace=\"sgp-status\"} 0") != std::string::npos;
+    })) << registry_.SerializeText();
+
+    // A pod going away lowers matchedPods.
+    api::Pod gone = MakePod("web-b", "web", "", kStatusNs);
+    ASSERT_TRUE(On(Direct().Delete(TestContext(), gone)).Ok());
+    EXPECT_TRUE(Eventually([&] { return StatusOf("web") == "True/Valid/1/current"; })) << StatusOf("web");
 }
 
 }  // namespace

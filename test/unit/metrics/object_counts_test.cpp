@@ -52,5 +52,17 @@ TEST_F(ObjectCountsTest, AnObjectSeenAgainAfterRemovalCountsAgain) {
     EXPECT_THAT(registry_.SerializeText(), HasSubstr("pods{namespace=\"a\",phase=\"Succeeded\"} 1"));
 }
 
+TEST_F(ObjectCountsTest, WeightZeroKeepsTheSeriesAtZero) {
+    counts_.Set("a/valid", {"a", "x"}, 0);
+    EXPECT_THAT(registry_.SerializeText(), HasSubstr("pods{namespace=\"a\",phase=\"x\"} 0"));
+    counts_.Set("a/invalid", {"a", "x"}, 1);
+    EXPECT_THAT(registry_.SerializeText(), HasSubstr("pods{namespace=\"a\",phase=\"x\"} 1"));
+    counts_.Set("a/invalid", {"a", "x"}, 0);  // fixed
+    EXPECT_THAT(registry_.SerializeText(), HasSubstr("pods{namespace=\"a\",phase=\"x\"} 0"));
+    counts_.Remove("a/valid");
+    counts_.Remove("a/invalid");
+    EXPECT_THAT(registry_.SerializeText(), Not(HasSubstr("namespace=\"a\"")));
+}
+
 }  // namespace
 }  // namespace ctrl::metrics

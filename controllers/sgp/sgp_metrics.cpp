@@ -1,0 +1,18 @@
+#include "controllers/sgp/sgp_metrics.hpp"
+
+namespace ctrl::sgp {
+
+SgpMetrics::SgpMetrics(metrics::Registry& registry)
+    : pods(registry.AddGauge("sgp_pods",
+                             "Pods by namespace and whether SecurityGroupPolicies give them security groups.",
+                             {"namespace", "has_security_groups"})),
+      invalid_policies(registry.AddGauge("sgp_invalid_policies",
+                                         "SecurityGroupPolicies skipped as invalid (their Ready condition is False).",
+                                         {"namespace"})),
+      changes(registry.AddCounter("sgp_security_group_changes_total",
+                                  "Times a pod's security groups annotation was changed.", {"namespace"})),
+      kind_served(registry.AddGauge(
+          "sgp_kind_served", "1 when the API server serves SecurityGroupPolicy (its CRD is installed), 0 when not.",
+          {})) {}
+
+}  // namespace ctrl::sgp

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "runtime/metrics/metric.hpp"
+#include "runtime/metrics/object_counts.hpp"
+#include "runtime/metrics/registry.hpp"
+
+namespace ctrl::sgp {
+
+// The SecurityGroupPolicy watcher's own metrics, beside controller-runtime's families:
+//   sgp_pods{namespace,has_security_groups="true"|"false"}  gauge: pods with and without groups
+//   sgp_invalid_policies{namespace}                         gauge: policies skipped as invalid
+//                                                           (0 in a namespace whose policies are valid)
+//   sgp_security_group_changes_total{namespace}             counter: pod annotations changed
+//   sgp_kind_served                                         gauge: 1 when SecurityGroupPolicy is
+//                                                           served, 0 when not (absent until known)
+// Registered once per registry (registering again returns the same families).
+struct SgpMetrics {
+    explicit SgpMetrics(metrics::Registry& registry);
+
+    metrics::ObjectCounts pods;
+    metrics::ObjectCounts invalid_policies;
+    metrics::CounterFamily changes;
+    metrics::GaugeFamily kind_served;
+};
+
+}  // namespace ctrl::sgp

@@ -1,0 +1,127 @@
+#include "test/e2e/manifests_objects.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "test/support/command.hpp"
+#include "test/support/crds.hpp"
+
+namespace ctrl::testing {
+
+std::string RepoPath(std::string_view relative) {
+    return std::string(CTRL_REPO_ROOT) + "/" + std::string(relative);
+}
+
+StatusOr<std::vector<Object>> ParseYamlDocuments(std::string_view yaml) {
+    std::vector<Object> objects;
+    std::string document;
+    std::istringstream lines{std::string(yaml)};
+    auto flush = [&]() -> Status {
+        const bool blank = document.find_first_not_of(" \t\n") == std::string::npos;
+        if (!blank) {
+            StatusOr<std::string> json = YamlToJson(document);
+            if (!json.Ok())
+                return json.GetStatus();
+            StatusOr<Object> object = Object::Parse(*json);
+            if (!object.Ok())
+                return object.GetStatus();
+            objects.push_back(std::move(object).Value());
+        }
+        document.clear();
+        return OkStatus();
+    };
+    for (std::string line; std::getline(lines, line);) {
+        if (line == "---") {
+            if (Status flushed = flush(); !flushed.Ok())
+                return flushed;
+            continue;
+        }
+        document += line;
+        document += '\n';
+    }
+    if (Status flushed = flush(); !flushed.Ok())
+        return flushed;
+    return objects;
+}
+
+StatusOr<std::vector<Object>> KustomizeBuild(const std::string& dir) {
+    StatusOr<CommandResult> built = RunCommand(Command{.argv = {"kubectl", "kustomize", dir}});
+    if (!built.Ok())
+        return built.GetStatus();
+    if (built->exit_code != 0)
+        return BadRequestError("kubectl kustomize " + dir + " failed: " + built->err);
+    return ParseYamlDocuments(built->out);
+}
+
+StatusOr<std::string> ReadRepoFile(std::string_view relative) {
+    std::ifstream in(RepoPath(relative), std::ios::binary);
+    if (!in)
+        return NotFoundError("cannot read " + RepoPath(relative));
+    std::ostringstream content;
+    content << in.rdbuf();
+    return content.str();
+}
+
+const Object* FindObject(const std::vector<Object>& objects, std::string_view kind, std::string_view name) {
+    for (const Object& object : objects) {
+        if (object.Kind() == kind && object.Name() == name)
+            return &object;
+    }
+    return nullptr;
+}
+
+std::string StringAt(const Object& object, FieldPath path, std::string fallback) {
+    StatusOr<std::string> value = object.NestedString(path);
+    return value.Ok() ? std::move(value).Value() : fallback;
+}
+
+int64_t IntAt(const Object& object, FieldPath path, int64_t fallback) {
+    return object.NestedInt(path).ValueOr(fallback);
+}
+
+bool BoolAt(const Object& object, FieldPath path, bool fallback) {
+    return object.NestedBool(path).ValueOr(fallback);
+}
+
+std::vector<std::string> StringsAt(const Object& object, FieldPath path) {
+    StatusOr<std::vector<std::string>> value = object.NestedStringSlice(path);
+    return value.Ok() ? std::move(value).Value() : std::vector<std::string>{};
+}
+
+std::map<std::string, std::string> StringMapAt(const Object& object, FieldPath path) {
+    StatusOr<std::map<std::string, std::string>> value = object.NestedStringMap(path);
+    return value.Ok() ? std::move(value).Value() : std::map<std::string, std::string>{};
+}
+
+std::vector<Object> ObjectsAt(const Object& object, FieldPath path) {
+    StatusOr<std::vector<Object>> value = object.NestedSlice(path);
+    return value.Ok() ? std::move(value).Value() : std::vector<Object>{};
+}
+
+std::vector<std::string> ObjectIds(const std::vector<Object>& objects) {
+    std::vector<std::string> ids;
+    for (const Object& object : objects) {
+        std::string id = std::string(object.Kind()) + "/";
+        if (!object.Namespace().empty())
+            id += std::string(object.Namespace()) + "/";
+        ids.push_back(id + std::string(object.Name()));
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+std::vector<std::string> KustomizationDirs() {
+    namespace fs = std::filesystem;
+    const fs::path root(CTRL_REPO_ROOT);
+    std::vector<std::string> dirs;
+    for (const fs::directory_entry& entry : fs::recursive_directory_iterator(root / "manifests")) {
+        if (entry.is_regular_file() && entry.path().filename() == "kustomization.yaml")
+            dirs.push_back(fs::relative(entry.path().parent_path(), root).string());
+    }
+    std::sort(dirs.begin(), dirs.end());
+    return dirs;
+}
+
+}  // namespace ctrl::testing

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/core/object.hpp"
+#include "runtime/core/status_or.hpp"
+
+namespace ctrl::testing {
+
+// What the e2e tests of manifests/ read: kustomize builds and YAML or JSON files of the
+// repository, as ctrl::Objects.
+
+// An absolute path under the repository root (CTRL_REPO_ROOT), e.g. RepoPath("manifests/rbac").
+std::string RepoPath(std::string_view relative);
+
+// `kubectl kustomize <dir>` (no server needed): every object it prints, in its order. A failed
+// build is an error carrying kustomize's message.
+StatusOr<std::vector<Object>> KustomizeBuild(const std::string& dir);
+
+// Every document of a multi-document YAML stream (separated by `---` lines), empty ones skipped.
+StatusOr<std::vector<Object>> ParseYamlDocuments(std::string_view yaml);
+
+// A file of the repository, read whole; NotFound when it cannot be read.
+StatusOr<std::string> ReadRepoFile(std::string_view relative);
+
+// The object of that kind and name, or nullptr.
+const Object* FindObject(const std::vector<Object>& objects, std::string_view kind, std::string_view name);
+
+// Reads of a field that fall back when it is missing or of another type (a test then fails on
+// the value, which is clearer than on a status).
+std::string StringAt(const Object& object, FieldPath path, std::string fallback = "");
+int64_t IntAt(const Object& object, FieldPath path, int64_t fallback = 0);
+bool BoolAt(const Object& object, FieldPath path, bool fallback);
+std::vector<std::string> StringsAt(const Object& object, FieldPath path);
+std::map<std::string, std::string> StringMapAt(const Object& object, FieldPath path);
+std::vector<Object> ObjectsAt(const Object& object, FieldPath path);
+
+// "Kind/name" (or "Kind/namespace/name") of each object, sorted: a readable identity of a build.
+std::vector<std::string> ObjectIds(const std::vector<Object>& objects);
+
+// The directories under manifests/ holding a kustomization.yaml, relative to the repository root.
+std::vector<std::string> KustomizationDirs();
+
+}  // namespace ctrl::testing
