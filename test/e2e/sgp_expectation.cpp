@@ -133,10 +133,10 @@ std::string InvalidReason(const Object& policy) {
     const std::optional<Selector> accounts = SelectorAt(policy, "serviceAccountSelector");
     if (!pods && !accounts)
         return "NoSelector";
-    if (StringsAt(policy, {"spec", "securityGroups", "groupIds"}).empty())
-        return "NoGroupIds";
     if (!SelectorValid(pods) || !SelectorValid(accounts))
         return "InvalidSelector";
+    if (StringsAt(policy, {"spec", "securityGroups", "groupIds"}).empty())
+        return "NoGroupIds";
     return "";
 }
 

@@ -32,8 +32,8 @@ struct ClusterSnapshot {
 // Reads the namespaces' pods, ServiceAccounts and (when with_policies) policies with kubectl.
 StatusOr<ClusterSnapshot> ReadSnapshot(const std::vector<std::string>& namespaces, bool with_policies = true);
 
-// Why a policy is invalid, as the status reason the contract names: "NoSelector", "NoGroupIds" or
-// "InvalidSelector"; "" when it is valid.
+// Why a policy is invalid, as the status reason the contract names: "NoSelector", "InvalidSelector"
+// or "NoGroupIds" (the first that applies, in that order, as the operator documents); "" when valid.
 std::string InvalidReason(const Object& policy);
 
 // Whether a valid policy selects the pod (same namespace, each present selector matching).
