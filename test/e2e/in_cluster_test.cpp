@@ -155,7 +155,7 @@ TEST_F(InClusterTest, ADeniedVerbIsAClearForbiddenInTheLog) {
         << "no log line says the patch of pods is forbidden";
     EXPECT_NE(lines.find("orbidden"), std::string::npos) << lines;
     EXPECT_NE(lines.find("system:serviceaccount:ctrl-system:" + account), std::string::npos) << lines;
-    std::printf("[ e2e ] with patch on pods removed, the log says:\n%s", lines.substr(0, 1500).c_str());
+    std::printf("[ e2e ] with patch on pods removed, the log says:\n%s\n", lines.substr(0, lines.find('\n')).c_str());
     StatusOr<ClusterSnapshot> snapshot = ReadSnapshot({ns});
     ASSERT_TRUE(snapshot.Ok()) << snapshot.GetStatus();
     for (const Object& pod : snapshot->pods)

@@ -90,6 +90,8 @@ spec:
     EXPECT_EQ(Reconciles(*standby), 0) << "the standby reconciled";
     EXPECT_GE(leader->LogLinesWith({"Elected leader"}), 1);
     EXPECT_EQ(standby->LogLinesWith({"Elected leader"}), 0);
+    EXPECT_GE(leader->LogLinesWith({"Security groups changed"}), 2);
+    EXPECT_EQ(standby->LogLinesWith({"Security groups changed"}), 0);
 
     // SIGKILL the leader and change things during the takeover.
     StatusOr<ClusterSnapshot> before = ReadSnapshot({ns});
@@ -97,6 +99,7 @@ spec:
     std::map<std::string, std::string> annotation_before;
     for (const Object& pod : before->pods)
         annotation_before[std::string(pod.Name())] = ActualAnnotation(pod);
+    const std::string dead_leader = Holder();
     ASSERT_EQ(kill(leader->Pid(), SIGKILL), 0);
     const auto killed = std::chrono::steady_clock::now();
     Apply(ns, R"(
@@ -111,6 +114,7 @@ spec:
   securityGroups:
     groupIds: [sg-db]
 )" + PodYaml("web-3", "app=web"));
+    EXPECT_EQ(Holder(), dead_leader) << "the change is made before the takeover";
 
     // Through the takeover every pod shows its value before or after the change, until all agree
     // with the rules. The bound is the Lease's: 15 s of LeaseDuration, then the new leader's start.
