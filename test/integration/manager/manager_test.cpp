@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <ctime>
 #include <future>
 #include <regex>
 #include <thread>
@@ -15,8 +16,10 @@
 #include "runtime/controller/builder.hpp"
 #include "runtime/core/run_sync.hpp"
 #include "runtime/manager/manager.hpp"
+#include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/kubeconfig_config.hpp"
+#include "test/support/kubectl.hpp"
 
 namespace ctrl::manager {
 namespace {
@@ -126,6 +129,49 @@ TEST_F(ManagerTest, ControllersRunAndTheirReadinessIsAReadyzCheck) {
     EXPECT_TRUE(Eventually([&] { return mgr_->ReadyzChecks().at("controller-mgr-test").Ok(); }));
     MakeObjects("mgr-controllers");
     EXPECT_TRUE(Eventually([&] { return reconciles.load() >= 1; }));
+}
+
+// A standby replica (another holds the Lease) is ready once its caches synced: its controllers wait
+// for the Lease, they are not failing, and a Deployment's rollout must not wait on them.
+TEST_F(ManagerTest, AStandbyReplicaPassesItsControllerReadinessChecks) {
+    // Another replica holds the Lease for an hour (written with kubectl: the manager's own client
+    // runs only once it started, and then it could take the Lease first).
+    const std::string lease_name = "held-elsewhere";
+    char renewed[64];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(renewed, sizeof renewed, "%Y-%m-%dT%H:%M:%S.000000Z", std::gmtime(&now));
+    const std::string lease_yaml = "apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: " + lease_name +
+                                   "\n  namespace: default\nspec:\n  holderIdentity: the-other-replica\n"
+                                   "  leaseDurationSeconds: 3600\n  acquireTime: \"" +
+                                   renewed + "\"\n  renewTime: \"" + renewed + "\"\n";
+    StatusOr<ctrl::testing::CommandResult> applied = ctrl::testing::Kubectl(
+        ctrl::testing::SharedControlPlane().KubeconfigPath(), {"apply", "-f", "-"}, 60s, lease_yaml);
+    ASSERT_TRUE(applied.Ok() && applied->exit_code == 0) << applied.GetStatus();
+    Options options;
+    options.leader_election.enabled = true;
+    options.leader_election.id = lease_name;
+    options.leader_election.namespace_name = "default";
+    StartManager(options);
+    std::atomic<int> reconciles{0};
+    ASSERT_TRUE(
+        builder::ControllerFor<api::ConfigMap>(*mgr_)
+            .Named("standby-test")
+            .Complete(reconcile::AsReconciler([&](Context, reconcile::Request) -> Task<StatusOr<reconcile::Result>> {
+                ++reconciles;
+                co_return reconcile::Result{};
+            }))
+            .Ok());
+    Run();
+    EXPECT_TRUE(Eventually([&] {
+        for (const auto& [name, status] : mgr_->ReadyzChecks()) {
+            if (!status.Ok())
+                return false;
+        }
+        return true;
+    })) << "every readiness check passes on the standby";
+    EXPECT_FALSE(mgr_->IsLeader());
+    EXPECT_TRUE(mgr_->LeaderElectionEnabled());
+    EXPECT_EQ(reconciles.load(), 0) << "the standby's controller does not run";
 }
 
 TEST_F(ManagerTest, BadOptionsNameTheOption) {
