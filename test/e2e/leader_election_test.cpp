@@ -85,6 +85,9 @@ spec:
         Eventually([&] { return MasterStatus(*leader) == 1.0 && Reconciles(*leader) >= 3; }, testing::kTestWait, 200ms))
         << MetricLines(leader->MetricsText(), "leader_election_master_status")
         << MetricLines(leader->MetricsText(), "controller_runtime_reconcile_total");
+    // Both pass readiness (a standby's leader-only checks pass), as the Deployment's probes need.
+    EXPECT_TRUE(WaitReady(*leader));
+    EXPECT_TRUE(WaitReady(*standby));
     std::this_thread::sleep_for(3s);  // time for a standby that would act to show it
     EXPECT_NE(MasterStatus(*standby), 1.0);
     EXPECT_EQ(Reconciles(*standby), 0) << "the standby reconciled";

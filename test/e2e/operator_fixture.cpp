@@ -8,10 +8,11 @@
 #include "test/support/eventually.hpp"
 
 namespace ctrl::e2e {
-namespace {
 
 using namespace std::chrono_literals;
 using testing::Eventually;
+
+namespace {
 
 // Installs manifests/ once the control plane runs (environments set up in registration order).
 class ManifestsEnvironment final : public ::testing::Environment {
