@@ -109,14 +109,18 @@ OperatorProcess* OperatorTest::StartOperator(OperatorOptions options) {
 ::testing::AssertionResult OperatorTest::AnnotationsConverge(const std::vector<std::string>& namespaces,
                                                              std::chrono::steady_clock::duration bound) {
     std::string mismatches = "(never read)";
-    if (testing::Eventually(
-            [&] {
-                StatusOr<ClusterSnapshot> snapshot = ReadSnapshot(namespaces);
-                mismatches = snapshot.Ok() ? AnnotationMismatches(*snapshot) : snapshot.GetStatus().ToString();
-                return mismatches.empty();
-            },
-            bound, std::chrono::milliseconds(50)))
+    const auto start = std::chrono::steady_clock::now();
+    const auto agree = [&] {
+        StatusOr<ClusterSnapshot> snapshot = ReadSnapshot(namespaces);
+        mismatches = snapshot.Ok() ? AnnotationMismatches(*snapshot) : snapshot.GetStatus().ToString();
+        return mismatches.empty();
+    };
+    if (testing::Eventually(agree, bound, std::chrono::milliseconds(50))) {
+        std::printf("[ figures ] every pod as the rules give after %.2f s (bound %.0f s)\n",
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                    std::chrono::duration<double>(bound).count());
         return ::testing::AssertionSuccess();
+    }
     return ::testing::AssertionFailure() << "annotations not as the rules give within "
                                          << std::chrono::duration<double>(bound).count() << " s:\n"
                                          << mismatches;
