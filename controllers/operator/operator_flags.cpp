@@ -72,11 +72,20 @@ StatusOr<OperatorFlags> ParseOperatorFlags(int& argc, char** argv) {
                 return BadRequestError("flag --watch-namespaces: no namespace in \"" + *namespaces + "\"");
             continue;
         }
-        CTRL_ASSIGN_OR_RETURN(std::optional<std::string> context, FlagValue("context", i, argc, argv));
-        if (context) {
-            flags.context = *context;
-            continue;
+        bool taken = false;
+        for (const auto& [name, target] : {std::pair<std::string_view, std::string*>{"context", &flags.context},
+                                           {"metrics-cert-path", &flags.metrics_cert_path},
+                                           {"metrics-cert-name", &flags.metrics_cert_name},
+                                           {"metrics-cert-key", &flags.metrics_cert_key}}) {
+            CTRL_ASSIGN_OR_RETURN(std::optional<std::string> value, FlagValue(name, i, argc, argv));
+            if (value) {
+                *target = *value;
+                taken = true;
+                break;
+            }
         }
+        if (taken)
+            continue;
         return BadRequestError("unknown argument \"" + std::string(argv[i]) + "\" (see --help)");
     }
     return flags;
@@ -88,7 +97,11 @@ std::string OperatorUsage() {
            "groups, keeps each policy's status) and the pod-phase controller, with metrics.\n\n"
            "  --watch-namespaces NS[,NS...]\n"
            "                           watch only these namespaces (default: every namespace)\n"
-           "  --context NAME           the kubeconfig context (default: its current-context)\n" +
+           "  --context NAME           the kubeconfig context (default: its current-context)\n"
+           "  --metrics-cert-path DIR  the directory of the metrics server's certificate and key (default \"\":\n"
+           "                           a self-signed certificate made at start)\n"
+           "  --metrics-cert-name F    the certificate's file in --metrics-cert-path (default \"tls.crt\")\n"
+           "  --metrics-cert-key F     the key's file in --metrics-cert-path (default \"tls.key\")\n" +
            manager::FlagsUsage(Defaults()) +
            "--metrics-secure defaults to true when running in a cluster (the in-cluster config).\n";
 }

@@ -15,12 +15,19 @@ inline constexpr const char* kLeaderElectionId = "ctrl-operator.ctrl.example.com
 // its own:
 //   --watch-namespaces a,b   the namespaces whose objects it watches; default: every namespace
 //   --context NAME           the kubeconfig context; default: its current-context
+//   --metrics-cert-path DIR  the directory of the metrics server's certificate and key (e.g. a
+//                            mounted cert-manager Secret); default "": a self-signed certificate
+//   --metrics-cert-name F    the certificate's file in it; default "tls.crt"
+//   --metrics-cert-key F     the key's file in it; default "tls.key"
 // --metrics-secure defaults to true in a cluster (the in-cluster config) and false otherwise:
 // metrics_secure_given says whether the command line chose.
 struct OperatorFlags {
     manager::Flags manager{};
     std::vector<std::string> watch_namespaces{};
     std::string context{};
+    std::string metrics_cert_path{};
+    std::string metrics_cert_name = "tls.crt";
+    std::string metrics_cert_key = "tls.key";
     bool metrics_secure_given = false;
 };
 

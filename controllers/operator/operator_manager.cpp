@@ -18,6 +18,10 @@ StatusOr<std::unique_ptr<manager::Manager>> NewOperatorManager(const rest::Confi
     // A stopped leader hands over at once instead of after the Lease expires.
     options.leader_election.release_on_cancel = true;
     options.cache.default_namespaces = flags.watch_namespaces;
+    if (!flags.metrics_cert_path.empty()) {
+        options.metrics.cert_file = flags.metrics_cert_path + "/" + flags.metrics_cert_name;
+        options.metrics.key_file = flags.metrics_cert_path + "/" + flags.metrics_cert_key;
+    }
 
     CTRL_ASSIGN_OR_RETURN(std::unique_ptr<manager::Manager> mgr, manager::New(config, std::move(options)));
     CTRL_RETURN_IF_ERROR(sgp::AddToManager(*mgr).GetStatus().Annotate("adding the SecurityGroupPolicy watcher"));

@@ -48,10 +48,16 @@ TEST(OperatorFlagsTest, ReadsItsOwnFlagsBesideTheManagers) {
     EXPECT_TRUE(flags->metrics_secure_given);
     EXPECT_FALSE(flags->manager.metrics_secure);
     EXPECT_EQ(flags->manager.metrics_bind_address, ":8443");
+    EXPECT_EQ(flags->metrics_cert_path, "");
+    EXPECT_EQ(flags->metrics_cert_name, "tls.crt");
 
-    Argv separate({"ctrl-operator", "--watch-namespaces", "team-a", "--metrics-secure"});
+    Argv separate({"ctrl-operator", "--watch-namespaces", "team-a", "--metrics-secure", "--metrics-cert-path",
+                   "/certs", "--metrics-cert-key=key.pem"});
     flags = ParseOperatorFlags(separate.argc(), separate.argv());
     ASSERT_TRUE(flags.Ok()) << flags.GetStatus();
+    EXPECT_EQ(flags->metrics_cert_path, "/certs");
+    EXPECT_EQ(flags->metrics_cert_name, "tls.crt");
+    EXPECT_EQ(flags->metrics_cert_key, "key.pem");
     EXPECT_EQ(flags->watch_namespaces, (std::vector<std::string>{"team-a"}));
     EXPECT_TRUE(flags->metrics_secure_given);
     EXPECT_TRUE(flags->manager.metrics_secure);
@@ -75,7 +81,7 @@ TEST(OperatorFlagsTest, BadArgumentsAreNamed) {
 
 TEST(OperatorFlagsTest, UsageListsTheOperatorsAndTheManagersFlags) {
     const std::string usage = OperatorUsage();
-    for (const char* flag : {"--watch-namespaces", "--context", "--kubeconfig", "--leader-elect", "--metrics-secure",
+    for (const char* flag : {"--watch-namespaces", "--context", "--metrics-cert-path", "--kubeconfig", "--leader-elect", "--metrics-secure",
                              "--health-probe-bind-address", kLeaderElectionId})
         EXPECT_THAT(usage, ::testing::HasSubstr(flag));
 }

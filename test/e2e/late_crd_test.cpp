@@ -1,0 +1,163 @@
+// Issue 15, acceptance 2, in its own test binary (a control plane whose SecurityGroupPolicy CRD is
+// not installed): the operator starts and serves pods without the CRD, says so (/readyz/
+// sgp-kind-served, the sgp_kind_served metric, a log line) and leaves pods without groups; the CRD
+// is installed 20 s after the start, and every matching pod gets its groups within 15 s of that,
+// from the same process (its pid unchanged, never exited).
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <thread>
+
+#include "test/e2e/operator_fixture.hpp"
+#include "test/support/eventually.hpp"
+
+namespace ctrl::e2e {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::Eventually;
+using ::testing::HasSubstr;
+
+std::string Lower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+// Whether text names the SecurityGroupPolicy kind (or its resource) as missing.
+bool SaysKindMissing(const std::string& text) {
+    const std::string lower = Lower(text);
+    const bool names_kind = lower.find("securitygrouppolic") != std::string::npos;
+    const bool missing = lower.find("not served") != std::string::npos ||
+                         lower.find("not installed") != std::string::npos ||
+                         lower.find("no match") != std::string::npos || lower.find("not found") != std::string::npos;
+    return names_kind && missing;
+}
+
+// The first log line that says the kind is missing ("" when none).
+std::string MissingKindLogLine(const OperatorProcess& process) {
+    std::istringstream in(process.Log());
+    for (std::string line; std::getline(in, line);) {
+        if (SaysKindMissing(line))
+            return line;
+    }
+    return "";
+}
+
+using LateCrdTest = OperatorTest;
+
+TEST_F(LateCrdTest, StartsWithoutTheCrdAndAppliesPoliciesOnceItIsInstalledWithoutARestart) {
+    const std::string ns = MakeNamespace();
+    Apply(ns, ServiceAccountYaml("payments", "role=payments") + PodYaml("web-1", "app=web") +
+                  PodYaml("web-2", "app=web,tier=front") + PodYaml("pay-1", "app=api", "payments") +
+                  PodYaml("db-1", "app=db"));
+    ASSERT_FALSE(KubectlOut({"get", "crd", std::string(kSgpCrdName)}).Ok()) << "the CRD must not be installed yet";
+
+    const auto started = std::chrono::steady_clock::now();
+    OperatorProcess* op = StartOperator({.name = "late-crd", .watch_namespaces = {ns}});
+    ASSERT_NE(op, nullptr);
+    const pid_t pid = op->Pid();
+
+    // Before: the readiness detail, the metric and the log say the kind is missing.
+    testing::CurlResult check;
+    EXPECT_TRUE(Eventually(
+        [&] {
+            check = op->ReadyzCheck("sgp-kind-served");
+            return check.status == 500 && SaysKindMissing(check.body);
+        },
+        testing::kTestWait, 200ms))
+        << "/readyz/sgp-kind-served answered " << check.status << ": " << check.body;
+    std::printf("[ e2e ] before the CRD, /readyz/sgp-kind-served: %d %s", check.status, check.body.c_str());
+    const testing::CurlResult verbose = op->Readyz();
+    EXPECT_EQ(verbose.status, 500);
+    EXPECT_THAT(verbose.body, HasSubstr("[-]sgp-kind-served failed"));
+    std::string text;
+    EXPECT_TRUE(Eventually(
+        [&] {
+            text = op->MetricsText();
+            return MetricValue(text, "sgp_kind_served") == 0.0;
+        },
+        testing::kTestWait, 200ms))
+        << "sgp_kind_served 0 expected:\n"
+        << MetricLines(text, "sgp_kind_served");
+    EXPECT_TRUE(Eventually([&] { return !MissingKindLogLine(*op).empty(); }, testing::kTestWait, 200ms))
+        << "no log line says the SecurityGroupPolicy kind is missing";
+    std::printf("[ e2e ] the log says: %s\n", MissingKindLogLine(*op).c_str());
+
+    // The pods are served (reconciled) and carry no annotation.
+    EXPECT_TRUE(Eventually(
+        [&] {
+            text = op->MetricsText();
+            return MetricSum(text, "controller_runtime_reconcile_total", {{"controller", "sgp-pods"}}) >= 4;
+        },
+        testing::kTestWait, 200ms))
+        << "the sgp-pods controller did not reconcile the four pods:\n"
+        << MetricLines(text, "controller_runtime_reconcile_total");
+    StatusOr<ClusterSnapshot> before = ReadSnapshot({ns}, /*with_policies=*/false);
+    ASSERT_TRUE(before.Ok()) << before.GetStatus();
+    ASSERT_EQ(before->pods.size(), 4u);
+    for (const Object& pod : before->pods)
+        EXPECT_EQ(ActualAnnotation(pod), "") << pod.Name();
+
+    // The CRD 20 s after the start, then the policies.
+    std::this_thread::sleep_until(started + 20s);
+    ASSERT_TRUE(op->Running()) << op->LogTail(40);
+    EXPECT_NE(op->ReadyzCheck("sgp-kind-served").status, 200) << "still missing just before the CRD";
+    const auto installed = std::chrono::steady_clock::now();
+    const Status crd = InstallSgpCrd();
+    ASSERT_TRUE(crd.Ok()) << crd;
+    Apply(ns, R"(
+apiVersion: vpcresources.k8s.aws/v1beta1
+kind: SecurityGroupPolicy
+metadata:
+  name: web
+spec:
+  podSelector:
+    matchLabels:
+      app: web
+  securityGroups:
+    groupIds: [sg-web]
+---
+apiVersion: vpcresources.k8s.aws/v1beta1
+kind: SecurityGroupPolicy
+metadata:
+  name: payments
+spec:
+  serviceAccountSelector:
+    matchLabels:
+      role: payments
+  securityGroups:
+    groupIds: [sg-pay]
+)");
+    // Every matching pod gets its groups within 15 s of the CRD's installation.
+    const auto left = installed + kLateCrdBound - std::chrono::steady_clock::now();
+    EXPECT_TRUE(AnnotationsConverge({ns}, std::max<std::chrono::steady_clock::duration>(left, 0s)));
+    std::printf("[ figures ] CRD installed -> every pod with its groups: %.2f s\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - installed).count());
+    StatusOr<ClusterSnapshot> after = ReadSnapshot({ns});
+    ASSERT_TRUE(after.Ok()) << after.GetStatus();
+    for (const auto& [name, groups] : std::map<std::string, std::string>{
+             {"web-1", "sg-web"}, {"web-2", "sg-web"}, {"pay-1", "sg-pay"}, {"db-1", ""}}) {
+        const Object* pod = FindPod(*after, ns, name);
+        ASSERT_NE(pod, nullptr) << name;
+        EXPECT_EQ(ExpectedAnnotation(*pod, *after), groups) << name;
+        EXPECT_EQ(ActualAnnotation(*pod), groups) << name;
+    }
+
+    // The same process, now ready and saying the kind is served.
+    EXPECT_TRUE(op->Running()) << op->LogTail(40);
+    EXPECT_EQ(op->Pid(), pid);
+    EXPECT_TRUE(
+        Eventually([&] { return op->ReadyzCheck("sgp-kind-served").status == 200; }, testing::kTestWait, 200ms));
+    EXPECT_TRUE(WaitReady(*op));
+    EXPECT_TRUE(Eventually([&] { return MetricValue(op->MetricsText(), "sgp_kind_served") == 1.0; }, testing::kTestWait,
+                           200ms));
+    EXPECT_EQ(op->LogLinesWith({"Starting manager"}), 1) << "one start in the log";
+}
+
+}  // namespace
+}  // namespace ctrl::e2e

@@ -1,0 +1,16 @@
+// The main of every e2e test binary: one control plane for the binary, manifests/ installed on it
+// (without the SecurityGroupPolicy CRD when CTRL_E2E_WITHOUT_SGP_CRD is defined).
+
+#include <gtest/gtest.h>
+
+#include "test/e2e/operator_fixture.hpp"
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+#ifdef CTRL_E2E_WITHOUT_SGP_CRD
+    ctrl::e2e::InstallE2eEnvironment(/*with_sgp_crd=*/false);
+#else
+    ctrl::e2e::InstallE2eEnvironment(/*with_sgp_crd=*/true);
+#endif
+    return RUN_ALL_TESTS();
+}
