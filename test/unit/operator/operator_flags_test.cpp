@@ -51,8 +51,8 @@ TEST(OperatorFlagsTest, ReadsItsOwnFlagsBesideTheManagers) {
     EXPECT_EQ(flags->metrics_cert_path, "");
     EXPECT_EQ(flags->metrics_cert_name, "tls.crt");
 
-    Argv separate({"ctrl-operator", "--watch-namespaces", "team-a", "--metrics-secure", "--metrics-cert-path",
-                   "/certs", "--metrics-cert-key=key.pem"});
+    Argv separate({"ctrl-operator", "--watch-namespaces", "team-a", "--metrics-secure", "--metrics-cert-path", "/certs",
+                   "--metrics-cert-key=key.pem"});
     flags = ParseOperatorFlags(separate.argc(), separate.argv());
     ASSERT_TRUE(flags.Ok()) << flags.GetStatus();
     EXPECT_EQ(flags->metrics_cert_path, "/certs");
@@ -81,8 +81,8 @@ TEST(OperatorFlagsTest, BadArgumentsAreNamed) {
 
 TEST(OperatorFlagsTest, UsageListsTheOperatorsAndTheManagersFlags) {
     const std::string usage = OperatorUsage();
-    for (const char* flag : {"--watch-namespaces", "--context", "--metrics-cert-path", "--kubeconfig", "--leader-elect", "--metrics-secure",
-                             "--health-probe-bind-address", kLeaderElectionId})
+    for (const char* flag : {"--watch-namespaces", "--context", "--metrics-cert-path", "--kubeconfig", "--leader-elect",
+                             "--metrics-secure", "--health-probe-bind-address", kLeaderElectionId})
         EXPECT_THAT(usage, ::testing::HasSubstr(flag));
 }
 
