@@ -68,17 +68,19 @@ TEST(CrdManifestTest, SecurityGroupPolicy) {
                                                 {}}));
     EXPECT_TRUE(crd.IsNamespaced());
     EXPECT_EQ(crd.Versions(),
-              (std::vector<CustomResourceDefinitionVersion>{{"v1beta1", true, true, false, false, false}}));
+              (std::vector<CustomResourceDefinitionVersion>{{"v1beta1", true, true, false, true, false}}));
 
     auto versions = crd.NestedSlice({"spec", "versions"});
     ASSERT_TRUE(versions.Ok()) << versions.GetStatus();
     const Object& v1beta1 = (*versions)[0];
     auto columns = v1beta1.NestedSlice({"additionalPrinterColumns"});
     ASSERT_TRUE(columns.Ok());
-    ASSERT_EQ(columns->size(), 1u);
+    ASSERT_EQ(columns->size(), 4u);
     EXPECT_EQ(*(*columns)[0].NestedString({"name"}), "Security-Group-Ids");
     EXPECT_EQ(*(*columns)[0].NestedString({"type"}), "string");
     EXPECT_EQ(*(*columns)[0].NestedString({"jsonPath"}), ".spec.securityGroups.groupIds");
+    EXPECT_EQ(*(*columns)[1].NestedString({"jsonPath"}), ".status.conditions[?(@.type==\"Ready\")].status");
+    EXPECT_EQ(*(*columns)[2].NestedString({"jsonPath"}), ".status.matchedPods");
 
     // A path below the schema of spec.
     const auto spec_path = [](std::initializer_list<std::string_view> rest) {
@@ -98,7 +100,12 @@ TEST(CrdManifestTest, SecurityGroupPolicy) {
             EXPECT_EQ(*type, part == "matchLabels" ? "object" : "array");
         }
     }
-    EXPECT_FALSE(v1beta1.HasNestedField({"subresources"}));  // none upstream
+    // Ours, not upstream's: the status the SGP watcher writes, through the status subresource.
+    EXPECT_TRUE(v1beta1.HasNestedField({"subresources", "status"}));
+    EXPECT_EQ(
+        v1beta1.NestedString({"schema", "openAPIV3Schema", "properties", "status", "properties", "matchedPods", "type"})
+            .ValueOr(""),
+        "integer");
 }
 
 TEST(CrdManifestTest, CniNode) {
