@@ -6,26 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "test/support/argv.hpp"
+
 namespace ctrl::manager {
 namespace {
 
-// argv for ParseFlags: owns the strings.
-class Argv {
-  public:
-    explicit Argv(std::vector<std::string> args) : args_(std::move(args)) {
-        for (std::string& arg : args_)
-            pointers_.push_back(arg.data());
-        argc_ = static_cast<int>(pointers_.size());
-    }
-    int& argc() { return argc_; }
-    char** argv() { return pointers_.data(); }
-    std::vector<std::string> Left() const { return {pointers_.begin() + 1, pointers_.begin() + argc_}; }
-
-  private:
-    std::vector<std::string> args_;
-    std::vector<char*> pointers_;
-    int argc_ = 0;
-};
+using ctrl::testing::Argv;
 
 TEST(FlagsTest, DefaultsAreControllerRuntimes) {
     Argv args({"op"});
