@@ -36,7 +36,7 @@ bool Any(const Object&) {
 
 // The "sgp-kind-served" readiness check.
 Status KindServedCheck(const manager::Manager& mgr, const source::Source& policy_source) {
-    if (mgr.LeaderElectionEnabled() && !mgr.IsLeader())
+    if (mgr.IsStandby())
         return OkStatus();  // a standby: the controllers do not run, nothing is missing
     const Status ready = policy_source.Ready();
     if (ready.Ok())

@@ -145,7 +145,7 @@ Status Manager::Add(std::shared_ptr<controller::Controller> controller) {
     // A controller waiting for the Lease is not unready: a standby replica must pass its probe.
     CTRL_RETURN_IF_ERROR(AddReadyzCheck("controller-" + controller->Name(), [this, weak] {
         const std::shared_ptr<controller::Controller> c = weak.lock();
-        if (!c || (c->NeedLeaderElection() && LeaderElectionEnabled() && !IsLeader()))
+        if (!c || (c->NeedLeaderElection() && IsStandby()))
             return OkStatus();
         return c->ReadyCheck();
     }));

@@ -86,9 +86,12 @@ class Manager final : public controller::Host {
     record::EventRecorder GetEventRecorderFor(std::string_view name) const;
     // Whether this process holds the Lease now (always true without leader election once started).
     bool IsLeader() const;
-    // Whether leader election is on: then, while IsLeader() is false, this replica is a standby and
-    // its leader-election runnables (controllers) do not run.
+    // Whether leader election is on.
     bool LeaderElectionEnabled() const { return elector_ != nullptr; }
+    // Whether this replica waits for another's Lease: leader election is on and it does not lead, so
+    // its leader-election runnables (controllers) do not run. A readiness check of something those
+    // runnables do passes on a standby.
+    bool IsStandby() const { return LeaderElectionEnabled() && !IsLeader(); }
 
     // Where /metrics and the probes are served ("http://127.0.0.1:8080", "https://..." when secure);
     // "" when disabled ("0"). With ":0" the kernel picks the port at New.

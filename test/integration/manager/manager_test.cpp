@@ -171,6 +171,7 @@ TEST_F(ManagerTest, AStandbyReplicaPassesItsControllerReadinessChecks) {
     })) << "every readiness check passes on the standby";
     EXPECT_FALSE(mgr_->IsLeader());
     EXPECT_TRUE(mgr_->LeaderElectionEnabled());
+    EXPECT_TRUE(mgr_->IsStandby());
     EXPECT_EQ(reconciles.load(), 0) << "the standby's controller does not run";
 }
 
