@@ -1,0 +1,19 @@
+#pragma once
+
+// The scenarios of ctrl-vs-probe (PROTOCOL.md), one file each. Each prints its protocol lines and
+// returns the process's exit code.
+
+#include "test/bench/vs/probe_args.hpp"
+
+namespace ctrl::bench::vs {
+
+int RunSync(const ProbeArgs& args);       // sync [--keep-managed-fields]
+int RunWatch(const ProbeArgs& args);      // watch
+int RunReads(const ProbeArgs& args);      // reads [--seconds S]
+int RunReconcile(const ProbeArgs& args);  // reconcile --workers W [--load]
+int RunQueue(const ProbeArgs& args);      // queue [--seconds S]
+int RunDiscovery(const ProbeArgs& args);  // discovery --groups G [--legacy] [--misses K]
+int RunIdle(const ProbeArgs& args);       // idle [--seconds S]
+int RunPatchLoad(const ProbeArgs& args);  // patch-load --concurrency C --seconds S --out FILE
+
+}  // namespace ctrl::bench::vs

@@ -1,0 +1,52 @@
+// ctrl-vs-probe: ctrl's side of `hack/bench.sh --vs controller-runtime`. One scenario per run,
+// figures on one "RESULT" line; test/bench/vs/PROTOCOL.md says what each measures.
+
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "test/bench/vs/scenarios.hpp"
+
+namespace {
+
+using ctrl::bench::vs::ProbeArgs;
+using ctrl::bench::vs::ScenarioFlags;
+
+struct Scenario {
+    ScenarioFlags flags;
+    std::function<int(const ProbeArgs&)> run;
+};
+
+const std::map<std::string, Scenario>& Scenarios() {
+    using namespace ctrl::bench::vs;
+    static const std::map<std::string, Scenario> scenarios = {
+        {"sync", {{{}, {"keep-managed-fields"}}, RunSync}},
+        {"watch", {{}, RunWatch}},
+        {"reads", {{{"seconds"}, {}}, RunReads}},
+        {"reconcile", {{{"workers"}, {"load"}}, RunReconcile}},
+        {"queue", {{{"seconds"}, {}}, RunQueue}},
+        {"discovery", {{{"groups", "misses"}, {"legacy"}}, RunDiscovery}},
+        {"idle", {{{"seconds"}, {}}, RunIdle}},
+        {"patch-load", {{{"concurrency", "seconds", "out"}, {}}, RunPatchLoad}},
+    };
+    return scenarios;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::map<std::string, ScenarioFlags> accepted;
+    for (const auto& [name, scenario] : Scenarios())
+        accepted[name] = scenario.flags;
+    auto args = ctrl::bench::vs::ParseProbeArgs(argc, argv, accepted);
+    if (!args.Ok()) {
+        std::fprintf(stderr,
+                     "ctrl-vs-probe: %s\nusage: ctrl-vs-probe "
+                     "sync|watch|reads|reconcile|queue|discovery|idle|patch-load --kubeconfig PATH [flags]\n"
+                     "(test/bench/vs/PROTOCOL.md)\n",
+                     args.GetStatus().ToString().c_str());
+        return 2;
+    }
+    return Scenarios().at(args->scenario).run(*args);
+}
