@@ -18,6 +18,8 @@ PACKAGES=(
     clang-19                        # hack/build-clang.sh: the second compiler
     stress-ng                       # hack/stress-unit.sh: the unit tests on a loaded machine
     prometheus                      # the manager's integration test scrapes with a real Prometheus (and promtool)
+    kubectl                         # e2e tests and hack/bench.sh --vs apply manifests and CRDs with it
+    linux-perf                      # profiles of the side-by-side benchmark's slower rows
 )
 
 missing=()

@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""ctrl side by side with controller-runtime: the driver of `hack/bench.sh --vs controller-runtime`.
+
+One local real control plane, one workload (ctrl-workload's ~8 KB pods), one patch load generator
+(`ctrl-vs-probe patch-load`); ctrl's probe (ctrl-vs-probe) and controller-runtime's (cr-peer) run
+alternately, each run a process of its own, R times; the table shows medians, spread (min-max) and
+the ratio ctrl / controller-runtime. test/bench/vs/PROTOCOL.md says what every figure means.
+hack/bench.sh builds the binaries and calls this with --root, --build-dir and --peer.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_vs_rows import ROWS, CASES  # noqa: E402
+from bench_vs_table import render_table, write_docs  # noqa: E402
+
+PODS_PER_NAMESPACE = 100
+DOCS_BEGIN = "<!-- bench-vs:begin (hack/bench.sh --vs controller-runtime writes this section) -->"
+DOCS_END = "<!-- bench-vs:end -->"
+
+
+def say(message):
+    print(f"== bench_vs: {message}", file=sys.stderr, flush=True)
+
+
+class BenchError(Exception):
+    """A step that failed, with what and where."""
+
+
+def run(cmd, timeout, env=None, capture=True):
+    try:
+        done = subprocess.run(cmd, capture_output=capture, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired as e:
+        raise BenchError(f"{' '.join(cmd)}: no end after {timeout} s") from e
+    if done.returncode != 0:
+        tail = (done.stderr or "").strip().splitlines()[-15:]
+        raise BenchError(f"{' '.join(cmd)}: exit {done.returncode}\n" + "\n".join(tail))
+    return done.stdout or ""
+
+
+def parse_result(output, what):
+    for line in output.splitlines():
+        if line.startswith("RESULT"):
+            figures = {}
+            for pair in line.split()[1:]:
+                key, _, value = pair.partition("=")
+                try:
+                    figures[key] = float(value)
+                except ValueError as e:
+                    raise BenchError(f"{what}: RESULT value {pair!r} is not a number") from e
+            return figures
+    raise BenchError(f"{what}: printed no RESULT line")
+
+
+class Bench:
+    """The control plane, the workload and the probes of one comparison run."""
+
+    def __init__(self, args):
+        self.args = args
+        self.ours = os.path.join(args.build_dir, "test/bench/ctrl-vs-probe")
+        self.workload = os.path.join(args.build_dir, "test/support/ctrl-workload")
+        self.peer = args.peer
+        self.state = args.state_dir
+        self.cp_dir = os.path.join(self.state, "control-plane")
+        self.kubeconfig = os.path.join(self.cp_dir, "kubeconfig")
+        self.namespaces = max(1, args.pods // PODS_PER_NAMESPACE)
+        self.pods = self.namespaces * PODS_PER_NAMESPACE
+        self.layout = ["--prefix", "vs", "--namespaces", str(self.namespaces),
+                       "--pods-per-namespace", str(PODS_PER_NAMESPACE)]
+        self.results = []  # {"case", "side", "run", "figures"}
+
+    # --- the cluster -------------------------------------------------------------------------
+    def control_plane(self, verb):
+        env = dict(os.environ, CTRL_BUILD_DIR=self.args.build_dir, CTRL_CONTROL_PLANE_DIR=self.cp_dir)
+        return run([os.path.join(self.args.root, "hack/control-plane.sh"), verb], timeout=1900, env=env)
+
+    def start_cluster(self):
+        os.makedirs(self.state, exist_ok=True)
+        try:
+            self.control_plane("down")
+        except BenchError:
+            pass
+        shutil.rmtree(self.cp_dir, ignore_errors=True)
+        say("starting a local control plane (fresh etcd)")
+        self.control_plane("up")
+        self.server_version = self.version_of_server()
+        say(f"creating the workload: {self.pods} pods in {self.namespaces} namespaces")
+        t0 = time.monotonic()
+        run([self.workload, "--kubeconfig", self.kubeconfig, "--prefix", "vs", "--namespaces",
+             str(self.namespaces), "--pods-per-namespace", str(PODS_PER_NAMESPACE), "--concurrency", "16"],
+            timeout=1800)
+        say(f"workload made in {time.monotonic() - t0:.1f} s")
+        self.install_crds()
+
+    def stop_cluster(self):
+        try:
+            self.control_plane("down")
+        except BenchError as e:
+            say(f"warning: stopping the control plane: {e}")
+
+    def version_of_server(self):
+        out = run(["kubectl", "--kubeconfig", self.kubeconfig, "version", "-o", "json"], timeout=60)
+        return json.loads(out).get("serverVersion", {}).get("gitVersion", "?")
+
+    def install_crds(self):
+        docs = []
+        for i in range(1, 51):
+            docs.append(f"""apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {{name: things.bench{i}.ctrl.dev}}
+spec:
+  group: bench{i}.ctrl.dev
+  names: {{kind: Thing, listKind: ThingList, plural: things, singular: thing}}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}
+""")
+        path = os.path.join(self.state, "discovery-crds.yaml")
+        with open(path, "w") as f:
+            f.write("---\n".join(docs))
+        say("installing the 50 discovery CRDs")
+        kubectl = ["kubectl", "--kubeconfig", self.kubeconfig]
+        run(kubectl + ["apply", "-f", path], timeout=120)
+        run(kubectl + ["wait", "--for=condition=Established", "crd", "--all", "--timeout=120s"], timeout=150)
+
+    # --- one probe run -----------------------------------------------------------------------
+    def binary(self, side):
+        return self.ours if side == "ctrl" else self.peer
+
+    def probe(self, side, case):
+        spec = CASES[case]
+        scenario_args = spec["args"](self.args)
+        cmd = [self.binary(side), spec["scenario"], "--kubeconfig", self.kubeconfig] + self.layout + scenario_args
+        what = f"{side} {case}"
+        if spec.get("load"):
+            figures = self.probe_under_load(cmd, what)
+        else:
+            figures = parse_result(run(cmd, timeout=900), what)
+        problem = spec["check"](figures, self.pods) if "check" in spec else None
+        if problem:
+            raise BenchError(f"{what}: {problem}")
+        return figures
+
+    def probe_under_load(self, cmd, what):
+        """Runs a probe that prints SYNCED, then the patch load, then tells the probe STOP."""
+        record = os.path.join(self.state, "load.rec")
+        if os.path.exists(record):
+            os.unlink(record)
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            line = ""
+            deadline = time.monotonic() + 900
+            while line.strip() != "SYNCED":
+                line = proc.stdout.readline()
+                if not line or time.monotonic() > deadline:
+                    raise BenchError(f"{what}: ended or stalled before SYNCED (exit {proc.poll()})")
+            load = parse_result(run([self.ours, "patch-load", "--kubeconfig", self.kubeconfig] + self.layout +
+                                    ["--concurrency", str(self.args.load_in_flight),
+                                     "--seconds", str(self.args.load_seconds), "--out", record],
+                                    timeout=self.args.load_seconds + 120), f"{what}: patch-load")
+            proc.stdin.write(f"STOP {record} {int(load.get('answered', 0))}\n")
+            proc.stdin.flush()
+            out, _ = proc.communicate(timeout=120)
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        if proc.returncode != 0:
+            raise BenchError(f"{what}: exit {proc.returncode}")
+        figures = parse_result(out, what)
+        figures["load_answered"] = load.get("answered", 0)
+        figures["load_errors"] = load.get("errors", 0)
+        return figures
+
+    # --- the comparison ----------------------------------------------------------------------
+    def compare(self):
+        groups = []
+        for case in CASES:
+            if self.args.only and not any(re.search(p, case) for p in self.args.only):
+                continue
+            groups.append(case)
+        for run_index in range(self.args.runs):
+            say(f"run {run_index + 1} of {self.args.runs} (load average {load_average()})")
+            for case in groups:
+                sides = ["ctrl", "controller-runtime"]
+                if (run_index + groups.index(case)) % 2 == 1:
+                    sides.reverse()
+                for side in sides:
+                    if side not in CASES[case].get("sides", ("ctrl", "controller-runtime")):
+                        continue
+                    t0 = time.monotonic()
+                    figures = self.probe(side, case)
+                    say(f"  {side:18s} {case:28s} {time.monotonic() - t0:6.1f} s")
+                    self.results.append({"case": case, "side": side, "run": run_index, "figures": figures})
+
+
+def load_average():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def versions(bench):
+    peer_mod = os.path.join(bench.args.root, "test/bench/peer/go.mod")
+    mods = {}
+    if os.path.exists(peer_mod):
+        for line in open(peer_mod):
+            m = re.match(r"\s*(sigs.k8s.io/controller-runtime|k8s.io/client-go)\s+(\S+)", line)
+            if m:
+                mods[m.group(1)] = m.group(2)
+    try:
+        commit = subprocess.run(["git", "-C", bench.args.root, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True).stdout.strip()
+    except OSError:
+        commit = "?"
+    go = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
+    cxx = subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    return {
+        "ctrl": commit, "build_type": bench.args.build_type, "cxx": cxx,
+        "controller_runtime": mods.get("sigs.k8s.io/controller-runtime", "?"),
+        "client_go": mods.get("k8s.io/client-go", "?"), "go": go,
+        "kube_apiserver": bench.server_version, "cores": os.cpu_count(), "kernel": platform.release(),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--build-dir", required=True)
+    parser.add_argument("--peer", required=True, help="the cr-peer binary")
+    parser.add_argument("--build-type", default="?")
+    parser.add_argument("--pods", type=int, default=10000, help="workload pods, in namespaces of 100 (10000)")
+    parser.add_argument("--runs", type=int, default=5, help="runs of each side per row (5)")
+    parser.add_argument("--load-seconds", type=float, default=10, help="patch load per loaded run (10)")
+    parser.add_argument("--load-in-flight", type=int, default=4, help="patches in flight (4)")
+    parser.add_argument("--idle-seconds", type=float, default=10, help="idle window (10)")
+    parser.add_argument("--seconds", type=float, default=2, help="each timed read / queue loop (2)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="200 pods, one run, 2 s loads, docs untouched: that both sides still work (CI)")
+    parser.add_argument("--no-docs", action="store_true", help="print the table, leave docs/benchmarks.md alone")
+    parser.add_argument("--only", action="append", default=[], help="cases matching this regex only (repeatable)")
+    parser.add_argument("--state-dir", default=os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser(
+        "~/.cache")), "ctrl", "bench-vs"), help="control plane, load record and results (~/.cache/ctrl/bench-vs)")
+    parser.add_argument("--keep-cluster", action="store_true", help="leave the control plane running")
+    args = parser.parse_args()
+    if args.smoke:
+        args.pods, args.runs, args.load_seconds, args.idle_seconds, args.seconds = 200, 1, 2, 2, 0.3
+        args.no_docs = True
+    if args.runs < 1 or args.pods < 1:
+        parser.error("--runs and --pods must be at least 1")
+    for path in (os.path.join(args.build_dir, "test/bench/ctrl-vs-probe"), args.peer):
+        if not os.access(path, os.X_OK):
+            parser.error(f"{path} is not an executable: build it first (hack/bench.sh does)")
+
+    bench = Bench(args)
+    started = datetime.datetime.now(datetime.timezone.utc)
+    load_before = load_average()
+    try:
+        bench.start_cluster()
+        bench.compare()
+    except BenchError as e:
+        say(f"error: {e}")
+        return 1
+    finally:
+        if not args.keep_cluster:
+            bench.stop_cluster()
+    meta = {
+        "command": "hack/bench.sh --vs controller-runtime" + "".join(
+            f" {a}" for a in sys.argv[1:] if not a.startswith(("--root", "--build-dir", "--peer", "--build-type"))
+            and not os.path.isabs(a) and a not in (args.build_type,)),
+        "date": started.strftime("%Y-%m-%d %H:%M UTC"), "pods": bench.pods, "runs": args.runs,
+        "load_before": load_before, "load_after": load_average(), "versions": versions(bench),
+        "load_seconds": args.load_seconds, "load_in_flight": args.load_in_flight, "idle_seconds": args.idle_seconds,
+    }
+    with open(os.path.join(args.state_dir, "results.json"), "w") as f:
+        json.dump({"meta": meta, "results": bench.results}, f, indent=1)
+    table, problems = render_table(ROWS, bench.results, meta)
+    print(table)
+    if problems:
+        for p in problems:
+            say(f"error: {p}")
+        return 1
+    if not args.no_docs:
+        docs = os.path.join(args.root, "docs/benchmarks.md")
+        write_docs(docs, table, DOCS_BEGIN, DOCS_END)
+        say(f"wrote the table into {docs}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

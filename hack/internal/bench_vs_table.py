@@ -1,0 +1,91 @@
+"""The table of `hack/bench.sh --vs controller-runtime`: medians, spread, ratio and verdict per row,
+and its place in docs/benchmarks.md."""
+
+import statistics
+
+
+def _values(results, case, side, value):
+    """The row's figure of every run of case by side; a missing key is reported, not guessed."""
+    values, missing = [], []
+    for r in results:
+        if r["case"] == case and r["side"] == side:
+            try:
+                values.append(value(r["figures"]))
+            except (KeyError, ZeroDivisionError) as e:
+                missing.append(f"{e!r}")
+    return values, missing
+
+
+def _cell(values, fmt):
+    med = statistics.median(values)
+    if len(values) == 1:
+        return fmt.format(med)
+    return f"{fmt.format(med)} ({fmt.format(min(values))} – {fmt.format(max(values))})"
+
+
+def verdict(ours, theirs, better):
+    """ahead / behind when the medians differ and the spreads do not overlap; else within spread."""
+    mo, mt = statistics.median(ours), statistics.median(theirs)
+    if mo == mt:
+        return "even"
+    ours_better = mo < mt if better == "lower" else mo > mt
+    apart = max(ours) < min(theirs) or min(ours) > max(theirs)
+    if not apart:
+        return "within spread"
+    return "**ahead**" if ours_better else "behind"
+
+
+def _ratio(ours, theirs):
+    mo, mt = statistics.median(ours), statistics.median(theirs)
+    if mt == 0:
+        return "-" if mo == 0 else "inf"
+    return f"{mo / mt:.2f}"
+
+
+def render_table(rows, results, meta):
+    """Markdown for every section; problems lists rows lacking a side's figures."""
+    v = meta["versions"]
+    lines = [
+        f"Made by `{meta['command']}` on {meta['date']}: {meta['pods']:,} workload pods, "
+        f"{meta['runs']} run(s) of each side per row, alternating which goes first.",
+        f"ctrl {v['ctrl']} ({v['build_type']}, {v['cxx']}); controller-runtime {v['controller_runtime']} "
+        f"with client-go {v['client_go']} ({v['go']}); kube-apiserver {v['kube_apiserver']} and etcd on the same "
+        f"{v['cores']} cores (Linux {v['kernel']}). Load average {meta['load_before']} before, "
+        f"{meta['load_after']} after. Patch loads: {meta['load_in_flight']} merge patches in flight for "
+        f"{meta['load_seconds']:g} s; idle window {meta['idle_seconds']:g} s.",
+        "Cells: median (min – max over the runs). Ratio: ctrl / controller-runtime. Verdict: ahead or behind "
+        "only when the two spreads do not overlap.",
+        "",
+    ]
+    problems = []
+    for section, section_rows in rows:
+        lines += [f"**{section}**", "", "| figure | ctrl | controller-runtime | ratio | ctrl is |",
+                  "|---|---|---|---|---|"]
+        for label, value, better, fmt, ctrl_case, cr_case in section_rows:
+            ours, missing_ours = _values(results, ctrl_case, "ctrl", value)
+            theirs, missing_theirs = _values(results, cr_case, "controller-runtime", value)
+            if missing_ours or missing_theirs:
+                problems.append(f"{label}: figures missing: ctrl {missing_ours} controller-runtime {missing_theirs}")
+            if not ours or not theirs:
+                if any(r["case"] in (ctrl_case, cr_case) for r in results):
+                    problems.append(f"{label}: not measured on both sides")
+                continue
+            lines.append(f"| {label} | {_cell(ours, fmt)} | {_cell(theirs, fmt)} | {_ratio(ours, theirs)} | "
+                         f"{verdict(ours, theirs, better)} |")
+        lines.append("")
+    return "\n".join(lines), problems
+
+
+def write_docs(path, table, begin, end):
+    """Replaces the text between begin and end in path (appends a section when they are absent)."""
+    with open(path) as f:
+        text = f.read()
+    block = f"{begin}\n{table}\n{end}"
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        _, tail = rest.split(end, 1)
+        text = head + block + tail
+    else:
+        text = text.rstrip("\n") + "\n\n## side by side with controller-runtime (issue 16)\n\n" + block + "\n"
+    with open(path, "w") as f:
+        f.write(text)
