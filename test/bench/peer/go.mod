@@ -1,6 +1,6 @@
 module ctrl.dev/bench/peer
 
-go 1.26.8
+go 1.26.0
 
 require (
 	go.uber.org/zap v1.27.1

@@ -66,13 +66,14 @@ func RunReads(args *ProbeArgs) int {
 		fail(name, "client.New over the cache: %v", err)
 	}
 
-	keys := make([]client.ObjectKey, 100)
+	// Pod i % 100 of P-1 (fewer when a smaller layout has fewer pods per namespace).
+	keys := make([]client.ObjectKey, min(100, args.PodsPerNamespace))
 	for i := range keys {
 		keys[i] = client.ObjectKey{Namespace: namespace, Name: PodName(i)}
 	}
 	getUs, getOps, err := timedLoop(seconds, 100, func(i int) error {
 		var pod corev1.Pod
-		return cached.Get(ctx, keys[i%100], &pod)
+		return cached.Get(ctx, keys[i%len(keys)], &pod)
 	})
 	if err != nil {
 		fail(name, "cached Get: %v", err)
@@ -89,7 +90,7 @@ func RunReads(args *ProbeArgs) int {
 	}
 	directUs, directOps, err := timedLoop(seconds, 1, func(i int) error {
 		var pod corev1.Pod
-		return clients.Direct.Get(ctx, keys[i%100], &pod)
+		return clients.Direct.Get(ctx, keys[i%len(keys)], &pod)
 	})
 	if err != nil {
 		fail(name, "direct Get: %v", err)
