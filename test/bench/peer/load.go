@@ -115,19 +115,21 @@ func AwaitStop() (*LoadRecord, error) {
 // WaitUntilAllSeen polls until every patch answered OK in record was seen, or 15 s pass.
 func WaitUntilAllSeen(record *LoadRecord, seen *SeenValues) {
 	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		all := true
-		for _, p := range record.Patches {
-			if _, ok := seen.lookup(record.value(p)); p.OK && !ok {
-				all = false
-				break
-			}
-		}
-		if all {
-			return
-		}
+	for time.Now().Before(deadline) && !seen.allSeen(record) {
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// allSeen says whether every patch answered OK in record was seen.
+func (s *SeenValues) allSeen(record *LoadRecord) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range record.Patches {
+		if _, ok := s.first[record.value(p)]; p.OK && !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // LoadFigures are the delay figures of one load.
