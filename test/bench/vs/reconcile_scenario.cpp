@@ -1,13 +1,173 @@
-#include <cstdio>
+// reconcile --workers W [--load] (PROTOCOL.md): a manager with one controller for pods whose
+// reconciler reads its pod from the manager's client (the cache), measured from Start to every
+// pod reconciled once, then optionally under the driver's patch load.
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "runtime/api/pod.hpp"
+#include "runtime/controller/builder.hpp"
+#include "runtime/manager/manager.hpp"
+#include "test/bench/annotation_patch_load.hpp"
+#include "test/bench/bench_process.hpp"
+#include "test/bench/reconcile_timer.hpp"
+#include "test/bench/vs/load_observer.hpp"
+#include "test/bench/vs/probe_manager.hpp"
 #include "test/bench/vs/scenarios.hpp"
 
 namespace ctrl::bench::vs {
+namespace {
 
-// SCAFFOLD: replaced by the scenario's implementation (PROTOCOL.md) before issue 16 lands.
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+// The operator's reconciler: Gets the pod through the manager's client into a typed pod (a copy
+// out of the cache), notes its first reconcile (timer) and, while noting is on, the start of the
+// first reconcile that saw each value of the load's annotation; then succeeds.
+class PodReconciler final : public reconcile::Reconciler {
+  public:
+    PodReconciler(client::Client& client, std::shared_ptr<ReconcileTimer> timer, SeenValues& seen)
+        : client_(client), timer_(std::move(timer)), seen_(seen) {}
+
+    Task<StatusOr<reconcile::Result>> Reconcile(Context ctx, reconcile::Request request) override {
+        const int64_t started = UnixNanos();
+        api::Pod pod;
+        const Status got = co_await client_.Get(ctx, request, pod);
+        if (!got.Ok()) {
+            if (IsNotFound(got))
+                co_return reconcile::Result{};
+            co_return got;
+        }
+        if (noting_.load(std::memory_order_relaxed)) {
+            if (const std::optional<std::string_view> value = pod.Annotation(AnnotationPatchLoad::kAnnotation))
+                seen_.Note(*value, started);
+        }
+        co_return co_await timer_->Reconcile(std::move(ctx), std::move(request));
+    }
+
+    // From now on, note the load's annotation values (off for the first pass, so that it is the
+    // same pass with or without --load).
+    void StartNoting() { noting_.store(true); }
+
+  private:
+    client::Client& client_;
+    const std::shared_ptr<ReconcileTimer> timer_;
+    SeenValues& seen_;
+    std::atomic<bool> noting_{false};
+};
+
+double Seconds(int64_t nanoseconds) {
+    return static_cast<double>(nanoseconds) / 1e9;
+}
+
+}  // namespace
+
 int RunReconcile(const ProbeArgs& args) {
-    std::fprintf(stderr, "ctrl-vs-probe: scenario %s is not built yet\n", args.scenario.c_str());
-    return 2;
+    const std::string scenario = "reconcile";
+    const double workers_flag = args.Number("workers", 1);
+    if (workers_flag < 1 || workers_flag != static_cast<int>(workers_flag)) {
+        std::fprintf(stderr, "ctrl-vs-probe reconcile: --workers %g: not a count of at least 1\n", workers_flag);
+        return 2;
+    }
+    const int workers = static_cast<int>(workers_flag);
+    const bool with_load = args.Switch("load");
+    const Clock::time_point origin = Clock::now();
+
+    // As PROTOCOL.md says: leader election off (the default), metrics and probes off.
+    manager::Options options;
+    options.metrics.bind_address = "0";
+    options.health_probe_bind_address = "0";
+    StatusOr<std::unique_ptr<manager::Manager>> made = NewManagerFromKubeconfig(args.kubeconfig, options);
+    if (!made.Ok())
+        return ScenarioFailed(scenario, "manager: " + made.GetStatus().ToString());
+    std::unique_ptr<manager::Manager> mgr = std::move(made).Value();
+    if (Status warmed = WarmUpManager(*mgr, args.layout); !warmed.Ok())
+        return ScenarioFailed(scenario, "warm-up: " + warmed.ToString());
+
+    SeenValues seen;
+    auto timer = std::make_shared<ReconcileTimer>(args.layout, origin, nullptr, nullptr);
+    auto reconciler = std::make_shared<PodReconciler>(mgr->GetClient(), timer, seen);
+    const Status built = builder::ControllerFor<api::Pod>(*mgr)
+                             .WithOptions(controller::Options{.max_concurrent_reconciles = workers})
+                             .Complete(reconciler);
+    if (!built.Ok())
+        return ScenarioFailed(scenario, "controller: " + built.ToString());
+
+    (void)SettledMemory();  // the protocol's settle before the baseline
+    const double cpu_before = CpuSeconds();
+    const int64_t start = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - origin).count();
+    Context stop = Context::WithCancel(Context::Background());
+    manager::Manager& running = *mgr;
+    std::future<Status> done = std::async(std::launch::async, [&running, stop] { return running.Start(stop); });
+    auto stop_manager = [&] {
+        stop.Cancel();
+        if (done.wait_for(60s) != std::future_status::ready)
+            return InternalError("the manager did not stop within 60 s");
+        return done.get();
+    };
+
+    const Clock::time_point deadline = Clock::now() + 600s;
+    while (timer->AllSeen().wait_for(50ms) != std::future_status::ready) {
+        if (done.wait_for(0s) == std::future_status::ready)
+            return ScenarioFailed(scenario,
+                                  "the manager stopped before every pod was reconciled: " + done.get().ToString());
+        if (Clock::now() > deadline) {
+            (void)stop_manager();
+            return ScenarioFailed(scenario, std::to_string(timer->PodsSeen()) + " of " + std::to_string(timer->Pods()) +
+                                                " pods reconciled after 600 s");
+        }
+    }
+    const double cpu_seconds = CpuSeconds() - cpu_before;
+    const int64_t reconciles = timer->Reconciles();
+    const Memory after = SettledMemory();
+    Figures figures;
+    figures["pods"] = timer->Pods();
+    figures["first_s"] = Seconds(timer->FirstReconcileAt() - start);
+    figures["all_s"] = Seconds(timer->LastFirstReconcileAt() - start);
+    figures["cpu_s"] = cpu_seconds;
+    figures["reconciles"] = static_cast<double>(reconciles);
+    figures["rss_after_bytes"] = static_cast<double>(after.rss);
+    figures["heap_after_bytes"] = static_cast<double>(after.heap);
+    if (timer->Strangers() > 0)
+        std::fprintf(stderr, "ctrl-vs-probe reconcile: %lld reconciles of pods outside the layout\n",
+                     static_cast<long long>(timer->Strangers()));
+
+    if (with_load) {
+        reconciler->StartNoting();
+        const int64_t load_reconciles_before = timer->Reconciles();
+        const double load_cpu_before = CpuSeconds();
+        StatusOr<LoadRecord> record = AwaitStop();
+        if (!record.Ok()) {
+            (void)stop_manager();
+            return ScenarioFailed(scenario, "STOP: " + record.GetStatus().ToString());
+        }
+        WaitUntilAllSeen(*record, seen);
+        const double load_cpu_seconds = CpuSeconds() - load_cpu_before;
+        const int64_t load_reconciles = timer->Reconciles() - load_reconciles_before;
+        if (record->Answered() == 0) {
+            (void)stop_manager();
+            return ScenarioFailed(scenario, "the load record holds no patch answered OK: nothing to measure");
+        }
+        Figures load = LoadFigures(*record, seen);
+        figures["load_reconciles"] = static_cast<double>(load_reconciles);
+        figures["reconciles_per_s"] = load["events_per_s"];
+        figures["missed"] = load["missed"];
+        for (const char* key : {"delay_send_p50_ms", "delay_send_p99_ms", "delay_answer_p50_ms", "delay_answer_p99_ms"})
+            figures[key] = load[key];
+        figures["load_cpu_s"] = load_cpu_seconds;
+    }
+
+    if (Status stopped = stop_manager(); !stopped.Ok())
+        return ScenarioFailed(scenario, "the manager stopped with " + stopped.ToString());
+    PrintResult(figures);
+    return 0;
 }
 
 }  // namespace ctrl::bench::vs

@@ -1,0 +1,29 @@
+#pragma once
+
+// What the manager scenarios of ctrl-vs-probe (reconcile, idle) share: the manager made from the
+// kubeconfig as an operator's main() makes it, and the protocol's warm-up on that manager's own
+// client and RESTMapper before its Start.
+
+#include <memory>
+#include <string>
+
+#include "runtime/core/status_or.hpp"
+#include "runtime/manager/manager.hpp"
+#include "test/support/workload.hpp"
+
+namespace ctrl::bench::vs {
+
+// Prints "ctrl-vs-probe <scenario>: <message>" on stderr; returns 1 (the protocol's failure code).
+int ScenarioFailed(const std::string& scenario, const std::string& message);
+
+// manager::New over the kubeconfig at path with options.
+StatusOr<std::unique_ptr<manager::Manager>> NewManagerFromKubeconfig(const std::string& path, manager::Options options);
+
+// PROTOCOL.md's warm-up, before mgr.Start: resolves pods through the manager's RESTMapper and makes
+// one direct List (the manager's API reader) of pods in the layout's first namespace with limit=1,
+// so that the TLS connection and the discovery of pods are done. Runs on the manager's own event
+// loop (the calling thread runs it until the calls end, as Go's calls before mgr.Start run on the
+// calling goroutine); must be called before Start, from one thread.
+Status WarmUpManager(manager::Manager& mgr, const ctrl::testing::WorkloadOptions& layout);
+
+}  // namespace ctrl::bench::vs
