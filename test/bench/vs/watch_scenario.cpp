@@ -1,5 +1,6 @@
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,8 +52,10 @@ int RunWatch(const ProbeArgs& args) {
     // latest one (a getrusage call, ~0.3 us: cpu_s ends at the last event seen, not at STOP).
     SeenValues seen;
     std::atomic<double> cpu_at_last_event{0};
+    std::atomic<int> updates{0};  // every update event, this load's or not (stderr only)
     auto handler = std::make_shared<cache::EventHandlerFuncs>();
     handler->on_update = [&](const std::shared_ptr<const Object>&, const std::shared_ptr<const Object>& object) {
+        updates.fetch_add(1);
         if (!object->Annotation(AnnotationPatchLoad::kAnnotation))
             return;
         seen.Note(*object);
@@ -74,6 +77,8 @@ int RunWatch(const ProbeArgs& args) {
     Figures figures = LoadFigures(*record, seen);
     const double cpu_seconds = cpu_at_last_event.load() - cpu_at_synced;
     StopCluster(stop, cluster, loop);
+    std::fprintf(stderr, "ctrl-vs-probe watch: %d update events in all; %d patches of this load answered OK\n",
+                 updates.load(), record->Answered());
     if (figures["events"] == 0)
         return Fail(args, "no patch of the load (nonce " + record->nonce + ") was seen");
     figures["cpu_s"] = cpu_seconds;
