@@ -55,6 +55,8 @@ class AnnotationPatchLoad final {
     int64_t SentAt(int seq) const { return sent_[seq]; }
     int64_t AnsweredAt(int seq) const { return answered_[seq]; }
     int64_t StartedAt() const { return started_at_; }
+    // The run's nonce: every value this run writes is "<nonce>-<seq>".
+    const std::string& Nonce() const { return nonce_; }
 
   private:
     struct Worker;

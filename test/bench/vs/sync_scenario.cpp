@@ -1,13 +1,97 @@
+#include <chrono>
 #include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
 
+#include "runtime/api/pod.hpp"
+#include "runtime/cluster/cluster.hpp"
+#include "runtime/core/run_sync.hpp"
+#include "test/bench/bench_process.hpp"
+#include "test/bench/process_stats.hpp"
+#include "test/bench/vs/load_observer.hpp"
+#include "test/bench/vs/probe_setup.hpp"
 #include "test/bench/vs/scenarios.hpp"
 
 namespace ctrl::bench::vs {
+namespace {
 
-// SCAFFOLD: replaced by the scenario's implementation (PROTOCOL.md) before issue 16 lands.
+using namespace std::chrono_literals;
+
+Context Within(std::chrono::steady_clock::duration timeout) {
+    return Context::WithTimeout(Context::Background(), timeout);
+}
+
+}  // namespace
+
+// sync [--keep-managed-fields]: a cache over pods in every namespace, from its start to synced.
+// ctrl speaks JSON only: --protobuf exits 2 (the argument parser refuses it already unless the
+// scenario table lists it as a switch).
 int RunSync(const ProbeArgs& args) {
-    std::fprintf(stderr, "ctrl-vs-probe: scenario %s is not built yet\n", args.scenario.c_str());
-    return 2;
+    if (args.Switch("protobuf")) {
+        std::fprintf(stderr, "ctrl-vs-probe sync: --protobuf: ctrl speaks JSON only\n");
+        return 2;
+    }
+    StatusOr<rest::Config> config = LoadProbeConfig(args);
+    if (!config.Ok())
+        return Fail(args, config.GetStatus().ToString());
+    Loop loop;
+    cluster::Options options;
+    if (args.Switch("keep-managed-fields"))
+        options.cache.default_transform = nullptr;  // the default strips managedFields
+    StatusOr<std::unique_ptr<cluster::Cluster>> made = cluster::Cluster::New(*config, loop.Executor(), options);
+    if (!made.Ok())
+        return Fail(args, "cluster: " + made.GetStatus().ToString());
+    cluster::Cluster& cluster = **made;
+    if (Status warm = WarmUp(args, cluster.GetAPIReader(), loop.Executor()); !warm.Ok())
+        return Fail(args, "warm-up: " + warm.ToString());
+
+    // From the cache's start to synced: the pod informer made, its list pages stored, events dispatched.
+    const Memory before = SettledMemory();
+    const double cpu_before = CpuSeconds();
+    const auto start = std::chrono::steady_clock::now();
+    Context stop = Context::WithCancel(Context::Background());
+    cluster.Start(stop);
+    StatusOr<std::vector<cache::Informer*>> informers =
+        RunOn(loop.Executor(), cluster.GetCache().GetInformersFor<api::Pod>(Within(60s)));
+    if (!informers.Ok() || informers->size() != 1) {
+        StopCluster(stop, cluster, loop);
+        return Fail(args, "pod informer: " + informers.GetStatus().ToString());
+    }
+    const Status synced = RunOn(loop.Executor(), cluster.WaitForCacheSync(Within(600s)));
+    const double sync_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double cpu_seconds = CpuSeconds() - cpu_before;
+    if (!synced.Ok()) {
+        StopCluster(stop, cluster, loop);
+        return Fail(args, "sync: " + synced.ToString());
+    }
+    const std::size_t rss_raw = SnapshotProcess().rss;
+    const Memory after = SettledMemory();
+    const std::size_t rss_peak = SnapshotProcess().rss_peak;
+
+    // After the memory figures: each cached pod re-serialized to JSON.
+    const cache::Store& store = informers->front()->GetStore();
+    std::size_t json_bytes = 0;
+    std::size_t pods = 0;
+    for (const cache::CachedObject& object : store.List()) {
+        json_bytes += object.Copy().ToJson().size();
+        ++pods;
+    }
+    StopCluster(stop, cluster, loop);
+    if (pods < static_cast<std::size_t>(args.Pods()))
+        return Fail(
+            args, "the cache holds " + std::to_string(pods) + " pods, the workload has " + std::to_string(args.Pods()));
+    PrintResult({{"pods", static_cast<double>(pods)},
+                 {"sync_s", sync_seconds},
+                 {"cpu_s", cpu_seconds},
+                 {"rss_before_bytes", static_cast<double>(before.rss)},
+                 {"rss_raw_bytes", static_cast<double>(rss_raw)},
+                 {"rss_after_bytes", static_cast<double>(after.rss)},
+                 {"heap_after_bytes", static_cast<double>(after.heap)},
+                 {"rss_peak_bytes", static_cast<double>(rss_peak)},
+                 {"json_bytes", static_cast<double>(json_bytes)},
+                 {"protobuf", 0}});
+    return 0;
 }
 
 }  // namespace ctrl::bench::vs

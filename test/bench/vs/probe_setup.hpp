@@ -1,0 +1,38 @@
+#pragma once
+
+// What the scenarios that talk to the control plane share (PROTOCOL.md, "Invocation"): the
+// kubeconfig, the failure message, and the warm-up every probe makes before its measured interval.
+
+#include <string>
+
+#include <boost/asio/any_io_executor.hpp>
+
+#include "runtime/client/client.hpp"
+#include "runtime/cluster/cluster.hpp"
+#include "runtime/core/status.hpp"
+#include "runtime/core/status_or.hpp"
+#include "runtime/rest/config.hpp"
+#include "test/bench/bench_process.hpp"
+#include "test/bench/vs/probe_args.hpp"
+
+namespace ctrl::bench::vs {
+
+// The config of --kubeconfig.
+StatusOr<rest::Config> LoadProbeConfig(const ProbeArgs& args);
+
+// Prints "ctrl-vs-probe <scenario>: <message>" on stderr; returns 1, the exit code of a failure.
+int Fail(const ProbeArgs& args, const std::string& message);
+
+// The namespace of the workload's first namespace, P-1.
+std::string FirstNamespace(const ProbeArgs& args);
+
+// The warm-up, never measured: resolves pods through client's RESTMapper and makes one List of
+// pods in P-1 with limit=1 through client (a direct client: the TLS connection and discovery are
+// then done). Runs on executor, the client's loop; call it from outside that loop.
+Status WarmUp(const ProbeArgs& args, client::Client& direct, boost::asio::any_io_executor executor);
+
+// Ends what runs on loop for cluster: cancels stop (the context its cache runs under), waits up to
+// 10 s for the cache's informers to return, then stops the loop.
+void StopCluster(Context& stop, cluster::Cluster& cluster, Loop& loop);
+
+}  // namespace ctrl::bench::vs
