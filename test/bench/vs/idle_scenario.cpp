@@ -17,6 +17,7 @@
 #include "runtime/core/sleep.hpp"
 #include "runtime/manager/health_checks.hpp"
 #include "runtime/manager/manager.hpp"
+#include "runtime/manager/signals.hpp"
 #include "test/bench/bench_process.hpp"
 #include "test/bench/process_stats.hpp"
 #include "test/bench/reconcile_timer.hpp"
@@ -33,8 +34,9 @@ using Clock = std::chrono::steady_clock;
 // What the idle measurement needs and finds.
 struct IdleRun {
     double idle_seconds = 10;
-    int64_t start = 0;                                          // the manager's Start, ns after origin
-    Context stop = Context::WithCancel(Context::Background());  // ends the manager's Start once measured
+    int64_t start = 0;  // the manager's Start, ns after origin
+    // The manager's Start context: the operator's signal context, ended here once measured.
+    Context stop = Context::WithCancel(manager::SetupSignalHandler());
     bool measured = false;
     std::string failure;
     Figures figures;
@@ -129,7 +131,8 @@ int RunIdle(const ProbeArgs& args) {
 
     (void)SettledMemory();  // the protocol's settle before the baseline
     run.start = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - origin).count();
-    // As an operator's main(): Start on this thread until the measurement stops it.
+    // As an operator's main(): Start(SetupSignalHandler()) on this thread, here until the measurement
+    // stops it.
     const Status ran = mgr->Start(run.stop);
     if (!run.measured)
         return ScenarioFailed(scenario, run.failure.empty()
