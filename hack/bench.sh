@@ -44,7 +44,7 @@ fi
 
 if [[ -n "${vs}" ]]; then
     step "building ctrl-vs-probe, ctrl-workload and ctrl-control-plane (${build_type})"
-    cmake --build "${BUILD_DIR}" -j "${JOBS}" --target ctrl-vs-probe ctrl-workload ctrl-control-plane
+    cmake --build "${BUILD_DIR}" -j "${JOBS}" --target ctrl-vs-probe ctrl-workload ctrl-control-plane >&2
     peer="$("${ROOT}/hack/internal/build-peer.sh" | tail -1)"
     exec python3 "${ROOT}/hack/internal/bench_vs.py" --root "${ROOT}" --build-dir "${BUILD_DIR}" \
         --peer "${peer}" --build-type "${build_type}" "$@"

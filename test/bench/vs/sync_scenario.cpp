@@ -25,8 +25,7 @@ Context Within(std::chrono::steady_clock::duration timeout) {
 }  // namespace
 
 // sync [--keep-managed-fields]: a cache over pods in every namespace, from its start to synced.
-// ctrl speaks JSON only: --protobuf exits 2 (the argument parser refuses it already unless the
-// scenario table lists it as a switch).
+// ctrl speaks JSON only: --protobuf exits 2 with a message saying so.
 int RunSync(const ProbeArgs& args) {
     if (args.Switch("protobuf")) {
         std::fprintf(stderr, "ctrl-vs-probe sync: --protobuf: ctrl speaks JSON only\n");

@@ -21,7 +21,7 @@ struct Scenario {
 const std::map<std::string, Scenario>& Scenarios() {
     using namespace ctrl::bench::vs;
     static const std::map<std::string, Scenario> scenarios = {
-        {"sync", {{{}, {"keep-managed-fields"}}, RunSync}},
+        {"sync", {{{}, {"keep-managed-fields", "protobuf"}}, RunSync}},
         {"watch", {{}, RunWatch}},
         {"reads", {{{"seconds"}, {}}, RunReads}},
         {"reconcile", {{{"workers"}, {"load"}}, RunReconcile}},
