@@ -146,6 +146,10 @@ spec:
         scenario_args = spec["args"](self.args)
         cmd = [self.binary(side), spec["scenario"], "--kubeconfig", self.kubeconfig] + self.layout + scenario_args
         what = f"{side} {case}"
+        if side in self.args.profile:
+            data = os.path.join(self.state, f"perf-{side}-{case}.data")
+            cmd = ["perf", "record", "-F", "499", "-g", "-q", "-o", data, "--"] + cmd
+            say(f"  profiling {what} into {data} (perf report -i {data} --no-children)")
         if spec.get("load"):
             figures = self.probe_under_load(cmd, what)
         else:
@@ -255,9 +259,14 @@ def main():
     parser.add_argument("--state-dir", default=os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser(
         "~/.cache")), "ctrl", "bench-vs"), help="control plane, load record and results (~/.cache/ctrl/bench-vs)")
     parser.add_argument("--keep-cluster", action="store_true", help="leave the control plane running")
+    parser.add_argument("--profile", action="append", default=[], choices=["ctrl", "controller-runtime"],
+                        help="run that side's probes under `perf record -g` (data in the state dir); "
+                             "implies --no-docs, as perf's cost is in the figures")
     args = parser.parse_args()
     if args.smoke:
         args.pods, args.runs, args.load_seconds, args.idle_seconds, args.seconds = 200, 1, 2, 2, 0.3
+        args.no_docs = True
+    if args.profile:
         args.no_docs = True
     if args.runs < 1 or args.pods < 1:
         parser.error("--runs and --pods must be at least 1")

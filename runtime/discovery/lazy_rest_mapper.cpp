@@ -262,22 +262,49 @@ void LazyRESTMapper::ApplyGroupList(const std::vector<APIGroup>& list, bool core
 
 Task<Status> LazyRESTMapper::LegacyRound(const std::string& group, const std::vector<std::string>& versions,
                                          const Finder& find, bool want_all, bool have_group_list, Context ctx) {
-    std::vector<std::string> targets = versions;
-    if (targets.empty()) {
-        if (!have_group_list) {
-            const bool core = group.empty();
-            StatusOr<std::vector<APIGroup>> list = co_await discovery_->FetchGroupList(core, ctx);
-            if (!list.Ok())
-                co_return list.GetStatus();
-            ApplyGroupList(*list, core);
+    std::set<GroupVersion> fetched_now;
+    if (!versions.empty())
+        co_return co_await FetchNewThenKnown(group, versions, find, want_all, fetched_now, ctx);
+    // No version named: the group's version list is needed. A list an earlier round fetched
+    // (GET /apis names every named group, GET /api the core versions) serves every group it
+    // names, so lookups in N groups cost 1 + N requests rather than 2N: first the versions it
+    // names that were never fetched. Only when they do not answer is the list fetched again (a
+    // group or version added since), then the versions it newly names, then the fetched ones
+    // again (a kind added to a cached version).
+    if (!have_group_list && Current().HasVersionList(group)) {
+        for (const std::string& version : Current().VersionsOf(group)) {
+            const GroupVersion gv{group, version};
+            if (Current().versions.count(gv) != 0)
+                continue;
+            const std::vector<GroupVersion> one{gv};  // named: see FetchNewThenKnown
+            CTRL_CO_RETURN_IF_ERROR(co_await FetchVersions(one, ctx));
+            fetched_now.insert(gv);
+            if (!want_all && !find(Current()).empty())
+                co_return OkStatus();
         }
-        targets = Current().VersionsOf(group);
     }
+    if (!have_group_list) {
+        const bool core = group.empty();
+        StatusOr<std::vector<APIGroup>> list = co_await discovery_->FetchGroupList(core, ctx);
+        if (!list.Ok())
+            co_return list.GetStatus();
+        ApplyGroupList(*list, core);
+    }
+    const std::vector<std::string> listed = Current().VersionsOf(group);
+    co_return co_await FetchNewThenKnown(group, listed, find, want_all, fetched_now, ctx);
+}
+
+Task<Status> LazyRESTMapper::FetchNewThenKnown(const std::string& group, const std::vector<std::string>& targets,
+                                               const Finder& find, bool want_all, std::set<GroupVersion>& fetched_now,
+                                               Context ctx) {
     // Versions not fetched yet, preferred first, one at a time until the lookup is answered;
-    // then, if it still is not, the fetched ones again (a kind added to a cached version).
+    // then, if it still is not, the fetched ones again (a kind added to a cached version), but
+    // none this round fetched already.
     std::vector<GroupVersion> fetched_before;
     for (const std::string& version : targets) {
         const GroupVersion gv{group, version};
+        if (fetched_now.count(gv) != 0)
+            continue;
         if (Current().versions.count(gv) != 0) {
             fetched_before.push_back(gv);
             continue;
@@ -285,6 +312,7 @@ Task<Status> LazyRESTMapper::LegacyRound(const std::string& group, const std::ve
         // (a named vector: GCC 12 miscompiles a braced list held across co_await)
         const std::vector<GroupVersion> one{gv};
         CTRL_CO_RETURN_IF_ERROR(co_await FetchVersions(one, ctx));
+        fetched_now.insert(gv);
         if (!want_all && !find(Current()).empty())
             co_return OkStatus();
     }

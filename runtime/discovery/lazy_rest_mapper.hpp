@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,9 @@ struct LazyRESTMapperOptions {
 //    group and keeping the core group as it was; GET /api for the core group, keeping the named
 //    groups. So a controller retrying a CRD kind the server does not serve yet costs 1 request
 //    per retry. Without aggregated discovery a round fetches what the lookup needs: one request
-//    per group version, plus the group list when the lookup names no version.
+//    per group version, plus the group list when the lookup names no version and no earlier
+//    round's list names the group (or its versions do not answer): N kinds in N groups cost N
+//    requests with versions named, 1 + N without.
 //  - A miss starts a round (a CRD created after start, a new version of a cached group, a new
 //    kind in a cached group version are all found); a round that finds a group version gone
 //    (404) or a group no longer listed drops it, so its kinds become NoMatch.
@@ -107,8 +110,15 @@ class LazyRESTMapper final : public RESTMapper {
                                  const std::vector<std::string>& versions, const Finder& find, bool want_all,
                                  Context ctx);
     Task<StatusOr<RootDiscovery>> FetchRootDocuments(RootDocuments documents, Context ctx);
+    // What a lookup of group needs without aggregated discovery: the versions named, or the group's
+    // version list (an earlier round's when it names the group) and its versions.
     Task<Status> LegacyRound(const std::string& group, const std::vector<std::string>& versions, const Finder& find,
                              bool want_all, bool have_group_list, Context ctx);
+    // Fetches the targets never fetched, one at a time until find answers (every one when
+    // want_all), then the ones fetched by an earlier round if it still does not; skips and
+    // extends fetched_now (this round's).
+    Task<Status> FetchNewThenKnown(const std::string& group, const std::vector<std::string>& targets,
+                                   const Finder& find, bool want_all, std::set<GroupVersion>& fetched_now, Context ctx);
     // Replaces the groups of one side (core, or named) with a legacy group list and drops the
     // versions it no longer names.
     void ApplyGroupList(const std::vector<APIGroup>& list, bool core);

@@ -153,6 +153,40 @@ TEST_P(LazyRESTMapperTest, RequestsPerKindsResolved) {
     }
 }
 
+// Lookups without a version in N groups share the group list of an earlier round: N requests
+// (one per group version) after it, not 2N.
+TEST_P(LazyRESTMapperTest, VersionlessLookupsInManyGroupsShareOneGroupList) {
+    constexpr int kGroups = 5;
+    for (int i = 1; i <= kGroups; ++i)
+        server_.AddResource({"g" + std::to_string(i) + ".example.com", "v1"}, "Thing", "things", true);
+    ASSERT_TRUE(Map(kPod, {"v1"}).Ok());
+    server_.ResetCounts();
+    for (int i = 1; i <= kGroups; ++i) {
+        StatusOr<RESTMapping> thing = Map({"g" + std::to_string(i) + ".example.com", "Thing"});
+        ASSERT_TRUE(thing.Ok()) << thing.GetStatus();
+        EXPECT_EQ(thing->resource.version, "v1");
+    }
+    switch (GetParam()) {
+        case Mode::kAggregated:
+            EXPECT_EQ(server_.Total(), 0) << "the first round loaded every group";
+            break;
+        case Mode::kLegacyForced:
+            EXPECT_EQ(server_.Total(), 1 + kGroups) << "GET /apis once, then each group's version";
+            EXPECT_EQ(server_.Count("/apis"), 1);
+            break;
+        case Mode::kLegacyServer:
+            EXPECT_EQ(server_.Total(), kGroups) << "the first round's /apis listed every group";
+            break;
+    }
+    // A kind no listed version serves makes the list be fetched again (it may name a new version).
+    server_.ResetCounts();
+    EXPECT_TRUE(IsNoMatch(Map({"g1.example.com", "Other"}).GetStatus()));
+    if (!Aggregated()) {
+        EXPECT_EQ(server_.Count("/apis"), 1);
+        EXPECT_EQ(server_.Count("/apis/g1.example.com/v1"), 1) << "fetched again once, not twice";
+    }
+}
+
 // 3. A kind that does not exist is NoMatch; discovery failures are Unavailable, never NoMatch.
 TEST_P(LazyRESTMapperTest, MissingKindIsNoMatch) {
     StatusOr<RESTMapping> missing = Map(kSgp, {"v1beta1"});
