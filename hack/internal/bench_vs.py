@@ -79,6 +79,7 @@ class Bench:
         self.layout = ["--prefix", "vs", "--namespaces", str(self.namespaces),
                        "--pods-per-namespace", str(PODS_PER_NAMESPACE)]
         self.results = []  # {"case", "side", "run", "figures"}
+        self.selected = []  # the cases compare() runs
 
     # --- the cluster -------------------------------------------------------------------------
     def control_plane(self, verb):
@@ -192,7 +193,7 @@ spec:
 
     # --- the comparison ----------------------------------------------------------------------
     def compare(self):
-        groups = []
+        self.selected = groups = []
         for case in CASES:
             if self.args.only and not any(re.search(p, case) for p in self.args.only):
                 continue
@@ -296,7 +297,7 @@ def main():
     }
     with open(os.path.join(args.state_dir, "results.json"), "w") as f:
         json.dump({"meta": meta, "results": bench.results}, f, indent=1)
-    table, problems = render_table(ROWS, bench.results, meta)
+    table, problems = render_table(ROWS, bench.results, meta, bench.selected)
     print(table)
     if problems:
         for p in problems:

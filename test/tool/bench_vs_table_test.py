@@ -45,6 +45,11 @@ class RenderTest(unittest.TestCase):
         self.assertNotIn("| cached Get", table)
         self.assertEqual(len(problems), 1)
 
+    def test_a_row_needing_a_case_not_selected_is_left_out(self):
+        table, problems = render_table([("Reads", [ROW])], results([1, 2], []), META, selected=["queue"])
+        self.assertNotIn("| cached Get", table)
+        self.assertEqual(problems, [])
+
     def test_a_missing_key_is_a_problem(self):
         _, problems = render_table([("Reads", [ROW])], results([1], [2], key="other"), META)
         self.assertTrue(any("missing" in p for p in problems))

@@ -23,6 +23,7 @@
 #include "test/bench/reconcile_timer.hpp"
 #include "test/bench/vs/load_observer.hpp"
 #include "test/bench/vs/probe_manager.hpp"
+#include "test/bench/vs/probe_setup.hpp"
 #include "test/bench/vs/scenarios.hpp"
 
 namespace ctrl::bench::vs {
@@ -95,7 +96,6 @@ Task<void> MeasureIdle(const ReconcileTimer& timer, IdleRun& run) {
 }  // namespace
 
 int RunIdle(const ProbeArgs& args) {
-    const std::string scenario = "idle";
     const double idle_seconds = args.Number("seconds", 10);
     if (!(idle_seconds > 0)) {
         std::fprintf(stderr, "ctrl-vs-probe idle: --seconds %g: must be positive\n", idle_seconds);
@@ -111,19 +111,19 @@ int RunIdle(const ProbeArgs& args) {
     options.health_probe_bind_address = "127.0.0.1:0";
     StatusOr<std::unique_ptr<manager::Manager>> made = NewManagerFromKubeconfig(args.kubeconfig, options);
     if (!made.Ok())
-        return ScenarioFailed(scenario, "manager: " + made.GetStatus().ToString());
+        return Fail(args, "manager: " + made.GetStatus().ToString());
     std::unique_ptr<manager::Manager> mgr = std::move(made).Value();
     if (Status added = mgr->AddHealthzCheck("healthz", manager::Ping); !added.Ok())
-        return ScenarioFailed(scenario, "healthz check: " + added.ToString());
+        return Fail(args, "healthz check: " + added.ToString());
     if (Status added = mgr->AddReadyzCheck("readyz", manager::Ping); !added.Ok())
-        return ScenarioFailed(scenario, "readyz check: " + added.ToString());
+        return Fail(args, "readyz check: " + added.ToString());
     if (Status warmed = WarmUpManager(*mgr, args.layout); !warmed.Ok())
-        return ScenarioFailed(scenario, "warm-up: " + warmed.ToString());
+        return Fail(args, "warm-up: " + warmed.ToString());
 
     // The no-op reconciler (1 worker, the default): it only notes each pod's first reconcile.
     auto timer = std::make_shared<ReconcileTimer>(args.layout, origin, nullptr, nullptr);
     if (Status built = builder::ControllerFor<api::Pod>(*mgr).Complete(timer); !built.Ok())
-        return ScenarioFailed(scenario, "controller: " + built.ToString());
+        return Fail(args, "controller: " + built.ToString());
 
     IdleRun run;
     run.idle_seconds = idle_seconds;
@@ -135,11 +135,10 @@ int RunIdle(const ProbeArgs& args) {
     // stops it.
     const Status ran = mgr->Start(run.stop);
     if (!run.measured)
-        return ScenarioFailed(scenario, run.failure.empty()
-                                            ? "the manager stopped before the measurement: " + ran.ToString()
-                                            : run.failure);
+        return Fail(
+            args, run.failure.empty() ? "the manager stopped before the measurement: " + ran.ToString() : run.failure);
     if (!ran.Ok())
-        return ScenarioFailed(scenario, "the manager stopped with " + ran.ToString());
+        return Fail(args, "the manager stopped with " + ran.ToString());
     PrintResult(run.figures);
     return 0;
 }

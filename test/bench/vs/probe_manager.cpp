@@ -34,11 +34,6 @@ Task<Status> WarmUp(manager::Manager& mgr, std::string namespace_name) {
 
 }  // namespace
 
-int ScenarioFailed(const std::string& scenario, const std::string& message) {
-    std::fprintf(stderr, "ctrl-vs-probe %s: %s\n", scenario.c_str(), message.c_str());
-    return 1;
-}
-
 StatusOr<std::unique_ptr<manager::Manager>> NewManagerFromKubeconfig(const std::string& path,
                                                                      manager::Options options) {
     rest::KubeconfigOptions kubeconfig;

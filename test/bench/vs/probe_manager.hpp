@@ -13,9 +13,6 @@
 
 namespace ctrl::bench::vs {
 
-// Prints "ctrl-vs-probe <scenario>: <message>" on stderr; returns 1 (the protocol's failure code).
-int ScenarioFailed(const std::string& scenario, const std::string& message);
-
 // manager::New over the kubeconfig at path with options.
 StatusOr<std::unique_ptr<manager::Manager>> NewManagerFromKubeconfig(const std::string& path, manager::Options options);
 

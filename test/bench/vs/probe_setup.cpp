@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -57,6 +58,24 @@ void StopCluster(Context& stop, cluster::Cluster& cluster, Loop& loop) {
     stop.Cancel();
     WaitUntil(10s, [&] { return cluster.GetCache().Stopped(); });
     loop.Stop();
+}
+
+StatusOr<cache::Informer*> StartPodInformer(cluster::Cluster& cluster, Loop& loop, Context& stop) {
+    cluster.Start(stop);
+    Context within = Context::WithTimeout(Context::Background(), std::chrono::seconds(60));
+    StatusOr<std::vector<cache::Informer*>> informers =
+        RunOn(loop.Executor(), cluster.GetCache().GetInformersFor<api::Pod>(std::move(within)));
+    if (informers.Ok() && informers->size() == 1)
+        return informers->front();
+    StopCluster(stop, cluster, loop);
+    if (!informers.Ok())
+        return informers.GetStatus();
+    return Status(StatusCode::kInternal, std::to_string(informers->size()) + " pod informers, expected 1");
+}
+
+Status WaitForSync(cluster::Cluster& cluster, Loop& loop) {
+    Context within = Context::WithTimeout(Context::Background(), std::chrono::seconds(600));
+    return RunOn(loop.Executor(), cluster.WaitForCacheSync(std::move(within)));
 }
 
 }  // namespace ctrl::bench::vs

@@ -7,6 +7,7 @@
 
 #include <boost/asio/any_io_executor.hpp>
 
+#include "runtime/cache/informer.hpp"
 #include "runtime/client/client.hpp"
 #include "runtime/cluster/cluster.hpp"
 #include "runtime/core/status.hpp"
@@ -30,6 +31,13 @@ std::string FirstNamespace(const ProbeArgs& args);
 // pods in P-1 with limit=1 through client (a direct client: the TLS connection and discovery are
 // then done). Runs on executor, the client's loop; call it from outside that loop.
 Status WarmUp(const ProbeArgs& args, client::Client& direct, boost::asio::any_io_executor executor);
+
+// Starts cluster (its cache runs until stop is cancelled) and makes its pod informer, waiting up
+// to 60 s; on failure stops the cluster (StopCluster) and returns the error.
+StatusOr<cache::Informer*> StartPodInformer(cluster::Cluster& cluster, Loop& loop, Context& stop);
+
+// Waits up to 600 s for cluster's cache to sync.
+Status WaitForSync(cluster::Cluster& cluster, Loop& loop);
 
 // Ends what runs on loop for cluster: cancels stop (the context its cache runs under), waits up to
 // 10 s for the cache's informers to return, then stops the loop.

@@ -21,6 +21,7 @@
 #include "test/bench/reconcile_timer.hpp"
 #include "test/bench/vs/load_observer.hpp"
 #include "test/bench/vs/probe_manager.hpp"
+#include "test/bench/vs/probe_setup.hpp"
 #include "test/bench/vs/scenarios.hpp"
 
 namespace ctrl::bench::vs {
@@ -78,7 +79,6 @@ double Seconds(int64_t nanoseconds) {
 }  // namespace
 
 int RunReconcile(const ProbeArgs& args) {
-    const std::string scenario = "reconcile";
     const double workers_flag = args.Number("workers", 1);
     if (workers_flag < 1 || workers_flag != static_cast<int>(workers_flag)) {
         std::fprintf(stderr, "ctrl-vs-probe reconcile: --workers %g: not a count of at least 1\n", workers_flag);
@@ -94,10 +94,10 @@ int RunReconcile(const ProbeArgs& args) {
     options.health_probe_bind_address = "0";
     StatusOr<std::unique_ptr<manager::Manager>> made = NewManagerFromKubeconfig(args.kubeconfig, options);
     if (!made.Ok())
-        return ScenarioFailed(scenario, "manager: " + made.GetStatus().ToString());
+        return Fail(args, "manager: " + made.GetStatus().ToString());
     std::unique_ptr<manager::Manager> mgr = std::move(made).Value();
     if (Status warmed = WarmUpManager(*mgr, args.layout); !warmed.Ok())
-        return ScenarioFailed(scenario, "warm-up: " + warmed.ToString());
+        return Fail(args, "warm-up: " + warmed.ToString());
 
     SeenValues seen;
     auto timer = std::make_shared<ReconcileTimer>(args.layout, origin, nullptr, nullptr);
@@ -106,7 +106,7 @@ int RunReconcile(const ProbeArgs& args) {
                              .WithOptions(controller::Options{.max_concurrent_reconciles = workers})
                              .Complete(reconciler);
     if (!built.Ok())
-        return ScenarioFailed(scenario, "controller: " + built.ToString());
+        return Fail(args, "controller: " + built.ToString());
 
     (void)SettledMemory();  // the protocol's settle before the baseline
     const double cpu_before = CpuSeconds();
@@ -124,12 +124,11 @@ int RunReconcile(const ProbeArgs& args) {
     const Clock::time_point deadline = Clock::now() + 600s;
     while (timer->AllSeen().wait_for(50ms) != std::future_status::ready) {
         if (done.wait_for(0s) == std::future_status::ready)
-            return ScenarioFailed(scenario,
-                                  "the manager stopped before every pod was reconciled: " + done.get().ToString());
+            return Fail(args, "the manager stopped before every pod was reconciled: " + done.get().ToString());
         if (Clock::now() > deadline) {
             (void)stop_manager();
-            return ScenarioFailed(scenario, std::to_string(timer->PodsSeen()) + " of " + std::to_string(timer->Pods()) +
-                                                " pods reconciled after 600 s");
+            return Fail(args, std::to_string(timer->PodsSeen()) + " of " + std::to_string(timer->Pods()) +
+                                  " pods reconciled after 600 s");
         }
     }
     const double cpu_seconds = CpuSeconds() - cpu_before;
@@ -154,7 +153,7 @@ int RunReconcile(const ProbeArgs& args) {
         StatusOr<LoadRecord> record = AwaitStop();
         if (!record.Ok()) {
             (void)stop_manager();
-            return ScenarioFailed(scenario, "STOP: " + record.GetStatus().ToString());
+            return Fail(args, "STOP: " + record.GetStatus().ToString());
         }
         WaitUntilAllSeen(*record, seen);
         const int64_t load_reconciles = timer->Reconciles() - load_reconciles_before;
@@ -163,7 +162,7 @@ int RunReconcile(const ProbeArgs& args) {
                      static_cast<long long>(load_reconciles), record->Answered());
         if (record->Answered() == 0) {
             (void)stop_manager();
-            return ScenarioFailed(scenario, "the load record holds no patch answered OK: nothing to measure");
+            return Fail(args, "the load record holds no patch answered OK: nothing to measure");
         }
         Figures load = LoadFigures(*record, seen);
         figures["load_reconciles"] = static_cast<double>(load_reconciles);
@@ -175,7 +174,7 @@ int RunReconcile(const ProbeArgs& args) {
     }
 
     if (Status stopped = stop_manager(); !stopped.Ok())
-        return ScenarioFailed(scenario, "the manager stopped with " + stopped.ToString());
+        return Fail(args, "the manager stopped with " + stopped.ToString());
     PrintResult(figures);
     return 0;
 }

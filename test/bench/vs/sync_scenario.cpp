@@ -14,16 +14,6 @@
 #include "test/bench/vs/scenarios.hpp"
 
 namespace ctrl::bench::vs {
-namespace {
-
-using namespace std::chrono_literals;
-
-Context Within(std::chrono::steady_clock::duration timeout) {
-    return Context::WithTimeout(Context::Background(), timeout);
-}
-
-}  // namespace
-
 // sync [--keep-managed-fields]: a cache over pods in every namespace, from its start to synced.
 // ctrl speaks JSON only: --protobuf exits 2 with a message saying so.
 int RunSync(const ProbeArgs& args) {
@@ -50,14 +40,10 @@ int RunSync(const ProbeArgs& args) {
     const double cpu_before = CpuSeconds();
     const auto start = std::chrono::steady_clock::now();
     Context stop = Context::WithCancel(Context::Background());
-    cluster.Start(stop);
-    StatusOr<std::vector<cache::Informer*>> informers =
-        RunOn(loop.Executor(), cluster.GetCache().GetInformersFor<api::Pod>(Within(60s)));
-    if (!informers.Ok() || informers->size() != 1) {
-        StopCluster(stop, cluster, loop);
-        return Fail(args, "pod informer: " + informers.GetStatus().ToString());
-    }
-    const Status synced = RunOn(loop.Executor(), cluster.WaitForCacheSync(Within(600s)));
+    StatusOr<cache::Informer*> informer = StartPodInformer(cluster, loop, stop);
+    if (!informer.Ok())
+        return Fail(args, "pod informer: " + informer.GetStatus().ToString());
+    const Status synced = WaitForSync(cluster, loop);
     const double sync_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double cpu_seconds = CpuSeconds() - cpu_before;
     if (!synced.Ok()) {
@@ -69,7 +55,7 @@ int RunSync(const ProbeArgs& args) {
     const std::size_t rss_peak = SnapshotProcess().rss_peak;
 
     // After the memory figures: each cached pod re-serialized to JSON.
-    const cache::Store& store = informers->front()->GetStore();
+    const cache::Store& store = (*informer)->GetStore();
     std::size_t json_bytes = 0;
     std::size_t pods = 0;
     for (const cache::CachedObject& object : store.List()) {

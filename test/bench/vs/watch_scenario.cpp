@@ -16,16 +16,6 @@
 #include "test/bench/vs/scenarios.hpp"
 
 namespace ctrl::bench::vs {
-namespace {
-
-using namespace std::chrono_literals;
-
-Context Within(std::chrono::steady_clock::duration timeout) {
-    return Context::WithTimeout(Context::Background(), timeout);
-}
-
-}  // namespace
-
 // watch: a cache over every pod (managedFields stripped), synced, with an update handler noting the
 // first time it saw each value of the load's annotation; SYNCED, the load, STOP, the figures.
 int RunWatch(const ProbeArgs& args) {
@@ -41,13 +31,9 @@ int RunWatch(const ProbeArgs& args) {
         return Fail(args, "warm-up: " + warm.ToString());
 
     Context stop = Context::WithCancel(Context::Background());
-    cluster.Start(stop);
-    StatusOr<std::vector<cache::Informer*>> informers =
-        RunOn(loop.Executor(), cluster.GetCache().GetInformersFor<api::Pod>(Within(60s)));
-    if (!informers.Ok() || informers->size() != 1) {
-        StopCluster(stop, cluster, loop);
-        return Fail(args, "pod informer: " + informers.GetStatus().ToString());
-    }
+    StatusOr<cache::Informer*> informer = StartPodInformer(cluster, loop, stop);
+    if (!informer.Ok())
+        return Fail(args, "pod informer: " + informer.GetStatus().ToString());
     // The handler notes each load value's first sighting, and the process's CPU seconds at the
     // latest one (a getrusage call, ~0.3 us: cpu_s ends at the last event seen, not at STOP).
     SeenValues seen;
@@ -61,8 +47,8 @@ int RunWatch(const ProbeArgs& args) {
         seen.Note(*object);
         cpu_at_last_event.store(CpuSeconds());
     };
-    const cache::EventHandlerRegistration registration = informers->front()->AddEventHandler(handler);
-    if (Status synced = RunOn(loop.Executor(), cluster.WaitForCacheSync(Within(600s))); !synced.Ok()) {
+    const cache::EventHandlerRegistration registration = (*informer)->AddEventHandler(handler);
+    if (Status synced = WaitForSync(cluster, loop); !synced.Ok()) {
         StopCluster(stop, cluster, loop);
         return Fail(args, "sync: " + synced.ToString());
     }
