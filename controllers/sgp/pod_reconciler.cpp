@@ -75,7 +75,15 @@ Task<StatusOr<reconcile::Result>> PodReconciler::Reconcile(Context ctx, reconcil
     else
         annotations[std::string(kSecurityGroupsAnnotation)] = want;
     pod.SetAnnotations(annotations);
-    const Status patched = co_await client_.Patch(ctx, pod, client::MergeFrom(original));
+    // The patch carries the resourceVersion read: a pod read from a cache that has not yet seen an
+    // earlier reconcile's patch gets Conflict, not a second patch (and a second change counted).
+    // The watch event of that patch brings the pod back; the requeue covers a lost event.
+    const client::MergeFromOptions locked{.optimistic_lock = true};
+    const Status patched = co_await client_.Patch(ctx, pod, client::MergeFrom(original, locked));
+    if (IsConflict(patched)) {
+        logger.V(1).Info("Pod changed since it was read; reconciling it again", "err", patched.ToString());
+        co_return reconcile::Result{.requeue = true};
+    }
     if (!patched.Ok())
         co_return patched.Annotate("annotating pod " + key);
     metrics_.pods.Set(key, {request.namespace_name, want.empty() ? "false" : "true"});

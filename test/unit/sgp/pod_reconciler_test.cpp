@@ -65,8 +65,11 @@ class PodReconcilerTest : public ::testing::Test {
             .WithRESTMapper(fake::NewRESTMapperForScheme(sgp_served ? *scheme : builtins))
             .WithObjects(objects...)
             .WithInterceptor([this](const fake::Call& call) {
-                if (call.verb == "patch")
+                if (call.verb == "patch") {
                     ++patches_;
+                    if (change_before_patch_.exchange(false))
+                        ChangePodLabelsBehindTheReconciler();
+                }
                 if (call.verb == "list" && call.gvk.kind == "SecurityGroupPolicy" && !list_error_.Ok())
                     return list_error_;
                 return OkStatus();
@@ -78,6 +81,18 @@ class PodReconcilerTest : public ::testing::Test {
         options.registry = &registry_;
         broadcaster_ = std::make_unique<record::Broadcaster>(*client_, options);
         reconciler_ = std::make_unique<PodReconciler>(*client_, broadcaster_->GetEventRecorderFor("test"), metrics_);
+    }
+
+    // Another writer changes the pod between the reconciler's read and its patch, as an earlier
+    // reconcile's patch does when the cache has not seen it yet. The fake's calls finish without
+    // suspending, so a second io_context runs this one inside the reconciler's patch call.
+    void ChangePodLabelsBehindTheReconciler() {
+        boost::asio::io_context other;
+        api::Pod pod;
+        const ObjectKey key("ns", "web");
+        ASSERT_TRUE(RunSync(other, client_->Get(TestContext(), key, pod)).Ok());
+        pod.SetLabels({{"app", "web"}, {"touched", "yes"}});
+        ASSERT_TRUE(RunSync(other, client_->Update(TestContext(), pod)).Ok());
     }
 
     StatusOr<reconcile::Result> Reconcile() {
@@ -98,6 +113,7 @@ class PodReconcilerTest : public ::testing::Test {
     std::unique_ptr<PodReconciler> reconciler_;
     std::atomic<int> patches_{0};
     Status list_error_;
+    std::atomic<bool> change_before_patch_{false};
 };
 
 TEST_F(PodReconcilerTest, WritesTheGroupsOnceAndCountsThePod) {
@@ -109,6 +125,21 @@ TEST_F(PodReconcilerTest, WritesTheGroupsOnceAndCountsThePod) {
     const std::string text = registry_.SerializeText();
     EXPECT_THAT(text, ::testing::HasSubstr("sgp_pods{has_security_groups=\"true\",namespace=\"ns\"} 1"));
     EXPECT_THAT(text, ::testing::HasSubstr("sgp_security_group_changes_total{namespace=\"ns\"} 1"));
+}
+
+TEST_F(PodReconcilerTest, APodChangedSinceItWasReadIsReconciledAgainNotPatchedBlindly) {
+    Build(true, WebPod(""), WebPolicy());
+    change_before_patch_ = true;
+    const StatusOr<reconcile::Result> stale = Reconcile();
+    ASSERT_TRUE(stale.Ok()) << stale.GetStatus();
+    EXPECT_TRUE(stale.Value().requeue) << "a Conflict is retried, not reported as a failure";
+    EXPECT_EQ(Annotation(), "<none>") << "the patch of a stale read must carry its resourceVersion";
+    EXPECT_THAT(registry_.SerializeText(), ::testing::Not(::testing::HasSubstr("sgp_security_group_changes_total{")));
+
+    ASSERT_TRUE(Reconcile().Ok());
+    EXPECT_EQ(Annotation(), "sg-1,sg-2");
+    EXPECT_THAT(registry_.SerializeText(),
+                ::testing::HasSubstr("sgp_security_group_changes_total{namespace=\"ns\"} 1"));
 }
 
 TEST_F(PodReconcilerTest, AKindThatIsNotServedMeansNoPolicy) {
