@@ -219,7 +219,8 @@ TEST_F(SecretsTest, NoCredentialOrSecretDataInAnyOutputAtTheHighestVerbosity) {
     outputs.emplace_back("the errors of failed starts", start_errors);
 
     const std::vector<std::pair<std::string, std::string>> secrets = {
-        {"the bearer token (also the exec plugin's credential)", *token},
+        {"the bearer token of the token operator (its kubeconfig's)", working[0]->Token()},
+        {"the exec plugin's credential", *token},
         {"the exec plugin's refused credential", revoked_token},
         {"the refused bearer token", refused_token},
         {"the bearer token of the account without rights", *nobody_token},
