@@ -101,8 +101,8 @@ bool IsHtmlResponse(const HttpResponse& response) {
     const std::string type = Lower(response.FindHeader("Content-Type").value_or(""));
     if (type.starts_with("text/html") || type.starts_with("application/xhtml"))
         return true;
-    if (type.find("json") != std::string::npos)
-        return false;
+    if (!type.empty())
+        return false;  // JSON, or text a caller may have asked for (never sniffed)
     const std::size_t first = response.body.find_first_not_of(" \t\r\n");
     return first != std::string::npos && response.body[first] == '<';
 }

@@ -23,8 +23,8 @@ Status StatusFromApiStatus(const Object& api_status, int http_code);
 // ("GET https://host/api/v1/pods").
 Status StatusFromResponse(const HttpResponse& response, std::string_view what);
 
-// Whether a response is an HTML page (its Content-Type says so, or, without a JSON Content-Type, its
-// body starts with '<'): a proxy's error page or a login page, never an API answer.
+// Whether a response is an HTML page (its Content-Type says so, or, without a Content-Type, its body
+// starts with '<'): a proxy's error page or a login page, never an API answer.
 bool IsHtmlResponse(const HttpResponse& response);
 
 // StatusFromResponse for a request that wants JSON: a 2xx answer that is an HTML page (a login page,

@@ -119,6 +119,7 @@ TEST(ApiStatusTest, AnHtmlPageIsNotAnApiAnswerWhateverItsCode) {
     EXPECT_THAT(page.Message(), HasSubstr("<title>Sign in</title>"));
     // Without a Content-Type, the body's first character tells.
     EXPECT_FALSE(StatusFromJsonResponse(Response(200, "  <html>x</html>"), "GET x").Ok());
+    EXPECT_TRUE(StatusFromJsonResponse(Response(200, "<x>", {{"Content-Type", "text/plain"}}), "GET x").Ok());
     // JSON answers, and JSON-typed ones, are fine; StatusFromResponse alone never looks at a 2xx body.
     EXPECT_TRUE(StatusFromJsonResponse(Response(200, R"({"kind":"Pod"})"), "GET x").Ok());
     EXPECT_TRUE(StatusFromJsonResponse(Response(200, "{}", {{"Content-Type", "application/json"}}), "GET x").Ok());
