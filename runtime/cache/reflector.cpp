@@ -120,6 +120,12 @@ Task<void> Reflector::Run(Context ctx) {
         } else if (state.phase == Phase::kListing) {
             state.log.Error(status, "list failed: listing again after a backoff");
             state.Relist();  // the next attempt starts the list over
+        } else if (IsBadRequest(status)) {
+            // The stream held what the decoder cannot read (an unknown event type, broken JSON): a
+            // server or proxy fault worth an error line, not a routine reconnect.
+            state.log.Error(status, "watch sent an event that cannot be read: watching again after a backoff",
+                            "resourceVersion", state.resource_version);
+            state.CloseWatch();
         } else {
             state.log.V(1).Info("watch failed: watching again after a backoff", "err", status, "resourceVersion",
                                 state.resource_version);

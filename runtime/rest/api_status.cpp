@@ -1,5 +1,6 @@
 #include "runtime/rest/api_status.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <optional>
 #include <string>
@@ -80,7 +81,42 @@ std::optional<std::chrono::seconds> ParseRetryAfter(std::optional<std::string_vi
     return std::chrono::seconds(seconds);
 }
 
+std::string Lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// " with a body that is not JSON (Content-Type text/html)", for a message.
+std::string NotJson(const HttpResponse& response) {
+    const std::optional<std::string_view> type = response.FindHeader("Content-Type");
+    return " with a body that is not JSON" +
+           (type && !type->empty() ? " (Content-Type " + Snippet(type->substr(0, 64)) + ")" : std::string());
+}
+
 }  // namespace
+
+bool IsHtmlResponse(const HttpResponse& response) {
+    const std::string type = Lower(response.FindHeader("Content-Type").value_or(""));
+    if (type.starts_with("text/html") || type.starts_with("application/xhtml"))
+        return true;
+    if (!type.empty())
+        return false;  // JSON, or text a caller may have asked for (never sniffed)
+    const std::size_t first = response.body.find_first_not_of(" \t\r\n");
+    return first != std::string::npos && response.body[first] == '<';
+}
+
+Status StatusFromJsonResponse(const HttpResponse& response, std::string_view what) {
+    if (response.status < 200 || response.status >= 300 || !IsHtmlResponse(response))
+        return StatusFromResponse(response, what);
+    std::string message = std::string(what) + ": the server answered HTTP " + std::to_string(response.status) +
+                          NotJson(response) + ", an HTML page (a proxy or a login page?)";
+    const std::string snippet = Snippet(response.body);
+    if (!snippet.empty())
+        message += ": " + snippet;
+    return InternalError(std::move(message)).WithHttpCode(response.status);
+}
 
 StatusCode CodeForReason(std::string_view reason, int http_code) {
     if (reason == "NotFound")
@@ -150,6 +186,8 @@ Status StatusFromResponse(const HttpResponse& response, std::string_view what) {
         status = StatusFromApiStatus(*body, response.status);
     } else {
         std::string message = std::string(what) + ": the server answered HTTP " + std::to_string(response.status);
+        if (!body.Ok() && !response.body.empty())
+            message += NotJson(response);
         const std::string snippet = Snippet(response.body);
         if (!snippet.empty())
             message += ": " + snippet;

@@ -23,4 +23,13 @@ Status StatusFromApiStatus(const Object& api_status, int http_code);
 // ("GET https://host/api/v1/pods").
 Status StatusFromResponse(const HttpResponse& response, std::string_view what);
 
+// Whether a response is an HTML page (its Content-Type says so, or, without a Content-Type, its body
+// starts with '<'): a proxy's error page or a login page, never an API answer.
+bool IsHtmlResponse(const HttpResponse& response);
+
+// StatusFromResponse for a request that wants JSON: a 2xx answer that is an HTML page (a login page,
+// a captive portal) is Internal too, naming the request, the HTTP code, that the body is not JSON,
+// and a snippet of it.
+Status StatusFromJsonResponse(const HttpResponse& response, std::string_view what);
+
 }  // namespace ctrl::rest

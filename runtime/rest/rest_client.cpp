@@ -54,6 +54,19 @@ Task<std::string> ReadErrorBody(BodyStream& stream, Context ctx) {
     co_return body;
 }
 
+// Whether the request takes JSON answers (its Accept header, application/json when it has none).
+bool WantsJson(const HttpRequest& request) {
+    const std::optional<std::string_view> accept = request.FindHeader("Accept");
+    return !accept || accept->find("json") != std::string_view::npos;
+}
+
+// Whether headers give an HTML Content-Type (a watch answered by a proxy's or a login page).
+bool IsHtmlContentType(const std::vector<Header>& headers) {
+    HttpResponse head;
+    head.headers = headers;
+    return head.FindHeader("Content-Type").has_value() && IsHtmlResponse(head);
+}
+
 // How config authenticates, in NewAuthenticator's order (never the credential itself).
 std::string_view AuthenticationKind(const Config& config) {
     if (!config.bearer_token_file.empty())
@@ -193,7 +206,9 @@ Task<StatusOr<HttpResponse>> RestClient::Do(HttpRequest request, Context ctx) {
         }
         if (!stop.Ok())
             co_return stop;
-        if (Status status = StatusFromResponse(*response, what); !status.Ok())
+        if (Status status =
+                WantsJson(request) ? StatusFromJsonResponse(*response, what) : StatusFromResponse(*response, what);
+            !status.Ok())
             co_return status;
         co_return std::move(response);
     }
@@ -214,7 +229,8 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest reque
         if (!stream.Ok())
             co_return stream.GetStatus();
         BodyStream& body = **stream;
-        if (body.StatusCode() >= 200 && body.StatusCode() < 300)
+        const bool success = body.StatusCode() >= 200 && body.StatusCode() < 300;
+        if (success && !(WantsJson(request) && IsHtmlContentType(body.Headers())))
             co_return std::move(stream);
 
         // Named first: GCC 12 destroys an aggregate built inside a co_await expression twice.
@@ -231,7 +247,7 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest reque
         }
         if (!stop.Ok())
             co_return stop;
-        co_return StatusFromResponse(response, what);
+        co_return StatusFromJsonResponse(response, what);
     }
 }
 

@@ -100,11 +100,14 @@ Status OperatorProcess::Launch(const OperatorOptions& options) {
     const testing::ControlPlane& control_plane = testing::SharedControlPlane();
     std::vector<std::string> argv;
     if (!options.in_cluster) {
-        const std::string kubeconfig = dir_ + "/kubeconfig";
-        CTRL_RETURN_IF_ERROR(testing::WriteKubeconfig(kubeconfig, {.server = control_plane.Host(),
-                                                                   .ca_file = control_plane.CaFile(),
-                                                                   .user = options.service_account,
-                                                                   .token = token_}));
+        std::string kubeconfig = options.kubeconfig;
+        if (kubeconfig.empty()) {
+            kubeconfig = dir_ + "/kubeconfig";
+            CTRL_RETURN_IF_ERROR(testing::WriteKubeconfig(kubeconfig, {.server = control_plane.Host(),
+                                                                       .ca_file = control_plane.CaFile(),
+                                                                       .user = options.service_account,
+                                                                       .token = token_}));
+        }
         argv = command;
         argv.insert(argv.begin() + 1, {"--kubeconfig", kubeconfig});
     } else {

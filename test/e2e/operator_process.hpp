@@ -33,6 +33,9 @@ struct OperatorOptions {
     // --mount`: a tmpfs over /run holding a bind mount of the test's directory), so nothing on the
     // machine changes. /metrics is then HTTPS (secure by default in-cluster).
     bool in_cluster = false;
+    // A kubeconfig file to run with instead of the one the fixture writes (the ServiceAccount's token);
+    // not with in_cluster.
+    std::string kubeconfig{};
 };
 
 // One running operator. Stops it (SIGTERM, then SIGKILL after 15 s) when destroyed; its work
@@ -62,6 +65,9 @@ class OperatorProcess final {
     testing::CurlResult Metrics(const std::string& token = "") const;
     // The body of /metrics, "" when it did not answer 200.
     std::string MetricsText() const;
+
+    // https://127.0.0.1:<port>/metrics when secure, else http://...
+    const std::string& MetricsUrl() const { return metrics_url_; }
 
     const std::string& LogPath() const { return process_.LogPath(); }
     // Its whole log so far.

@@ -23,6 +23,24 @@ std::string Where(const YAML::Mark& mark) {
     return " (line " + std::to_string(mark.line + 1) + ", column " + std::to_string(mark.column + 1) + ")";
 }
 
+// yaml-cpp's message, printable: it may quote a byte of the input, a NUL or a control byte of a binary
+// file, which would cut or garble the line the message is printed on. Such bytes become \xNN.
+std::string Printable(const std::string& message) {
+    std::string out;
+    for (const char c : message) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte != 0x7f) {
+            out += c;
+        } else {
+            static constexpr char kHex[] = "0123456789abcdef";
+            out += "\\x";
+            out += kHex[byte >> 4];
+            out += kHex[byte & 0xf];
+        }
+    }
+    return out;
+}
+
 bool IsPlain(const YAML::Node& node) {
     return node.Tag() != "!";
 }
@@ -305,7 +323,7 @@ StatusOr<KubeconfigFile> ParseKubeconfig(std::string_view text, const std::strin
         const YAML::Node root = YAML::Load(std::string(text));
         return ParseRoot(Reader(path), root, path);
     } catch (const YAML::Exception& e) {
-        return BadRequestError("kubeconfig " + path + ": invalid YAML: " + e.msg + Where(e.mark));
+        return BadRequestError("kubeconfig " + path + ": invalid YAML: " + Printable(e.msg) + Where(e.mark));
     } catch (const std::exception& e) {
         return BadRequestError("kubeconfig " + path + ": " + e.what());
     }

@@ -28,25 +28,59 @@ constexpr std::size_t kSnippetRadius = 24;
 // The fast path's first allocation per thread; it grows with the largest event parsed.
 constexpr std::size_t kFastParserInitialBytes = std::size_t{64} << 10;
 
-// Up to kSnippetRadius bytes on each side of pos, quotes and backslashes escaped, other bytes that are not
-// printable ASCII as \xNN.
+// Appends a byte of a line as a snippet shows it: quotes and backslashes escaped, other bytes that are
+// not printable ASCII as \xNN.
+void AppendShown(std::string& out, char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+        out += '\\';
+        out += c;
+    } else if (byte >= 0x20 && byte < 0x7f) {
+        out += c;
+    } else {
+        char hex[8];
+        std::snprintf(hex, sizeof(hex), "\\x%02x", byte);
+        out += hex;
+    }
+}
+
+// Up to kSnippetRadius bytes on each side of pos, as AppendShown shows them, except the contents of JSON
+// string values, each shown as "***": a watch of Secrets carries their data in strings, and an error
+// message ends up in log lines. Member names, punctuation, numbers and literals stay, which is what
+// locates a syntax error. The line is scanned from its start, so a window that begins inside a string
+// still knows it.
 std::string Snippet(std::string_view line, std::size_t pos) {
     pos = std::min(pos, line.size());
     const std::size_t from = pos > kSnippetRadius ? pos - kSnippetRadius : 0;
-    const std::string_view part = line.substr(from, std::min(line.size(), pos + kSnippetRadius) - from);
+    const std::size_t to = std::min(line.size(), pos + kSnippetRadius);
     std::string out;
-    for (const char c : part) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (byte >= 0x20 && byte < 0x7f) {
-            out += c;
-        } else {
-            char hex[8];
-            std::snprintf(hex, sizeof(hex), "\\x%02x", byte);
-            out += hex;
+    std::size_t i = 0;
+    while (i < to) {
+        if (line[i] != '"') {
+            if (i >= from)
+                AppendShown(out, line[i]);
+            ++i;
+            continue;
         }
+        std::size_t end = i + 1;  // the closing quote, or past the line when the string is cut
+        while (end < line.size() && line[end] != '"')
+            end += line[end] == '\\' ? 2 : 1;
+        std::size_t after = end + 1;
+        while (after < line.size() && (line[after] == ' ' || line[after] == '\t' || line[after] == '\r'))
+            ++after;
+        const bool member_name = after < line.size() && line[after] == ':';
+        bool hidden = false;
+        for (std::size_t j = i; j <= end && j < to; ++j) {
+            if (j < from)
+                continue;
+            if (member_name || j == i || j == end) {
+                AppendShown(out, line[j]);
+            } else if (!hidden) {
+                out += "***";
+                hidden = true;
+            }
+        }
+        i = end + 1;
     }
     return out;
 }

@@ -24,6 +24,7 @@
 #include "test/integration/cache/reflector_test_util.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/fake_api_server.hpp"
+#include "test/support/log_capture.hpp"
 
 namespace ctrl::cache::test {
 namespace {
@@ -324,6 +325,32 @@ TEST_P(ReflectorFaultTest, CancelStopsAHangingWatchPromptly) {
     ASSERT_TRUE(Eventually([&] { return !script_.Watches().empty(); }));
     ctx_.Cancel();  // the watch never ends by itself: only the cancel can stop Run
     EXPECT_TRUE(Eventually([&] { return stopped_.load(); }));
+}
+
+// Issue 17, part 5: an event of a type the API does not have ends that watch with an error naming the
+// type (LastError, a failure counted); the reflector watches again from the last event it applied, so
+// the event the broken stream carried after it arrives on the new watch, and nothing is relisted.
+TEST_P(ReflectorFaultTest, UnknownEventTypeIsReportedAndTheWatchResumesWithoutLosingEvents) {
+    ctrl::testing::LogCapture capture(0);
+    script_.SetLists({Json(PodList("10", {PodItem("a", "1")}))});
+    script_.SetWatches({OpenWatch(Event("ADDED", PodObject("b", "11")) + Event("FOO", PodObject("b", "12")) +
+                                  Event("MODIFIED", PodObject("a", "13"))),
+                        OpenWatch(Event("MODIFIED", PodObject("b", "12")) + Event("MODIFIED", PodObject("a", "13")))});
+    Start();
+    ASSERT_TRUE(Eventually([&] { return RvOf("a") == "13" && RvOf("b") == "12"; }))
+        << "events after the unknown one were lost; store a=" << RvOf("a") << " b=" << RvOf("b");
+    EXPECT_EQ(script_.Lists().size(), 1u) << "no relist: the watch resumes";
+    const auto watches = script_.Watches();
+    ASSERT_EQ(watches.size(), 2u);
+    EXPECT_EQ(watches[0].QueryParam("resourceVersion"), "10");
+    EXPECT_EQ(watches[1].QueryParam("resourceVersion"), "11") << "from the last event applied";
+    EXPECT_THAT(recorder_->Events(),
+                ElementsAre("add ns/a 1 initial", "add ns/b 11", "update ns/b 11->12", "update ns/a 1->13"));
+    EXPECT_GE(reflector_->Stats().failures, 1);
+    const Status last = reflector_->LastError();
+    EXPECT_THAT(last.Message(), HasSubstr("unknown event type \"FOO\"")) << last;
+    EXPECT_THAT(last.Message(), HasSubstr("pods")) << last;
+    EXPECT_FALSE(capture.LinesWith("unknown event type").empty()) << "no error line at the default verbosity";
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, ReflectorFaultTest,

@@ -116,6 +116,40 @@ TEST_P(FaultTest, ProxyHtmlGivesTheHttpCodeAndASnippet) {
     EXPECT_THAT(response.GetStatus().Message(), HasSubstr("502 Bad Gateway"));
 }
 
+// Issue 17, part 5: a login page answered with 200 text/html, to a request and to a watch, is an error
+// naming the URL, the code and that the body is not JSON (not a JSON parse error without context).
+TEST_P(FaultTest, LoginPageWith200IsAnErrorNamingTheUrlAndThatTheBodyIsNotJson) {
+    const std::string page = "<!DOCTYPE html><html><head><title>Sign in - Corp SSO</title></head></html>";
+    server_->Handle({.method = "GET", .path = "/api/v1/pods"}, {FakeResponse::Html(200, page)});
+    StatusOr<HttpResponse> response = Get("/api/v1/pods");
+    ASSERT_FALSE(response.Ok()) << "an HTML page was taken as an answer";
+    EXPECT_EQ(response.GetStatus().HttpCode(), 200);
+    const std::string message = response.GetStatus().Message();
+    EXPECT_THAT(message, HasSubstr("GET " + server_->Url() + "/api/v1/pods"));
+    EXPECT_THAT(message, HasSubstr("answered HTTP 200 with a body that is not JSON (Content-Type text/html"));
+    EXPECT_THAT(message, HasSubstr("Sign in - Corp SSO"));
+
+    auto [events, status] = Watch("/api/v1/pods?watch=true");
+    EXPECT_TRUE(events.empty());
+    EXPECT_THAT(status.Message(), HasSubstr("GET " + server_->Url() + "/api/v1/pods?watch=true")) << status;
+    EXPECT_THAT(status.Message(), HasSubstr("answered HTTP 200 with a body that is not JSON")) << status;
+}
+
+TEST_P(FaultTest, ProxyErrorPageNamesTheUrlTheCodeAndThatTheBodyIsNotJson) {
+    server_->Handle({.method = "GET", .path = "/api/v1/pods"},
+                    {FakeResponse::Html(502, "<html><body><h1>502 Bad Gateway</h1></body></html>")});
+    StatusOr<HttpResponse> response = Get("/api/v1/pods");
+    ASSERT_FALSE(response.Ok());
+    EXPECT_EQ(response.GetStatus().HttpCode(), 502);
+    EXPECT_THAT(response.GetStatus().Message(),
+                HasSubstr("GET " + server_->Url() +
+                          "/api/v1/pods: the server answered HTTP 502 with a body that is "
+                          "not JSON (Content-Type text/html"));
+    auto [events, status] = Watch("/api/v1/pods?watch=true");
+    EXPECT_EQ(status.HttpCode(), 502) << status;
+    EXPECT_THAT(status.Message(), HasSubstr("not JSON")) << status;
+}
+
 // The whole body would take 100 s, past the test's wait: only the request timeout ends it sooner.
 TEST_P(FaultTest, SlowBodyHitsTheRequestTimeout) {
     server_->Handle({.method = "GET", .path = "/version"}, {FakeResponse::Slow(std::string(1000, 'x'), 100ms)});

@@ -265,6 +265,13 @@ TEST_F(SecretsNotLoggedTest, NoSecretReachesALogLineAtTheHighestVerbosity) {
         for (const std::string& line : lines)
             EXPECT_EQ(line.find(value), std::string::npos) << what << " in the log line: " << line;
     }
+    // Issue 17, part 4: nor in a metric (label values included) or the error of the refused request.
+    const std::string metrics_text = registry_.SerializeText();
+    ASSERT_NE(metrics_text.find("rest_client_requests_total"), std::string::npos);
+    for (const auto& [what, value] : secrets) {
+        EXPECT_EQ(metrics_text.find(value), std::string::npos) << what << " in the metrics";
+        EXPECT_EQ(basic_read.ToString().find(value), std::string::npos) << what << " in: " << basic_read;
+    }
 
     // What must have been logged (each kind seen in the text lines).
     const std::vector<std::pair<std::string, std::string>> expected = {

@@ -208,5 +208,44 @@ TEST_F(LeaderElectionTest, ALeaderWhoseLeaseIsOverwrittenStepsDown) {
     EXPECT_EQ(a->Gauge(lease_), 0);
 }
 
+// Issue 17, part 5: a Lease left by a holder that died long ago (holderIdentity set, renewTime an
+// hour old, a short leaseDurationSeconds) is taken over once its duration has passed on the
+// candidate's own clock, counted from when it first read the record (client-go's rule: the
+// renewTime of another machine's clock is not trusted) — not at once, and not never.
+TEST_F(LeaderElectionTest, ALeaseLeftByADeadHolderIsAcquiredAfterItsDuration) {
+    constexpr int64_t kDeadLeaseSeconds = 3;
+    const auto hour_ago = std::chrono::system_clock::now() - std::chrono::hours(1);
+    api::Lease dead;
+    dead.SetNamespace("default");
+    dead.SetName(lease_);
+    dead.SetHolderIdentity("dead-holder-7f9c");
+    dead.SetLeaseDurationSeconds(kDeadLeaseSeconds);
+    dead.SetAcquireTime(hour_ago - std::chrono::hours(1));
+    dead.SetRenewTime(hour_ago);
+    dead.SetLeaseTransitions(4);
+    client::Client& direct = cluster_->GetAPIReader();
+    const Status created = Run(direct.Create(ctrl::testing::TestContext(), dead));
+    ASSERT_TRUE(created.Ok()) << created;
+
+    const auto started = Clock::now();
+    auto a = Start("candidate-a", 10s, true);
+    ASSERT_TRUE(a);
+    ASSERT_TRUE(Eventually([&] { return a->elector->IsLeader(); }))
+        << "the dead holder's Lease was never taken over; leader seen: " << a->elector->GetLeader();
+    const auto took = std::chrono::duration<double>(Clock::now() - started).count();
+    std::printf("[ figures ] dead holder: acquired %.2f s after the candidate started (leaseDurationSeconds %d)\n",
+                took, static_cast<int>(kDeadLeaseSeconds));
+    EXPECT_GE(took, kDeadLeaseSeconds - 0.2) << "the Lease was taken before its duration passed on our clock";
+    EXPECT_EQ(a->started, 1);
+    EXPECT_TRUE(Eventually([&] { return a->Gauge(lease_) == 1; }));
+    const api::Lease lease = ReadLease();
+    EXPECT_EQ(lease.HolderIdentity(), "candidate-a");
+    EXPECT_EQ(lease.LeaseTransitions(), 5) << "a takeover counts a transition";
+    EXPECT_EQ(lease.LeaseDurationSeconds(), 10);
+    ASSERT_TRUE(lease.AcquireTime().has_value());
+    EXPECT_GT(*lease.AcquireTime(), hour_ago + std::chrono::minutes(30)) << "the acquire time is the takeover's";
+    Stop(*a);
+}
+
 }  // namespace
 }  // namespace ctrl::leaderelection

@@ -86,7 +86,8 @@ TEST(ApiStatusTest, NonStatusBodyGivesTheHttpCodeAndASnippet) {
     Status status = StatusFromResponse(Response(502, html), "GET https://proxy/api");
     EXPECT_TRUE(IsInternal(status));
     EXPECT_EQ(status.HttpCode(), 502);
-    EXPECT_THAT(status.Message(), HasSubstr("GET https://proxy/api: the server answered HTTP 502: <html> <head>"));
+    EXPECT_THAT(status.Message(), HasSubstr("GET https://proxy/api: the server answered HTTP 502 with a body that is "
+                                            "not JSON: <html> <head>"));
     EXPECT_LT(status.Message().size(), 400u);
     EXPECT_THAT(status.Message(), HasSubstr("..."));
 
@@ -103,6 +104,32 @@ TEST(ApiStatusTest, WatchErrorObjectBecomesGone) {
     EXPECT_TRUE(IsGone(status));
     EXPECT_EQ(status.HttpCode(), 410);
     EXPECT_EQ(status.Reason(), "Expired");
+}
+
+// Issue 17, part 5: an HTML page where JSON was wanted — a proxy's 502 page, or a login page answered
+// with 200 — is an error naming the request, the HTTP code and that the body is not JSON.
+TEST(ApiStatusTest, AnHtmlPageIsNotAnApiAnswerWhateverItsCode) {
+    const std::string login = "<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>SSO</body></html>";
+    const Status page = StatusFromJsonResponse(Response(200, login, {{"Content-Type", "text/html; charset=utf-8"}}),
+                                               "GET https://h/api");
+    EXPECT_TRUE(IsInternal(page)) << page;
+    EXPECT_EQ(page.HttpCode(), 200);
+    EXPECT_THAT(page.Message(), HasSubstr("GET https://h/api: the server answered HTTP 200 with a body that is not "
+                                          "JSON (Content-Type text/html; charset=utf-8), an HTML page"));
+    EXPECT_THAT(page.Message(), HasSubstr("<title>Sign in</title>"));
+    // Without a Content-Type, the body's first character tells.
+    EXPECT_FALSE(StatusFromJsonResponse(Response(200, "  <html>x</html>"), "GET x").Ok());
+    EXPECT_TRUE(StatusFromJsonResponse(Response(200, "<x>", {{"Content-Type", "text/plain"}}), "GET x").Ok());
+    // JSON answers, and JSON-typed ones, are fine; StatusFromResponse alone never looks at a 2xx body.
+    EXPECT_TRUE(StatusFromJsonResponse(Response(200, R"({"kind":"Pod"})"), "GET x").Ok());
+    EXPECT_TRUE(StatusFromJsonResponse(Response(200, "{}", {{"Content-Type", "application/json"}}), "GET x").Ok());
+    EXPECT_TRUE(StatusFromResponse(Response(200, login, {{"Content-Type", "text/html"}}), "GET x").Ok());
+
+    const Status proxy = StatusFromJsonResponse(
+        Response(502, "<html><body>Bad Gateway</body></html>", {{"Content-Type", "text/html"}}), "GET https://h/api");
+    EXPECT_EQ(proxy.HttpCode(), 502);
+    EXPECT_THAT(proxy.Message(), HasSubstr("GET https://h/api: the server answered HTTP 502 with a body that is not "
+                                           "JSON (Content-Type text/html): <html><body>Bad Gateway"));
 }
 
 }  // namespace
