@@ -33,6 +33,9 @@ struct OperatorOptions {
     // --mount`: a tmpfs over /run holding a bind mount of the test's directory), so nothing on the
     // machine changes. /metrics is then HTTPS (secure by default in-cluster).
     bool in_cluster = false;
+    // The kubeconfig's server (e.g. a proxy in front of the control plane, with the same CA);
+    // empty: the control plane's. Not for in_cluster.
+    std::string server{};
 };
 
 // One running operator. Stops it (SIGTERM, then SIGKILL after 15 s) when destroyed; its work
