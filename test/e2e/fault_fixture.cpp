@@ -162,16 +162,15 @@ void FaultTest::ExpectRecovered(const std::string& fault, Clock::time_point faul
     EXPECT_TRUE(operator_->Running()) << fault << ": the operator exited: " << operator_->LogTail(40);
     EXPECT_EQ(operator_->Pid(), pid_) << fault << ": the operator restarted";
     EXPECT_EQ(LeaseHolder(), holder_) << fault << ": the leader changed";
-    EXPECT_EQ(operator_->LogLinesWith({"leader election lost"}), 0) << fault << ": the operator lost its Lease";
+    EXPECT_EQ(operator_->LogLinesWith({"eader election lost"}), 0) << fault << ": the operator lost its Lease";
     const OperatorCounters now = Counters();
     std::printf(
-        "[ figures ] fault=%s converged_s=%.2f (%.2f after the fault ended) bound_s=%lld reconciles=%.0f relists=%.0f "
-        "(gone_410 %.0f) "
-        "requests=%.0f churn_ops=%d churn_failed=%d seed=%u\n",
+        "[ figures ] fault=%s converged_s=%.2f (%.2f after the fault ended) bound_s=%lld reconciles=%.0f "
+        "relists=%.0f (gone_410 %.0f) requests=%.0f retries=%.0f churn_ops=%d churn_failed=%d seed=%u\n",
         fault.c_str(), converged ? took : -1.0, converged ? since_fault : -1.0,
         static_cast<long long>(FaultConvergeBound().count()), now.reconciles - baseline_.reconciles,
         now.relists - baseline_.relists, now.gone_relists - baseline_.gone_relists, now.requests - baseline_.requests,
-        churn_->Operations(), churn_->Failures(), churn_->SeedValue());
+        now.retries - baseline_.retries, churn_->Operations(), churn_->Failures(), churn_->SeedValue());
 }
 
 }  // namespace ctrl::e2e

@@ -58,7 +58,7 @@ TEST_F(NetworkFaultTest, EveryConnectionCutEvery200To1000MsFor30s) {
         },
         0s);
     std::printf("[ faults ] connection-cuts-30s: %d rounds cut %d connections\n", rounds, cut);
-    EXPECT_GE(cut, rounds / 2) << "the operator hardly had connections open through the proxy";
+    EXPECT_GT(cut, 0) << "the operator had no connection open through the proxy: the fault did not happen";
 }
 
 TEST_F(NetworkFaultTest, WatchGoneAfterCompactionWhileCutOff) {
