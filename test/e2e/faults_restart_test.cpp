@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
+#include <functional>
+
 #include "test/e2e/fault_fixture.hpp"
 #include "test/support/control_plane_environment.hpp"
 
@@ -13,16 +17,22 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// Runs a kill-and-restart of the control plane and prints how long it took (the outage).
+void TimedRestart(const std::string& what, const std::function<Status()>& restart) {
+    const auto began = std::chrono::steady_clock::now();
+    const Status restarted = restart();
+    ASSERT_TRUE(restarted.Ok()) << restarted;
+    std::printf("[ faults ] %s: down and back (ready) in %.2f s\n", what.c_str(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+}
+
 using RestartFaultTest = FaultTest;
 
 TEST_F(RestartFaultTest, ApiserverKilledAndRestartedOnTheSameEtcd) {
     StartOperatorAndConverge();
     RunFault(
         "apiserver-sigkill", 3s,
-        [] {
-            const Status restarted = testing::SharedControlPlane().KillAndRestartApiserver();
-            ASSERT_TRUE(restarted.Ok()) << restarted;
-        },
+        [] { TimedRestart("kube-apiserver", [] { return testing::SharedControlPlane().KillAndRestartApiserver(); }); },
         3s);
 }
 
@@ -30,11 +40,7 @@ TEST_F(RestartFaultTest, EtcdKilledAndRestarted) {
     StartOperatorAndConverge();
     RunFault(
         "etcd-sigkill", 3s,
-        [] {
-            const Status restarted = testing::SharedControlPlane().KillAndRestartEtcd();
-            ASSERT_TRUE(restarted.Ok()) << restarted;
-        },
-        3s);
+        [] { TimedRestart("etcd", [] { return testing::SharedControlPlane().KillAndRestartEtcd(); }); }, 3s);
 }
 
 }  // namespace
