@@ -84,6 +84,13 @@ Task<StatusOr<reconcile::Result>> PodReconciler::Reconcile(Context ctx, reconcil
         logger.V(1).Info("Pod changed since it was read; reconciling it again", "err", patched.ToString());
         co_return reconcile::Result{.requeue = true};
     }
+    if (IsNotFound(patched)) {
+        // Deleted since it was read (the cache had not seen the delete yet): a pod that is gone
+        // needs no groups, and there is nothing to retry.
+        logger.V(1).Info("Pod deleted since it was read; nothing to annotate");
+        metrics_.pods.Remove(key);
+        co_return reconcile::Result{};
+    }
     if (!patched.Ok())
         co_return patched.Annotate("annotating pod " + key);
     metrics_.pods.Set(key, {request.namespace_name, want.empty() ? "false" : "true"});

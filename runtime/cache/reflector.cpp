@@ -9,6 +9,7 @@
 #include "runtime/cache/internal/backoff.hpp"
 #include "runtime/cache/internal/informer_faults.hpp"
 #include "runtime/cache/internal/listener.hpp"
+#include "runtime/cache/internal/reflector_metrics.hpp"
 #include "runtime/core/log.hpp"
 #include "runtime/core/object_list.hpp"
 #include "runtime/core/sleep.hpp"
@@ -83,6 +84,7 @@ Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& st
       store_(store),
       options_(std::move(options)),
       faults_(std::make_shared<const internal::InformerFaults>(kind, registry)),
+      metrics_(std::make_shared<const internal::ReflectorMetrics>(kind, registry)),
       listeners_(std::make_shared<const Listeners>()) {}
 
 Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, ReflectorOptions options)
@@ -215,6 +217,7 @@ Status Reflector::ApplyList(State& state) {
     state.log.V(1).Info(initial ? "synced" : "relisted", "objects", store_.Size(), "pages", state.list_pages, "took",
                         Clock::now() - state.list_started, "resourceVersion", state.resource_version);
     SetResourceVersion(state.resource_version);
+    metrics_->Listed(initial, state.gone_in_a_row > 0);
     {
         std::lock_guard lock(mu_);
         ++stats_.lists;

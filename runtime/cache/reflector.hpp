@@ -26,6 +26,7 @@ namespace ctrl::cache {
 
 namespace internal {
 class InformerFaults;
+class ReflectorMetrics;
 }  // namespace internal
 
 // How a Reflector lists and watches. Every field says its default.
@@ -148,6 +149,7 @@ class Reflector final {
     const ReflectorOptions options_;
 
     const std::shared_ptr<const internal::InformerFaults> faults_;
+    const std::shared_ptr<const internal::ReflectorMetrics> metrics_;
 
     // Held while the store changes and the change is queued to the listeners, and while a
     // listener is added or removed (listeners_ is copied on write, so a delivery reads a snapshot).

@@ -58,7 +58,13 @@ std::string LabelsYaml(const std::string& labels, const std::string& indent) {
 }  // namespace
 
 void InstallE2eEnvironment(bool with_sgp_crd) {
-    testing::InstallControlPlaneEnvironment();
+    InstallE2eEnvironment(with_sgp_crd, {});
+}
+
+void InstallE2eEnvironment(bool with_sgp_crd, const std::vector<std::string>& apiserver_flags) {
+    testing::ControlPlane::Options options;
+    options.apiserver_flags = apiserver_flags;
+    testing::InstallControlPlaneEnvironment(std::move(options));
     ::testing::AddGlobalTestEnvironment(new ManifestsEnvironment(with_sgp_crd));
 }
 
@@ -237,10 +243,14 @@ std::string PolicyStatus(const std::string& ns, const std::string& name) {
     StatusOr<Object> policy = KubectlJson({"get", "securitygrouppolicies.vpcresources.k8s.aws", "-n", ns, name});
     if (!policy.Ok())
         return policy.GetStatus().ToString();
-    const StatusOr<int64_t> observed = policy->NestedInt({"status", "observedGeneration"});
-    const StatusOr<int64_t> matched = policy->NestedInt({"status", "matchedPods"});
-    return StatusText(observed.Ok() ? *observed : -1, policy->Generation(), matched.Ok() ? *matched : -1,
-                      ReadyCondition(*policy));
+    return PolicyStatusOf(*policy);
+}
+
+std::string PolicyStatusOf(const Object& policy) {
+    const StatusOr<int64_t> observed = policy.NestedInt({"status", "observedGeneration"});
+    const StatusOr<int64_t> matched = policy.NestedInt({"status", "matchedPods"});
+    return StatusText(observed.Ok() ? *observed : -1, policy.Generation(), matched.Ok() ? *matched : -1,
+                      ReadyCondition(policy));
 }
 
 std::string ExpectedPolicyStatus(const Object& policy, const ClusterSnapshot& snapshot) {

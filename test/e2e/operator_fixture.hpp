@@ -27,6 +27,8 @@ inline constexpr std::chrono::seconds kLateCrdBound{15};
 // Registers the control plane and, after it, the installation of manifests/ (without the SGP CRD
 // when with_sgp_crd is false) as gtest environments; call from main before RUN_ALL_TESTS.
 void InstallE2eEnvironment(bool with_sgp_crd);
+// The same with more kube-apiserver flags for this binary's control plane.
+void InstallE2eEnvironment(bool with_sgp_crd, const std::vector<std::string>& apiserver_flags);
 
 class OperatorTest : public ::testing::Test {
   protected:
@@ -74,6 +76,8 @@ std::string ReadyCondition(const Object& policy);
 // A policy's status read afresh, as "observedGeneration 2 of 2, matchedPods 1, Ready True/Valid"
 // (absent fields as "-").
 std::string PolicyStatus(const std::string& ns, const std::string& name);
+// The same, of a policy already read.
+std::string PolicyStatusOf(const Object& policy);
 // What it must be per the contract, for a policy of the snapshot: observedGeneration its
 // generation, matchedPods what the rules select, Ready True/Valid or False/<InvalidReason>.
 std::string ExpectedPolicyStatus(const Object& policy, const ClusterSnapshot& snapshot);

@@ -103,10 +103,11 @@ Status OperatorProcess::Launch(const OperatorOptions& options) {
         std::string kubeconfig = options.kubeconfig;
         if (kubeconfig.empty()) {
             kubeconfig = dir_ + "/kubeconfig";
-            CTRL_RETURN_IF_ERROR(testing::WriteKubeconfig(kubeconfig, {.server = control_plane.Host(),
-                                                                       .ca_file = control_plane.CaFile(),
-                                                                       .user = options.service_account,
-                                                                       .token = token_}));
+            CTRL_RETURN_IF_ERROR(testing::WriteKubeconfig(
+                kubeconfig, {.server = options.server.empty() ? control_plane.Host() : options.server,
+                             .ca_file = control_plane.CaFile(),
+                             .user = options.service_account,
+                             .token = token_}));
         }
         argv = command;
         argv.insert(argv.begin() + 1, {"--kubeconfig", kubeconfig});

@@ -36,6 +36,9 @@ struct OperatorOptions {
     // A kubeconfig file to run with instead of the one the fixture writes (the ServiceAccount's token);
     // not with in_cluster.
     std::string kubeconfig{};
+    // The kubeconfig's server (e.g. a proxy in front of the control plane, with the same CA);
+    // empty: the control plane's. Not for in_cluster.
+    std::string server{};
 };
 
 // One running operator. Stops it (SIGTERM, then SIGKILL after 15 s) when destroyed; its work

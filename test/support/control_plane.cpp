@@ -278,6 +278,7 @@ Status ControlPlane::LaunchOnce(Clock::time_point deadline, bool& port_conflict)
         "--quota-backend-bytes=" + std::to_string(options_.etcd_quota_bytes),
         "--log-level=warn",
     };
+    etcd_argv_ = etcd_argv;
     CTRL_ASSIGN_OR_RETURN(etcd_, ChildProcess::Start(etcd_argv, work_dir_ + "/logs/etcd.log"));
     Status status = WaitForEtcd(deadline);
     if (!status.Ok()) {
@@ -309,6 +310,7 @@ Status ControlPlane::LaunchOnce(Clock::time_point deadline, bool& port_conflict)
         "--disable-admission-plugins=ServiceAccount",
     };
     apiserver_argv.insert(apiserver_argv.end(), options_.apiserver_flags.begin(), options_.apiserver_flags.end());
+    apiserver_argv_ = apiserver_argv;
     CTRL_ASSIGN_OR_RETURN(apiserver_, ChildProcess::Start(apiserver_argv, work_dir_ + "/logs/kube-apiserver.log"));
     status = WaitForApiserver(deadline);
     if (!status.Ok())

@@ -95,6 +95,17 @@ class ControlPlane final {
     // From the first certificate to ready: PKI, etcd, kube-apiserver, `default` namespace.
     std::chrono::milliseconds StartupDuration() const { return startup_duration_; }
 
+    // Faults (the e2e fault suite). Each SIGKILLs the component's process group, starts it again
+    // with the same flags (same port; etcd on the same data dir) and waits, within
+    // Options::start_timeout, until the apiserver answers /readyz and GET namespaces/default again.
+    // From the thread that called Start. The log of the new process is appended to the old one's.
+    Status KillAndRestartApiserver();
+    Status KillAndRestartEtcd();
+    // etcd's current revision (the header of a range request), and a compaction of its history up
+    // to `revision`: afterwards a watch from an older resourceVersion that reaches etcd gets 410 Gone.
+    StatusOr<int64_t> EtcdRevision() const;
+    Status CompactEtcd(int64_t revision) const;
+
   private:
     struct TokenEntry {
         std::vector<std::string> groups;
@@ -134,6 +145,8 @@ class ControlPlane final {
     std::chrono::milliseconds startup_duration_{0};
     ChildProcess etcd_;
     ChildProcess apiserver_;
+    std::vector<std::string> etcd_argv_;
+    std::vector<std::string> apiserver_argv_;
 };
 
 }  // namespace ctrl::testing

@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <sstream>
 #include <string>
 #include <thread>
 
+#include "runtime/metrics/registry.hpp"
 #include "test/integration/cache/cluster_fixture.hpp"
 #include "test/integration/cache/pod_ops.hpp"
 #include "test/support/command.hpp"
@@ -43,6 +45,18 @@ Status CompactEtcd() {
     return OkStatus();
 }
 
+// The value of ctrl_informer_relists_total{reason="<reason>"} in the default registry (-1 when absent):
+// the reflector of this test is the binary's only one.
+double Relists(const std::string& reason) {
+    std::istringstream text(metrics::DefaultRegistry().SerializeText());
+    for (std::string line; std::getline(text, line);) {
+        if (line.starts_with("ctrl_informer_relists_total{") &&
+            line.find("reason=\"" + reason + "\"") != std::string::npos)
+            return std::stod(line.substr(line.rfind(' ') + 1));
+    }
+    return -1;
+}
+
 class GoneTest : public ClusterTest {};
 
 TEST_F(GoneTest, CompactedResourceVersionRelistsAndDispatchesMissedDeletes) {
@@ -71,6 +85,10 @@ TEST_F(GoneTest, CompactedResourceVersionRelistsAndDispatchesMissedDeletes) {
     // Through again: the watch from synced_at is Expired, so it relists.
     ASSERT_TRUE(Eventually([&] { return reflector_->Stats().lists == 2; }, 30s)) << reflector_->LastError();
     EXPECT_EQ(reflector_->Stats().expired, 1);
+    // And the metric counts the relist by its reason (what the fault suite reads from /metrics).
+    EXPECT_EQ(Relists("initial"), 1);
+    EXPECT_EQ(Relists("gone_410"), 1);
+    EXPECT_EQ(Relists("error"), 0);
     std::string differences = "not compared";
     ASSERT_TRUE(Eventually(
         [&] {

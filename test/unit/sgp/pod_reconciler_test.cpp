@@ -69,6 +69,8 @@ class PodReconcilerTest : public ::testing::Test {
                     ++patches_;
                     if (change_before_patch_.exchange(false))
                         ChangePodLabelsBehindTheReconciler();
+                    if (delete_before_patch_.exchange(false))
+                        DeletePodBehindTheReconciler();
                 }
                 if (call.verb == "list" && call.gvk.kind == "SecurityGroupPolicy" && !list_error_.Ok())
                     return list_error_;
@@ -95,6 +97,14 @@ class PodReconcilerTest : public ::testing::Test {
         ASSERT_TRUE(RunSync(other, client_->Update(TestContext(), pod)).Ok());
     }
 
+    // The pod is deleted between the reconciler's read and its patch (the fault suite's churn does
+    // it: a pod deleted while its reconcile runs on a cached copy).
+    void DeletePodBehindTheReconciler() {
+        boost::asio::io_context other;
+        api::Pod pod = WebPod("");
+        ASSERT_TRUE(RunSync(other, client_->Delete(TestContext(), pod)).Ok());
+    }
+
     StatusOr<reconcile::Result> Reconcile() {
         return RunSync(io_, reconciler_->Reconcile(TestContext(), reconcile::Request("ns", "web")));
     }
@@ -114,6 +124,7 @@ class PodReconcilerTest : public ::testing::Test {
     std::atomic<int> patches_{0};
     Status list_error_;
     std::atomic<bool> change_before_patch_{false};
+    std::atomic<bool> delete_before_patch_{false};
 };
 
 TEST_F(PodReconcilerTest, WritesTheGroupsOnceAndCountsThePod) {
@@ -170,6 +181,18 @@ TEST_F(PodReconcilerTest, AGonePodLeavesTheCount) {
     ASSERT_TRUE(RunSync(io_, client_->Delete(TestContext(), pod)).Ok());
     ASSERT_TRUE(Reconcile().Ok());
     EXPECT_THAT(registry_.SerializeText(), ::testing::Not(::testing::HasSubstr("sgp_pods{")));
+}
+
+TEST_F(PodReconcilerTest, APodDeletedBeforeItsPatchEndsTheReconcileWithoutAnError) {
+    Build(true, WebPod(""), WebPolicy());
+    delete_before_patch_ = true;
+    const StatusOr<reconcile::Result> result = Reconcile();
+    ASSERT_TRUE(result.Ok()) << "a pod that is gone needs no groups; not a failure to retry: " << result.GetStatus();
+    EXPECT_FALSE(result.Value().requeue);
+    EXPECT_EQ(patches_.load(), 1);
+    const std::string text = registry_.SerializeText();
+    EXPECT_THAT(text, ::testing::Not(::testing::HasSubstr("sgp_pods{"))) << "a gone pod is not counted";
+    EXPECT_THAT(text, ::testing::Not(::testing::HasSubstr("sgp_security_group_changes_total{")));
 }
 
 }  // namespace
