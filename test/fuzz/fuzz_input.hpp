@@ -13,8 +13,7 @@ namespace ctrl::fuzz {
 // Reads an input front to back: a few choice bytes first, then the rest as text.
 class FuzzInput {
   public:
-    FuzzInput(const std::uint8_t* data, std::size_t size)
-        : rest_(reinterpret_cast<const char*>(data), size) {}
+    FuzzInput(const std::uint8_t* data, std::size_t size) : rest_(reinterpret_cast<const char*>(data), size) {}
 
     // The next byte as a number (0 when the input is used up).
     std::uint8_t TakeByte() {

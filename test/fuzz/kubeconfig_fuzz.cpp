@@ -85,8 +85,8 @@ void CheckKubeconfig(std::string_view text) {
 }
 
 void CheckExecOutput(std::string_view output) {
-    for (const std::string_view api_version :
-         {std::string_view("client.authentication.k8s.io/v1"), std::string_view("client.authentication.k8s.io/v1beta1")}) {
+    for (const std::string_view api_version : {std::string_view("client.authentication.k8s.io/v1"),
+                                               std::string_view("client.authentication.k8s.io/v1beta1")}) {
         const StatusOr<rest::ExecCredential> credential = rest::internal::ParseExecCredential(output, api_version);
         ExpectBadRequest(credential.GetStatus(), "an exec credential parse error that is not BadRequest");
         if (credential.Ok())

@@ -25,8 +25,8 @@ namespace ctrl::fuzz {
 namespace {
 
 std::string Show(const Object& original, const Object& modified, std::string_view patch, const Object& result) {
-    return "original: " + original.ToJson() + "\nmodified: " + modified.ToJson() + "\npatch:    " +
-           std::string(patch) + "\nresult:   " + result.ToJson();
+    return "original: " + original.ToJson() + "\nmodified: " + modified.ToJson() + "\npatch:    " + std::string(patch) +
+           "\nresult:   " + result.ToJson();
 }
 
 // Applies patch to a copy of original with apply; the result must equal modified.

@@ -46,7 +46,8 @@ Decoded Decode(std::string_view body, const std::vector<std::size_t>& chunk_size
     std::size_t at = 0;
     std::size_t chunk = 0;
     while (at < body.size()) {
-        const std::size_t size = std::min(body.size() - at, chunk_sizes.empty() ? body.size() : chunk_sizes[chunk++ % chunk_sizes.size()]);
+        const std::size_t size =
+            std::min(body.size() - at, chunk_sizes.empty() ? body.size() : chunk_sizes[chunk++ % chunk_sizes.size()]);
         const Status fed = decoder.Feed(body.substr(at, size));
         at += size;
         if (!fed.Ok()) {
@@ -112,7 +113,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return a.error->Code() == b.error->Code() && std::equal(shorter.begin(), shorter.end(), longer.begin());
     };
     if (!same(whole, chunked))
-        fuzz::PropertyFailed("chunked decoding differs from whole", expected + "--- chunked:\n" + fuzz::Describe(chunked));
+        fuzz::PropertyFailed("chunked decoding differs from whole",
+                             expected + "--- chunked:\n" + fuzz::Describe(chunked));
     if (!same(whole, rapidjson_only))
         fuzz::PropertyFailed("RapidJSON alone differs from the fast path",
                              expected + "--- rapidjson:\n" + fuzz::Describe(rapidjson_only));
