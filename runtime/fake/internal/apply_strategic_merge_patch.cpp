@@ -47,7 +47,7 @@ std::optional<rapidjson::SizeType> IndexOf(const JsonValue& list, std::string_vi
     return std::nullopt;
 }
 
-// A merge list: elements with a merge key merge into the element of that key (or are appended whole),
+// A merge list: elements with a merge key merge into the element of that key (or are appended),
 // "$patch": "delete" elements remove theirs; primitives are added when missing.
 void MergeList(JsonValue& target, const JsonValue& patch, const PatchField& field, PoolAllocator& allocator) {
     for (const JsonValue& element : patch.GetArray()) {
@@ -68,9 +68,9 @@ void MergeList(JsonValue& target, const JsonValue& patch, const PatchField& fiel
         if (at) {
             MergeObject(target[*at], element, field.schema, allocator);
         } else {
-            // A new element is appended as sent, as apimachinery's mergeSlice does: its own lists
-            // are not merged against anything (a nested element without its merge key stays).
-            target.PushBack(JsonValue(element, allocator), allocator);
+            JsonValue added(rapidjson::kObjectType);
+            MergeObject(added, element, field.schema, allocator);
+            target.PushBack(added, allocator);
         }
     }
 }

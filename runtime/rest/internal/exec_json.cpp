@@ -143,6 +143,14 @@ StatusOr<std::chrono::system_clock::time_point> ParseRfc3339(std::string_view te
     const int64_t days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
     const std::chrono::seconds since_epoch = std::chrono::hours(24 * days) + std::chrono::hours(hour) +
                                              std::chrono::minutes(minute) + std::chrono::seconds(second) - offset;
+    // The clock counts nanoseconds in 64 bits: years 1678 to 2262. Beyond, the conversion would
+    // overflow (found by the kubeconfig fuzz target).
+    constexpr std::chrono::seconds kClockRange =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::duration::max()) -
+        std::chrono::seconds(1);
+    if (since_epoch > kClockRange || since_epoch < -kClockRange)
+        return BadRequestError("RFC 3339 time \"" + std::string(text) +
+                               "\" is out of the supported range (years 1678-2262)");
     return std::chrono::system_clock::time_point(
         std::chrono::duration_cast<std::chrono::system_clock::duration>(since_epoch + fraction));
 }

@@ -1,5 +1,6 @@
 #include "runtime/rest/exec_credential.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -292,6 +293,15 @@ TEST(Rfc3339Test, ParsesZonesAndFractions) {
     EXPECT_FALSE(internal::ParseRfc3339("2024-05-01 10:00:00Z").Ok());
     EXPECT_FALSE(internal::ParseRfc3339("2024-05-01T10:00:00").Ok());
     EXPECT_FALSE(internal::ParseRfc3339("2024-13-01T10:00:00Z").Ok());
+}
+
+TEST(Rfc3339Test, TimesBeyondTheClocksRangeAreRefusedNotOverflowed) {
+    EXPECT_TRUE(internal::ParseRfc3339("2262-01-01T00:00:00Z").Ok());
+    const auto far = internal::ParseRfc3339("4052-12-01T00:00:00Z");
+    ASSERT_FALSE(far.Ok());
+    EXPECT_TRUE(IsBadRequest(far.GetStatus()));
+    EXPECT_THAT(far.GetStatus().Message(), ::testing::HasSubstr("out of the supported range"));
+    EXPECT_FALSE(internal::ParseRfc3339("1000-01-01T00:00:00Z").Ok());
 }
 
 }  // namespace
