@@ -94,9 +94,10 @@ for target in "${targets[@]}"; do
         tail -40 "${log}" >&2
         echo "fuzz.sh: the input is kept in ${artifacts}; add it to ${corpus} once fixed" >&2
     elif [[ "${merge}" == 1 ]]; then
-        # Into the corpus go only this run's inputs that cover something it does not (named by
-        # their SHA-1); the inputs already there, the named seeds among them, stay.
-        "${binary}" -merge=1 -timeout=10 "${corpus}" "${work}" >>"${log}" 2>&1 ||
+        # Into the corpus go only this run's inputs that reach code it does not (edges, not hit
+        # counts, so it stays small; named by their SHA-1); the inputs already there, the named
+        # seeds among them, stay.
+        "${binary}" -merge=1 -use_counters=0 -timeout=10 "${corpus}" "${work}" >>"${log}" 2>&1 ||
             { echo "fuzz.sh: merging the corpus of ${target} failed (${log})" >&2; exit 1; }
     fi
     corpus_size="$(find "${corpus}" -type f | wc -l)"

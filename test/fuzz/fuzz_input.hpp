@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "runtime/core/object.hpp"
+
 namespace ctrl::fuzz {
 
 // Reads an input front to back: a few choice bytes first, then the rest as text.
@@ -42,6 +44,11 @@ class FuzzInput {
   private:
     std::string_view rest_;
 };
+
+// Whether a JSON object in the document has two members of one name. Object keeps both (the API
+// server's decoder keeps the last), so neither equality nor a patch path can tell them apart:
+// properties that compare documents skip these.
+bool HasDuplicateMembers(const Object& object);
 
 // Stops the run with a message when a property the target checks does not hold: libFuzzer (and
 // the corpus replay) report the abort with the input that caused it.

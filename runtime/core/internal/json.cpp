@@ -7,6 +7,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <cmath>
 #include <cstdint>
 #include <utility>
 
@@ -29,7 +30,12 @@ class DepthLimitedHandler {
     bool Uint(unsigned u) { return doc_.Uint(u); }
     bool Int64(int64_t i) { return doc_.Int64(i); }
     bool Uint64(uint64_t u) { return doc_.Uint64(u); }
-    bool Double(double d) { return doc_.Double(d); }
+    // A number beyond a double's range (1e309) is refused, as Go's decoder refuses it: JSON has no
+    // infinity to write it back as.
+    bool Double(double d) {
+        out_of_range_ = !std::isfinite(d);
+        return !out_of_range_ && doc_.Double(d);
+    }
     bool RawNumber(const Ch* s, SizeType n, bool copy) { return doc_.RawNumber(s, n, copy); }
     bool String(const Ch* s, SizeType n, bool copy) { return doc_.String(s, n, copy); }
     bool Key(const Ch* s, SizeType n, bool copy) { return doc_.Key(s, n, copy); }
@@ -39,6 +45,7 @@ class DepthLimitedHandler {
     bool EndArray(SizeType elements) { return Leave() && doc_.EndArray(elements); }
 
     bool TooDeep() const { return too_deep_; }
+    bool OutOfRange() const { return out_of_range_; }
 
   private:
     bool Enter() {
@@ -53,6 +60,7 @@ class DepthLimitedHandler {
     JsonDocument::Document& doc_;
     int depth_ = 0;
     bool too_deep_ = false;
+    bool out_of_range_ = false;
 };
 
 // Runs the reader for JsonDocument::Document::Populate, which moves the finished value into place.
@@ -60,6 +68,7 @@ struct ParseGenerator {
     std::string_view json;
     rapidjson::ParseResult result;
     bool too_deep = false;
+    bool out_of_range = false;
 
     bool operator()(JsonDocument::Document& doc) {
         rapidjson::MemoryStream memory(json.data(), json.size());
@@ -69,6 +78,7 @@ struct ParseGenerator {
         DepthLimitedHandler handler(doc);
         result = reader.Parse<kParseFlags>(input, handler);
         too_deep = handler.TooDeep();
+        out_of_range = handler.OutOfRange();
         return !result.IsError();
     }
 };
@@ -76,13 +86,15 @@ struct ParseGenerator {
 }  // namespace
 
 Status ParseJson(std::string_view json, JsonDocument& into) {
-    ParseGenerator generator{json, {}, false};
+    ParseGenerator generator{json, {}, false, false};
     into.doc.Populate(generator);
     if (!generator.result.IsError())
         return OkStatus();
     into.doc.SetObject();
     const std::string reason = generator.too_deep ? "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels"
-                                                  : rapidjson::GetParseError_En(generator.result.Code());
+                               : generator.out_of_range
+                                   ? std::string("a number beyond the range of a double")
+                                   : std::string(rapidjson::GetParseError_En(generator.result.Code()));
     return BadRequestError("invalid JSON at byte offset " + std::to_string(generator.result.Offset()) + ": " + reason);
 }
 
