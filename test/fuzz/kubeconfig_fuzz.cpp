@@ -114,6 +114,9 @@ void CheckExecOutput(std::string_view output) {
 }  // namespace ctrl::fuzz
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    // An input that holds the marker itself (the fuzzer learns constants) cannot show a leak.
+    if (std::string_view(reinterpret_cast<const char*>(data), size).find(ctrl::fuzz::kMarker) != std::string_view::npos)
+        return 0;
     ctrl::fuzz::FuzzInput input(data, size);
     const std::string_view kubeconfig = input.TakeUntil("\n#exec\n");
     ctrl::fuzz::CheckKubeconfig(kubeconfig);
