@@ -106,18 +106,7 @@ TEST_F(DeadLeaderTest, ALeaseLeftByADeadHolderIsTakenOverAfterItsDuration) {
     EXPECT_EQ(lease->NestedInt({"spec", "leaseTransitions"}).ValueOr(-1), 8);
     EXPECT_NE(lease->NestedString({"spec", "renewTime"}).ValueOr(long_ago), long_ago);
 
-    Apply(ns, PodYaml("web-1", "app=web") + R"(
-apiVersion: vpcresources.k8s.aws/v1beta1
-kind: SecurityGroupPolicy
-metadata:
-  name: web
-spec:
-  podSelector:
-    matchLabels:
-      app: web
-  securityGroups:
-    groupIds: [sg-web-1]
-)");
+    Apply(ns, PodYaml("web-1", "app=web") + PodSelectorPolicyYaml("web", "app=web", "sg-web-1"));
     EXPECT_TRUE(AnnotationsConverge({ns}, testing::kTestWait)) << "the new leader reconciles";
 }
 

@@ -61,6 +61,10 @@ class OperatorTest : public ::testing::Test {
 // ServiceAccount name (none when empty), as YAML.
 std::string PodYaml(const std::string& name, const std::string& labels, const std::string& service_account = "");
 
+// A SecurityGroupPolicy whose podSelector matches labels ("k=v,...") and which gives the groups
+// ("sg-1, sg-2"), as YAML.
+std::string PodSelectorPolicyYaml(const std::string& name, const std::string& labels, const std::string& group_ids);
+
 // A ServiceAccount with labels ("k=v,...", may be empty), as YAML.
 std::string ServiceAccountYaml(const std::string& name, const std::string& labels);
 

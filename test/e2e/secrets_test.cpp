@@ -27,19 +27,6 @@ namespace {
 using namespace std::chrono_literals;
 using testing::Eventually;
 
-constexpr char kPolicy[] = R"(
-apiVersion: vpcresources.k8s.aws/v1beta1
-kind: SecurityGroupPolicy
-metadata:
-  name: web
-spec:
-  podSelector:
-    matchLabels:
-      app: web
-  securityGroups:
-    groupIds: [sg-web-1]
-)";
-
 std::string RandomHex(int n) {
     std::random_device random;
     std::string out;
@@ -188,7 +175,8 @@ TEST_F(SecretsTest, NoCredentialOrSecretDataInAnyOutputAtTheHighestVerbosity) {
             start_errors += started.GetStatus().ToString() + "\n";
     }
 
-    Apply(ns, std::string(kPolicy) + PodYaml("web-1", "app=web") + PodYaml("db-1", "app=db"));
+    Apply(ns, PodSelectorPolicyYaml("web", "app=web", "sg-web-1") + PodYaml("web-1", "app=web") +
+                  PodYaml("db-1", "app=db"));
     EXPECT_TRUE(AnnotationsConverge({ns}, testing::kTestWait));
     for (OperatorProcess* op : working) {
         EXPECT_TRUE(Eventually([&] {
@@ -287,7 +275,7 @@ TEST_F(SecretsTest, ACaThatDidNotSignTheServerIsRefusedUnlessTheKubeconfigSaysIn
     OperatorProcess* op = StartOperator({.name = "insecure", .watch_namespaces = {ns}, .kubeconfig = insecure});
     ASSERT_NE(op, nullptr);
     ASSERT_TRUE(WaitReady(*op));
-    Apply(ns, std::string(kPolicy) + PodYaml("web-1", "app=web"));
+    Apply(ns, PodSelectorPolicyYaml("web", "app=web", "sg-web-1") + PodYaml("web-1", "app=web"));
     EXPECT_TRUE(AnnotationsConverge({ns}, testing::kTestWait));
 }
 

@@ -34,6 +34,11 @@ bool HasDuplicateMembers(const Object& object) {
     return HasDuplicateMembers(object.Document().Root());
 }
 
+void ExpectOkOrBadRequest(const Status& status, std::string_view what) {
+    if (!status.Ok() && status.Code() != StatusCode::kBadRequest)
+        PropertyFailed(what, status.ToString());
+}
+
 void PropertyFailed(std::string_view what, std::string_view detail) {
     std::fprintf(stderr, "fuzz property failed: %.*s\n%.*s\n", static_cast<int>(what.size()), what.data(),
                  static_cast<int>(detail.size()), detail.data());

@@ -50,6 +50,10 @@ class FuzzInput {
 // properties that compare documents skip these.
 bool HasDuplicateMembers(const Object& object);
 
+// Stops the run (PropertyFailed) when status is an error other than BadRequest, the code every
+// parser here gives malformed input.
+void ExpectOkOrBadRequest(const Status& status, std::string_view what);
+
 // Stops the run with a message when a property the target checks does not hold: libFuzzer (and
 // the corpus replay) report the abort with the input that caused it.
 [[noreturn]] void PropertyFailed(std::string_view what, std::string_view detail);

@@ -37,11 +37,6 @@ void ExpectNoMarker(const Status& status, std::string_view what) {
         PropertyFailed(what, status.ToString());
 }
 
-void ExpectBadRequest(const Status& status, std::string_view what) {
-    if (!status.Ok() && status.Code() != StatusCode::kBadRequest)
-        PropertyFailed(what, status.ToString());
-}
-
 template <typename T>
 const Named<T>* Find(const std::vector<Named<T>>& entries, const std::string& name) {
     for (const Named<T>& entry : entries)
@@ -62,7 +57,7 @@ void ResolveEveryContext(const KubeconfigFile& file) {
         if (cluster == nullptr || user == nullptr || NamesAFile(cluster->value, user->value))
             continue;
         const StatusOr<rest::Config> config = rest::internal::ResolveContext(context, *cluster, *user);
-        ExpectBadRequest(config.GetStatus(), "a kubeconfig resolution error that is not BadRequest");
+        ExpectOkOrBadRequest(config.GetStatus(), "a kubeconfig resolution error that is not BadRequest");
         for (std::string KubeconfigUser::*credential :
              {&KubeconfigUser::token, &KubeconfigUser::password, &KubeconfigUser::client_key_data}) {
             if ((user->value.*credential).empty())
@@ -77,7 +72,7 @@ void ResolveEveryContext(const KubeconfigFile& file) {
 
 void CheckKubeconfig(std::string_view text) {
     const StatusOr<KubeconfigFile> file = rest::internal::ParseKubeconfig(text, "/fuzz/kubeconfig");
-    ExpectBadRequest(file.GetStatus(), "a kubeconfig parse error that is not BadRequest");
+    ExpectOkOrBadRequest(file.GetStatus(), "a kubeconfig parse error that is not BadRequest");
     if (file.Ok())
         ResolveEveryContext(file.Value());
 }
@@ -97,7 +92,7 @@ void CheckExecOutput(std::string_view output) {
     for (const std::string_view api_version : {std::string_view("client.authentication.k8s.io/v1"),
                                                std::string_view("client.authentication.k8s.io/v1beta1")}) {
         const StatusOr<rest::ExecCredential> credential = rest::internal::ParseExecCredential(output, api_version);
-        ExpectBadRequest(credential.GetStatus(), "an exec credential parse error that is not BadRequest");
+        ExpectOkOrBadRequest(credential.GetStatus(), "an exec credential parse error that is not BadRequest");
         if (!object.Ok())
             continue;
         for (const std::optional<std::string>& marked : {WithMarkerAt(object.Value(), {"status", "token"}),

@@ -66,11 +66,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace ctrl;
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     StatusOr<Object> parsed = Object::Parse(text);
-    if (!parsed.Ok()) {
-        if (parsed.GetStatus().Code() != StatusCode::kBadRequest)
-            fuzz::PropertyFailed("a parse error that is not BadRequest", parsed.GetStatus().ToString());
+    fuzz::ExpectOkOrBadRequest(parsed.GetStatus(), "a parse error that is not BadRequest");
+    if (!parsed.Ok())
         return 0;
-    }
     const Object& object = parsed.Value();
     fuzz::ReadEveryAccessor(object);
     if (fuzz::HasDuplicateMembers(object))

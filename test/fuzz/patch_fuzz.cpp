@@ -80,11 +80,9 @@ void CheckStrategicMergePatch(const Object& original, const Object& modified) {
     if (schema == nullptr)
         PropertyFailed("no strategic merge schema for Pod", "");
     const StatusOr<std::string> patch = client::internal::CreateTwoWayStrategicMergePatch(original, modified, *schema);
-    if (!patch.Ok()) {
-        if (patch.GetStatus().Code() != StatusCode::kBadRequest)
-            PropertyFailed("a strategic merge patch error that is not BadRequest", patch.GetStatus().ToString());
+    ExpectOkOrBadRequest(patch.GetStatus(), "a strategic merge patch error that is not BadRequest");
+    if (!patch.Ok())
         return;
-    }
     Object result = original.DeepCopy();
     (void)fake::internal::ApplyStrategicMergePatch(result, patch.Value(), *schema);
 }
