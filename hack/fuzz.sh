@@ -7,8 +7,8 @@
 #                                    coverage the corpus lacks are added to it
 #   hack/fuzz.sh --runs N            N runs per target
 #   hack/fuzz.sh --time S            S seconds per target instead of a run count
-#   hack/fuzz.sh --brief             CI: replay each corpus, then 20 s of fuzzing per target; the corpus
-#                                    is left alone
+#   hack/fuzz.sh --brief             CI: replay each corpus, then 20 s of fuzzing per target from a fixed
+#                                    seed; the corpus is left alone
 #   hack/fuzz.sh --no-merge          leave the corpus alone
 #   hack/fuzz.sh TARGET...           only these targets (object_json watch_decoder selectors kubeconfig
 #                                    discovery patch)
@@ -31,12 +31,13 @@ die() { echo "fuzz.sh: $*" >&2; exit 2; }
 runs=1000000
 seconds=""
 merge=1
+seed=()
 targets=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --runs) runs="${2:?--runs needs a count}"; seconds=""; shift 2 ;;
         --time) seconds="${2:?--time needs seconds}"; shift 2 ;;
-        --brief) seconds=20; merge=0; shift ;;
+        --brief) seconds=20; merge=0; seed=(-seed=1); shift ;;
         --no-merge) merge=0; shift ;;
         -h | --help) sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) die "unknown option $1 (see --help)" ;;
@@ -51,13 +52,16 @@ done
 command -v "${CLANG_CXX}" >/dev/null || die "${CLANG_CXX} is missing; run hack/install-deps.sh"
 
 step "configuring ${BUILD_DIR} (${CLANG_CXX}, libFuzzer, address,undefined)"
+# Relative to the build directory (where the compiler runs), so that ccache's entries do not depend
+# on where the checkout is (CI's clone reuses this machine's).
+ignorelist="$(realpath -m --relative-to="${BUILD_DIR}" "${ROOT}/hack/internal/ubsan-fuzz-ignore.txt")"
 source "${ROOT}/hack/internal/ccache.sh"
 generator=()
 command -v ninja >/dev/null && [[ ! -f "${BUILD_DIR}/Makefile" ]] && generator=(-G Ninja)
 # RelWithDebInfo: clang at -O0 crashes inside Debian's Boost.Asio (docs/architecture.md, "Compilers").
 cmake -S "${ROOT}" -B "${BUILD_DIR}" "${generator[@]}" "${CCACHE_LAUNCHER[@]}" -DCMAKE_CXX_COMPILER="${CLANG_CXX}" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCTRL_WERROR=ON -DCTRL_BUILD_INTEGRATION=OFF -DCTRL_BUILD_FUZZ=ON \
-    -DCTRL_SANITIZE=address,undefined -DCMAKE_CXX_FLAGS="-fsanitize-ignorelist=${ROOT}/hack/internal/ubsan-fuzz-ignore.txt" \
+    -DCTRL_SANITIZE=address,undefined -DCMAKE_CXX_FLAGS="-fsanitize-ignorelist=${ignorelist}" \
     >/dev/null
 step "building the fuzz targets"
 cmake --build "${BUILD_DIR}" -j "${JOBS}" --target fuzz_targets
@@ -81,7 +85,7 @@ for target in "${targets[@]}"; do
     # New inputs go into the first directory (work), never straight into the source tree.
     started=${SECONDS}
     result=ok
-    "${binary}" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="${artifacts}" \
+    "${binary}" "${limit[@]}" "${seed[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="${artifacts}" \
         "${work}" "${corpus}" >"${log}" 2>&1 || result=FAILED
     elapsed=$((SECONDS - started))
     done_line="$(grep -E '^#[0-9]+[[:space:]]+DONE' "${log}" | tail -1 || true)"

@@ -16,6 +16,7 @@ PACKAGES=(
     clang-format clang-tidy
     clang-tools-19 python3          # hack/check-coawait.sh (clang-query-19)
     clang-19                        # hack/build-clang.sh: the second compiler
+    libclang-rt-19-dev llvm-19      # hack/fuzz.sh: libFuzzer, clang's sanitizer runtimes, llvm-symbolizer
     stress-ng                       # hack/stress-unit.sh: the unit tests on a loaded machine
     prometheus                      # the manager's integration test scrapes with a real Prometheus (and promtool)
     kubectl                         # e2e tests and hack/bench.sh --vs apply manifests and CRDs with it

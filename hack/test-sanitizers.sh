@@ -1,41 +1,78 @@
 #!/usr/bin/env bash
-# Builds the unit tests (and the tests labelled asan-proof) with GCC under AddressSanitizer and
-# UndefinedBehaviorSanitizer into build-asan, warnings as errors, and runs them: any heap error,
-# leak or undefined behaviour fails the run. Extra arguments go to ctest, e.g. `-R Queue`.
+# Builds the tests with GCC under sanitizers, warnings as errors, and runs them against the real
+# control plane (hack/setup-envtest.sh, cached): any heap error, leak, undefined behaviour or data
+# race fails the run. Two builds, one after the other:
 #
-#   hack/test-sanitizers.sh                  configure (Debug), build `unit_tests` and
-#                                            `asan_proof_tests`, run them
-#   CTRL_ASAN_BUILD_DIR=DIR ...              build directory (default: build-asan)
-#   CTRL_SANITIZE=address ...                other sanitizers (default: address,undefined)
+#   asan  build-asan, Debug, AddressSanitizer + UndefinedBehaviorSanitizer: the unit tests (the fuzz
+#         corpus replays among them), the co_await proofs (label asan-proof) and every integration
+#         test
+#   tsan  build-tsan, -O1, ThreadSanitizer: the unit tests and the integration tests labelled
+#         concurrency (cache churn with cut connections, controller workers, leader election)
 #
-# The asan-proof tests run against the real control plane (hack/setup-envtest.sh, cached).
+#   hack/test-sanitizers.sh                  both
+#   hack/test-sanitizers.sh asan             one of them (asan or tsan)
+#   hack/test-sanitizers.sh tsan -R Queue    arguments after the build's name go to ctest
+#   CTRL_ASAN_BUILD_DIR=DIR, CTRL_TSAN_BUILD_DIR=DIR   build directories
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD_DIR="${CTRL_ASAN_BUILD_DIR:-${ROOT}/build-asan}"
-SANITIZE="${CTRL_SANITIZE:-address,undefined}"
 JOBS="${CTRL_JOBS:-$(nproc)}"
 step() { echo "== test-sanitizers.sh: $*" >&2; }
 
-step "configuring ${BUILD_DIR} (-fsanitize=${SANITIZE})"
+builds=(asan tsan)
+if [[ $# -gt 0 && ("$1" == asan || "$1" == tsan) ]]; then
+    builds=("$1")
+    shift
+fi
+
 source "${ROOT}/hack/internal/ccache.sh"
-generator=()
-command -v ninja >/dev/null && [[ ! -f "${BUILD_DIR}/Makefile" ]] && generator=(-G Ninja)
-cmake -S "${ROOT}" -B "${BUILD_DIR}" "${generator[@]}" "${CCACHE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=Debug -DCTRL_WERROR=ON \
-    -DCTRL_SANITIZE="${SANITIZE}" >/dev/null
-
-step "building unit_tests and asan_proof_tests"
-cmake --build "${BUILD_DIR}" -j "${JOBS}" --target unit_tests asan_proof_tests
-
 if [[ -z "${CTRL_ENVTEST_BIN_DIR:-}" ]]; then
     CTRL_ENVTEST_BIN_DIR="$("${ROOT}/hack/setup-envtest.sh" | tail -1)"
     export CTRL_ENVTEST_BIN_DIR
 fi
 export ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:${ASAN_OPTIONS}}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:${UBSAN_OPTIONS}}"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:history_size=4${TSAN_OPTIONS:+:${TSAN_OPTIONS}}"
 
-step "running the unit tests"
+# configure DIR SANITIZERS CMAKE-ARGS...
+configure() {
+    local dir="$1" sanitize="$2"
+    shift 2
+    local generator=()
+    command -v ninja >/dev/null && [[ ! -f "${dir}/Makefile" ]] && generator=(-G Ninja)
+    step "configuring ${dir} (-fsanitize=${sanitize})"
+    cmake -S "${ROOT}" -B "${dir}" "${generator[@]}" "${CCACHE_LAUNCHER[@]}" -DCTRL_WERROR=ON \
+        -DCTRL_SANITIZE="${sanitize}" "$@" >/dev/null
+}
+
+# run_label DIR LABEL CTEST-ARGS...
+run_label() {
+    local dir="$1" label="$2"
+    shift 2
+    step "running the tests labelled ${label} in ${dir}"
+    ctest --test-dir "${dir}" -L "${label}" --output-on-failure --no-tests=error "$@"
+}
+
 status=0
-ctest --test-dir "${BUILD_DIR}" -L unit --output-on-failure --no-tests=error "$@" || status=$?
-step "running the asan-proof tests"
-ctest --test-dir "${BUILD_DIR}" -L asan-proof --output-on-failure --no-tests=ignore "$@" || status=$?
+for build in "${builds[@]}"; do
+    case "${build}" in
+        asan)
+            dir="${CTRL_ASAN_BUILD_DIR:-${ROOT}/build-asan}"
+            configure "${dir}" address,undefined -DCMAKE_BUILD_TYPE=Debug
+            step "building unit_tests, asan_proof_tests and integration_tests"
+            cmake --build "${dir}" -j "${JOBS}" --target unit_tests asan_proof_tests integration_tests
+            run_label "${dir}" unit "$@" || status=$?
+            run_label "${dir}" asan-proof "$@" || status=$?
+            run_label "${dir}" integration "$@" || status=$?
+            ;;
+        tsan)
+            # -O1: ThreadSanitizer at -O0 is several times slower, and reports the same races.
+            dir="${CTRL_TSAN_BUILD_DIR:-${ROOT}/build-tsan}"
+            configure "${dir}" thread -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1"
+            step "building unit_tests and concurrency_tests"
+            cmake --build "${dir}" -j "${JOBS}" --target unit_tests concurrency_tests
+            run_label "${dir}" unit "$@" || status=$?
+            run_label "${dir}" concurrency "$@" || status=$?
+            ;;
+    esac
+done
 exit "${status}"

@@ -93,7 +93,11 @@ Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& st
 Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store)
     : Reflector(client, std::move(target), store, ReflectorOptions{}) {}
 
-Reflector::~Reflector() = default;
+Reflector::~Reflector() {
+    // A registration the caller still holds keeps its listener; stopping each lets go of its handler.
+    for (const auto& listener : *listeners_)
+        listener->Stop();
+}
 
 Task<void> Reflector::Run(Context ctx) {
     {

@@ -72,7 +72,7 @@ const Snapshot& LazyRESTMapper::Current() const {
     thread_local Cached cached;
     const uint64_t generation = generation_.load(std::memory_order_acquire);
     if (cached.owner != id_ || cached.generation != generation) {
-        cached.snapshot = snapshot_.load(std::memory_order_acquire);
+        cached.snapshot = snapshot_.Load();
         cached.owner = id_;
         cached.generation = generation;
     }
@@ -81,10 +81,10 @@ const Snapshot& LazyRESTMapper::Current() const {
 
 void LazyRESTMapper::Update(const std::function<void(Snapshot&)>& change) {
     std::lock_guard lock(write_mu_);
-    std::shared_ptr<Snapshot> next = Snapshot::CopyOf(*snapshot_.load(std::memory_order_acquire));
+    std::shared_ptr<Snapshot> next = Snapshot::CopyOf(*snapshot_.Load());
     change(*next);
     next->Index();
-    snapshot_.store(std::move(next), std::memory_order_release);
+    snapshot_.Store(std::move(next));
     generation_.fetch_add(1, std::memory_order_acq_rel);
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/core/internal/locked_slot.hpp"
 #include "runtime/discovery/discovery_client.hpp"
 #include "runtime/discovery/internal/mapping_snapshot.hpp"
 #include "runtime/discovery/internal/single_flight.hpp"
@@ -130,7 +131,7 @@ class LazyRESTMapper final : public RESTMapper {
     const LazyRESTMapperOptions options_;
     const uint64_t id_;
 
-    std::atomic<std::shared_ptr<const Snapshot>> snapshot_;
+    ctrl::internal::LockedSlot<std::shared_ptr<const Snapshot>> snapshot_;
     std::atomic<uint64_t> generation_{1};
     std::mutex write_mu_;
 

@@ -254,10 +254,12 @@ Task<Status> LeaderElector::Run(Context ctx) {
     if (!acquired)
         co_return OkStatus();
     metrics_.master_status.Set(1);
-    elected_.Notify();
     Context leading = Context::WithCancel(ctx);
     if (options_.callbacks.on_started_leading)
         options_.callbacks.on_started_leading(leading);
+    // After the callback, so whoever waits for Elected sees what it set up (controller-runtime
+    // closes its elected channel at the end of OnStartedLeading too).
+    elected_.Notify();
     Status result = co_await RenewUntilLost(leading);
     leading.Cancel();
     metrics_.master_status.Set(0);

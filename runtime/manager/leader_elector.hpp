@@ -87,7 +87,8 @@ class LeaderElector final {
     // The holder last observed ("" when none is known).
     std::string GetLeader() const;
     const std::string& Identity() const { return options_.identity; }
-    // Notified once this process first becomes leader: what leader-only runnables wait for.
+    // Notified once this process first becomes leader, after on_started_leading returned: what
+    // leader-only runnables wait for.
     const Notification& Elected() const { return elected_; }
 
     // One attempt to acquire or renew (client-go's tryAcquireOrRenew): whether this process holds

@@ -8,7 +8,9 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
+#include <cpprest/containerstream.h>
 #include <cpprest/http_client.h>
 #include <boost/algorithm/string/predicate.hpp>
 
@@ -134,8 +136,13 @@ StatusOr<web::http::http_request> CppRestTransport::Build(const HttpRequest& req
         web::http::http_request message(request.method);
         message.set_request_uri(web::uri(request.target.empty() ? "/" : request.target));
         const std::optional<std::string_view> content_type = request.FindHeader("Content-Type");
-        if (!request.body.empty())
-            message.set_body(request.body, std::string(content_type.value_or("application/octet-stream")));
+        if (!request.body.empty()) {
+            // A buffer of bytes, not set_body(std::string): that one reads a streambuf<char> as a
+            // streambuf<unsigned char> (undefined behaviour, which UBSan reports).
+            std::vector<unsigned char> bytes(request.body.begin(), request.body.end());
+            message.set_body(concurrency::streams::bytestream::open_istream(std::move(bytes)), request.body.size(),
+                             std::string(content_type.value_or("application/octet-stream")));
+        }
         for (const Header& header : request.headers) {
             if (boost::iequals(header.name, "Content-Length"))
                 continue;  // cpprestsdk sets it

@@ -110,10 +110,11 @@ StatusOr<std::optional<WatchEvent>> WatchDecoder::Next() {
         const std::string_view line(start, static_cast<std::size_t>(newline - start));
         const std::uint64_t offset = buffer_offset_ + begin_;
         begin_ += line.size() + 1;
-        if (IsBlank(line))
-            continue;
+        // Blank or not, as Commit refuses an unfinished line over the limit whatever it holds.
         if (line.size() > options_.max_event_bytes)
             return Fail(TooLarge(offset, options_.max_event_bytes));
+        if (IsBlank(line))
+            continue;
         return DecodeLine(line, offset);
     }
     if (!finished_ || begin_ == end_)

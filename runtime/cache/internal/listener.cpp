@@ -42,28 +42,29 @@ void Listener::Deliver() {
             synced_ = true;
             continue;
         }
+        const std::shared_ptr<EventHandler> handler = handler_;
         lock.unlock();
-        Call(next);
+        Call(*handler, next);
         lock.lock();
     }
     delivering_ = false;
 }
 
-void Listener::Call(const Pending& pending) {
+void Listener::Call(EventHandler& handler, const Pending& pending) {
     std::string_view event;
     try {
         switch (pending.kind) {
             case Kind::kAdd:
                 event = "add";
-                handler_->OnAdd(pending.object, pending.flag);
+                handler.OnAdd(pending.object, pending.flag);
                 break;
             case Kind::kUpdate:
                 event = "update";
-                handler_->OnUpdate(pending.old_object, pending.object);
+                handler.OnUpdate(pending.old_object, pending.object);
                 break;
             case Kind::kDelete:
                 event = "delete";
-                handler_->OnDelete(pending.object, pending.flag);
+                handler.OnDelete(pending.object, pending.flag);
                 break;
             case Kind::kSynced:
                 break;
@@ -76,9 +77,15 @@ void Listener::Call(const Pending& pending) {
 }
 
 void Listener::Stop() {
-    std::lock_guard lock(mu_);
-    stopped_ = true;
-    queue_.clear();
+    std::shared_ptr<EventHandler> handler;
+    std::deque<Pending> dropped;
+    {
+        std::lock_guard lock(mu_);
+        stopped_ = true;
+        dropped.swap(queue_);
+        handler.swap(handler_);
+    }
+    // Destroyed here, outside the lock: their destructors may call back into the informer.
 }
 
 bool Listener::HasSynced() const {

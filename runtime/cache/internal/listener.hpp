@@ -29,8 +29,9 @@ class Listener final {
     void QueueSynced();
     // Delivers what is queued (see the class comment).
     void Deliver();
-    // Drops what is queued; nothing more is queued or delivered. A handler call under way on
-    // another thread finishes.
+    // Drops what is queued and lets go of the handler; nothing more is queued or delivered. A
+    // handler call under way on another thread finishes. (Letting go breaks the cycle of a handler
+    // that keeps its own EventHandlerRegistration.)
     void Stop();
 
     bool HasSynced() const;
@@ -46,10 +47,10 @@ class Listener final {
     };
 
     void Queue(Pending pending);
-    // Calls the handler for pending, catching and reporting what it throws.
-    void Call(const Pending& pending);
+    // Calls handler for pending, catching and reporting what it throws.
+    void Call(EventHandler& handler, const Pending& pending);
 
-    const std::shared_ptr<EventHandler> handler_;
+    std::shared_ptr<EventHandler> handler_;  // null once stopped
     const std::shared_ptr<const InformerFaults> faults_;
     mutable std::mutex mu_;
     std::deque<Pending> queue_;

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -8,6 +7,7 @@
 #include <utility>
 
 #include "runtime/cache/internal/compact_value.hpp"
+#include "runtime/core/internal/locked_slot.hpp"
 #include "runtime/core/object.hpp"
 
 namespace ctrl::cache::internal {
@@ -15,7 +15,7 @@ namespace ctrl::cache::internal {
 // One object as a store holds it: its key ("namespace/name", or "name" for a cluster-scoped
 // object), its compact form, and the decoded Object last handed out as a shared view, remembered
 // only while someone holds it (so a second reader gets the same one without decoding). Immutable
-// except for that remembered view, which is atomic.
+// except for that remembered view, which threads read and replace under a spin lock.
 class StoredObject {
   public:
     StoredObject(std::string key, std::size_t namespace_length, CompactValue value)
@@ -31,14 +31,14 @@ class StoredObject {
     const CompactValue& Value() const { return value_; }
 
     // The shared view someone still holds, or null.
-    std::shared_ptr<const Object> LiveView() const { return view_.load(std::memory_order_acquire).lock(); }
-    void RememberView(const std::shared_ptr<const Object>& view) const { view_.store(view, std::memory_order_release); }
+    std::shared_ptr<const Object> LiveView() const { return view_.Load().lock(); }
+    void RememberView(const std::shared_ptr<const Object>& view) const { view_.Store(view); }
 
   private:
     const std::string key_;
     const uint32_t namespace_length_;
     const CompactValue value_;
-    mutable std::atomic<std::weak_ptr<const Object>> view_;
+    mutable ctrl::internal::LockedSlot<std::weak_ptr<const Object>> view_;
 };
 
 // "namespace/name", or "name" when namespace_name is empty (client-go's MetaNamespaceKeyFunc).

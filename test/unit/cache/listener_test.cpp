@@ -109,5 +109,17 @@ TEST_F(ListenerTest, StopDropsWhatIsQueuedAndEverythingLater) {
     EXPECT_TRUE(handler_->calls.empty());
 }
 
+TEST_F(ListenerTest, StopLetsGoOfTheHandler) {
+    // A handler may keep what refers back to its listener (its own registration): Stop breaks that
+    // cycle, so nothing leaks once the handler is removed or the informer is gone.
+    const std::weak_ptr<Recording> watched = handler_;
+    handler_.reset();
+    EXPECT_FALSE(watched.expired()) << "the listener holds its handler while it runs";
+    listener_.Stop();
+    EXPECT_TRUE(watched.expired());
+    listener_.QueueAdd(Named("a"), false);
+    listener_.Deliver();
+}
+
 }  // namespace
 }  // namespace ctrl::cache::internal

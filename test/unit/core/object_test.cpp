@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -85,6 +86,32 @@ TEST(ObjectTest, NumbersWithHundredsOfLeadingZerosParseExactly) {
     const StatusOr<Object> zero = Object::Parse(R"({"n":0.)" + zeros + R"(e5})");
     ASSERT_TRUE(zero.Ok()) << zero.GetStatus();
     EXPECT_EQ(zero.Value().NestedFloat({"n"}).ValueOr(-1), 0.0);
+}
+
+TEST(ObjectTest, NumbersWhoseFirst20DigitsAre2To64Minus1ParseAsStrtodReadsThem) {
+    // RapidJSON 1.1.0 rounded the significand 18446744073709551615 up to 0 (found by the fuzzer).
+    for (const std::string number : {"18446744073709551615789012345678901234567890", "184467440737095516155",
+                                     "18446744073709551615999e-30", "0.1844674407370955161599"}) {
+        const StatusOr<Object> parsed = Object::Parse(R"({"n":)" + number + "}");
+        ASSERT_TRUE(parsed.Ok()) << number << ": " << parsed.GetStatus();
+        EXPECT_EQ(parsed.Value().NestedFloat({"n"}).ValueOr(-1), std::strtod(number.c_str(), nullptr)) << number;
+    }
+    const StatusOr<Object> too_big = Object::Parse(R"({"n":184467440737095516157104e285})");
+    ASSERT_FALSE(too_big.Ok());
+    EXPECT_TRUE(IsBadRequest(too_big.GetStatus()));
+}
+
+TEST(ObjectTest, ALoneSurrogateEscapeIsRefusedAPairIsOneCharacter) {
+    // Found by the fuzzer: a lone low half was kept as bytes that are not UTF-8, so ToJson wrote
+    // what Parse then refused. Both halves alone are refused now (Go would put U+FFFD instead).
+    const StatusOr<Object> pair = Object::Parse(R"({"s":"\ud83d\ude00"})");
+    ASSERT_TRUE(pair.Ok()) << pair.GetStatus();
+    EXPECT_EQ(pair.Value().NestedString({"s"}).ValueOr(""), "\xf0\x9f\x98\x80");
+    for (const std::string lone : {R"(\ude00)", R"(\udfff)", R"(\ud83d)", R"(x\udc00y)"}) {
+        const StatusOr<Object> parsed = Object::Parse(R"({"s":")" + lone + R"("})");
+        ASSERT_FALSE(parsed.Ok()) << lone;
+        EXPECT_TRUE(IsBadRequest(parsed.GetStatus())) << parsed.GetStatus();
+    }
 }
 
 TEST(ObjectTest, StringsKeepEscapesAndUnicode) {

@@ -245,6 +245,23 @@ TEST(WatchDecoderTest, AnEventOverTheLimitIsBadRequestNamingTheLimit) {
     EXPECT_TRUE(DecodeAll(at_limit + "\n", options).Ok());
 }
 
+TEST(WatchDecoderTest, ABlankLineOverTheLimitIsRefusedFedWholeOrInPieces) {
+    // Found by the fuzzer: fed whole, a blank line over the limit was skipped; in pieces it was refused.
+    const WatchDecoderOptions options = Options(16, WatchDecoderOptions().fast_path_max_event_bytes);
+    const std::string body = std::string(40, ' ') + "\n{\"type\":";
+    const auto whole = DecodeAll(body, options);
+    ASSERT_FALSE(whole.Ok());
+    EXPECT_TRUE(IsBadRequest(whole.GetStatus())) << whole.GetStatus();
+    EXPECT_THAT(whole.GetStatus().Message(), HasSubstr("byte offset 0 is larger than the limit of 16 bytes"));
+
+    std::vector<std::string_view> pieces;
+    for (std::size_t at = 0; at < body.size(); at += 5)
+        pieces.push_back(std::string_view(body).substr(at, 5));
+    const auto in_pieces = DecodeChunks(pieces, options);
+    ASSERT_FALSE(in_pieces.Ok());
+    EXPECT_EQ(in_pieces.GetStatus(), whole.GetStatus());
+}
+
 TEST(WatchDecoderTest, MalformedJsonNamesTheStreamOffsetAndASnippet) {
     const std::string good = R"({"type":"ADDED","object":{"metadata":{"name":"a"}}})"
                              "\n";
@@ -339,6 +356,22 @@ TEST(WatchDecoderTest, NumbersReadTheSameOnBothPaths) {
     auto big = DecodeOne(bigint);
     ASSERT_TRUE(big.Ok()) << big.GetStatus();
     EXPECT_EQ(*big->object.NestedFloat({"n"}), 18446744073709551616.0);
+}
+
+TEST(WatchDecoderTest, SurrogateEscapesReadTheSameOnBothPaths) {
+    // A pair is one character; a lone half (found by the fuzzer: a lone low half was kept as bytes
+    // that are not UTF-8) is refused on both paths.
+    const std::string pair = R"({"type":"ADDED","object":{"s":"\ud83d\ude00"}})";
+    for (const WatchDecoderOptions& options : {WatchDecoderOptions{}, kRapidJsonOnly}) {
+        auto decoded = DecodeOne(pair, options);
+        ASSERT_TRUE(decoded.Ok()) << decoded.GetStatus();
+        EXPECT_EQ(*decoded->object.NestedString({"s"}), "\xf0\x9f\x98\x80");
+        for (const std::string lone : {R"(\ude00)", R"(\ud83d)", R"(\ud83dx)", R"(\udfff\ud83d)"}) {
+            auto refused = DecodeOne(R"({"type":"ADDED","object":{"s":")" + lone + R"("}})", options);
+            ASSERT_FALSE(refused.Ok()) << lone;
+            EXPECT_TRUE(IsBadRequest(refused.GetStatus())) << refused.GetStatus();
+        }
+    }
 }
 
 TEST(WatchDecoderTest, NestingDeeperThanTheLimitIsBadRequestOnBothPaths) {
