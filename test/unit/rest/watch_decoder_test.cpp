@@ -367,7 +367,7 @@ TEST(WatchDecoderTest, SurrogateEscapesReadTheSameOnBothPaths) {
         ASSERT_TRUE(decoded.Ok()) << decoded.GetStatus();
         EXPECT_EQ(*decoded->object.NestedString({"s"}), "\xf0\x9f\x98\x80");
         for (const std::string lone : {R"(\ude00)", R"(\ud83d)", R"(\ud83dx)", R"(\udfff\ud83d)"}) {
-            auto refused = DecodeOne(R"({"type":"ADDED","object":{"s":")" + lone + R"("}})", options);
+            auto refused = DecodeOne(R"({"type":"ADDED","object":{"s":")" + lone + "\"}}\n", options);
             ASSERT_FALSE(refused.Ok()) << lone;
             EXPECT_TRUE(IsBadRequest(refused.GetStatus())) << refused.GetStatus();
         }
