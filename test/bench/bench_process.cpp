@@ -113,7 +113,7 @@ void WaitUntil(std::chrono::steady_clock::duration timeout, const std::function<
 double Loop::ThreadCpuSeconds() {
     clockid_t clock{};
     timespec used{};
-    if (pthread_getcpuclockid(thread_.native_handle(), &clock) != 0 || clock_gettime(clock, &used) != 0)
+    if (pthread_getcpuclockid(NativeHandle(), &clock) != 0 || clock_gettime(clock, &used) != 0)
         return 0;
     return static_cast<double>(used.tv_sec) + static_cast<double>(used.tv_nsec) / 1e9;
 }

@@ -13,12 +13,9 @@
 #include <functional>
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include <boost/asio/any_io_executor.hpp>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
+#include "test/support/io_loop.hpp"
 
 namespace ctrl::bench {
 
@@ -55,28 +52,11 @@ std::vector<int> ParseCounts(const std::string& text);
 // Polls done every 10 ms until it holds or timeout passes.
 void WaitUntil(std::chrono::steady_clock::duration timeout, const std::function<bool()>& done);
 
-// An io_context run by one thread of its own until Stop (or destruction).
-class Loop {
+// The test support's IoLoop, which can also say how much CPU its thread has used.
+class Loop : public ctrl::testing::IoLoop {
   public:
-    Loop() : thread_([this] { io_.run(); }) {}
-    ~Loop() { Stop(); }
-    Loop(const Loop&) = delete;
-    Loop& operator=(const Loop&) = delete;
-    void Stop() {
-        if (!thread_.joinable())
-            return;
-        work_.reset();
-        io_.stop();
-        thread_.join();
-    }
-    boost::asio::any_io_executor Executor() { return io_.get_executor(); }
     // CPU seconds the loop's thread has used so far (before Stop).
     double ThreadCpuSeconds();
-
-  private:
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ = boost::asio::make_work_guard(io_);
-    std::thread thread_;
 };
 
 }  // namespace ctrl::bench

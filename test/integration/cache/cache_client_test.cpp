@@ -10,23 +10,19 @@
 #include <atomic>
 #include <cstdio>
 #include <set>
-#include <thread>
-
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 
 #include "runtime/api/config_map.hpp"
 #include "runtime/api/namespace.hpp"
 #include "runtime/api/pod.hpp"
 #include "runtime/cache/cache.hpp"
 #include "runtime/client/delegating_client.hpp"
-#include "runtime/core/run_sync.hpp"
 #include "runtime/discovery/discovery_client.hpp"
 #include "runtime/discovery/lazy_rest_mapper.hpp"
 #include "runtime/rest/authenticator.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/counting_transport.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/io_loop.hpp"
 #include "test/support/kubeconfig_config.hpp"
 #include "test/support/workload.hpp"
 
@@ -49,9 +45,8 @@ using ctrl::testing::Within;
 class CacheClientTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        loop_ = std::thread([this] { io_.run(); });
         const rest::Config admin = ConfigFromKubeconfig(ctrl::testing::SharedControlPlane().KubeconfigPath());
-        StatusOr<std::unique_ptr<rest::Transport>> transport = rest::NewTransport(admin, io_.get_executor());
+        StatusOr<std::unique_ptr<rest::Transport>> transport = rest::NewTransport(admin, loop_.Executor());
         ASSERT_TRUE(transport.Ok()) << transport.GetStatus();
         auto counting = std::make_unique<CountingTransport>(std::move(transport).Value());
         counter_ = counting.get();
@@ -74,21 +69,19 @@ class CacheClientTest : public ::testing::Test {
         if (cache_) {
             EXPECT_TRUE(ctrl::testing::Eventually([this] { return cache_->Stopped(); })) << "the cache did not stop";
         }
-        work_.reset();
-        io_.stop();
-        loop_.join();
+        loop_.Stop();
     }
 
     template <typename T>
     T Run(Task<T> task) {
-        return RunOn(io_.get_executor(), std::move(task));
+        return loop_.Run(std::move(task));
     }
 
     // Makes the cache (as user, admin by default) and the delegating client, and starts the cache.
     void MakeCache(CacheOptions options, client::CacheReadOptions read_options,
                    const std::string& kubeconfig = ctrl::testing::SharedControlPlane().KubeconfigPath()) {
         StatusOr<std::unique_ptr<rest::RestClient>> rest =
-            rest::RestClient::New(ConfigFromKubeconfig(kubeconfig), io_.get_executor(), registry_);
+            rest::RestClient::New(ConfigFromKubeconfig(kubeconfig), loop_.Executor(), registry_);
         ASSERT_TRUE(rest.Ok()) << rest.GetStatus();
         cache_rest_ = std::shared_ptr<rest::RestClient>(std::move(rest).Value());
         auto discovery =
@@ -96,7 +89,7 @@ class CacheClientTest : public ::testing::Test {
         auto mapper =
             std::make_shared<discovery::LazyRESTMapper>(discovery, discovery::LazyRESTMapperOptions{}, registry_);
         discovery_ = discovery;
-        cache_ = std::make_unique<Cache>(cache_rest_, mapper, io_.get_executor(), std::move(options));
+        cache_ = std::make_unique<Cache>(cache_rest_, mapper, loop_.Executor(), std::move(options));
         cache_->Start(stop_);
         client_ = std::make_unique<client::DelegatingClient>(*direct_, *cache_, std::move(read_options));
     }
@@ -115,9 +108,7 @@ class CacheClientTest : public ::testing::Test {
     }
 
     static inline std::atomic<int> counter{0};
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ = boost::asio::make_work_guard(io_);
-    std::thread loop_;
+    ctrl::testing::IoLoop loop_;
     metrics::Registry registry_;
     CountingTransport* counter_ = nullptr;
     std::unique_ptr<client::Client> direct_;

@@ -13,22 +13,19 @@
 #include <mutex>
 #include <set>
 #include <stdexcept>
-#include <thread>
 
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 
 #include "runtime/api/config_map.hpp"
 #include "runtime/api/namespace.hpp"
 #include "runtime/cache/cache.hpp"
 #include "runtime/client/client.hpp"
 #include "runtime/core/log.hpp"
-#include "runtime/core/run_sync.hpp"
 #include "runtime/discovery/discovery_client.hpp"
 #include "runtime/discovery/lazy_rest_mapper.hpp"
 #include "test/integration/cache/reflector_test_util.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/io_loop.hpp"
 #include "test/support/kubeconfig_config.hpp"
 
 namespace ctrl::cache::test {
@@ -83,9 +80,8 @@ class CacheLogSink final : public log::Sink {
 class CacheLifecycleTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        loop_ = std::thread([this] { io_.run(); });
         StatusOr<std::unique_ptr<rest::RestClient>> rest =
-            rest::RestClient::New(ctrl::testing::SharedAdminConfig(), io_.get_executor(), registry_);
+            rest::RestClient::New(ctrl::testing::SharedAdminConfig(), loop_.Executor(), registry_);
         ASSERT_TRUE(rest.Ok()) << rest.GetStatus();
         rest_ = std::shared_ptr<rest::RestClient>(std::move(rest).Value());
         client::Options options;
@@ -103,14 +99,12 @@ class CacheLifecycleTest : public ::testing::Test {
         stop_.Cancel();
         EXPECT_TRUE(Eventually([this] { return !cache_ || cache_->Stopped(); }, kHung));
         log::SetSink(nullptr);
-        work_.reset();
-        io_.stop();
-        loop_.join();
+        loop_.Stop();
     }
 
     template <typename T>
     T Run(Task<T> task) {
-        return RunOn(io_.get_executor(), std::move(task));
+        return loop_.Run(std::move(task));
     }
 
     void MakeCache(CacheOptions options) {
@@ -118,7 +112,7 @@ class CacheLifecycleTest : public ::testing::Test {
         auto mapper =
             std::make_shared<discovery::LazyRESTMapper>(discovery, discovery::LazyRESTMapperOptions{}, registry_);
         options.registry = &registry_;
-        cache_ = std::make_unique<Cache>(rest_, mapper, io_.get_executor(), std::move(options));
+        cache_ = std::make_unique<Cache>(rest_, mapper, loop_.Executor(), std::move(options));
     }
 
     Informer* InformerOf(const GroupVersionKind& gvk, bool metadata_only = false) {
@@ -160,9 +154,7 @@ class CacheLifecycleTest : public ::testing::Test {
     }
 
     static inline std::atomic<int> counter{0};
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ = boost::asio::make_work_guard(io_);
-    std::thread loop_;
+    ctrl::testing::IoLoop loop_;
     metrics::Registry registry_;
     std::shared_ptr<rest::RestClient> rest_;
     std::unique_ptr<client::Client> direct_;
@@ -181,7 +173,7 @@ TEST_F(CacheLifecycleTest, CancellingRunReturnsWithinASecondWithEveryInformerSto
     const Context run_ctx = Context::WithCancel(Context::Background());
     auto returned = std::make_shared<std::promise<Status>>();
     std::future<Status> run = returned->get_future();
-    boost::asio::co_spawn(io_, cache_->Run(run_ctx), [returned](std::exception_ptr error, Status status) {
+    boost::asio::co_spawn(loop_.Executor(), cache_->Run(run_ctx), [returned](std::exception_ptr error, Status status) {
         returned->set_value(error ? InternalError("Cache::Run threw") : std::move(status));
     });
     informers.push_back(InformerOf(kService));  // made while the cache runs: started at once
@@ -360,7 +352,7 @@ TEST_F(CacheLifecycleTest, HandlersMayCallBackIntoTheInformerAndTheCacheAndARemo
     auto outer = std::make_shared<EventHandlerFuncs>();
     Cache* cache = cache_.get();
     const std::string ns = ns_;
-    auto executor = io_.get_executor();
+    auto executor = loop_.Executor();
     outer->on_add = [callbacks, late, informer, cache, ns, executor](const std::shared_ptr<const Object>& object,
                                                                      bool) {
         {

@@ -8,22 +8,19 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 
 #include "runtime/api/config_map.hpp"
 #include "runtime/api/namespace.hpp"
 #include "runtime/api/pod.hpp"
 #include "runtime/cluster/cluster.hpp"
-#include "runtime/core/run_sync.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/counted_rest_client.hpp"
 #include "test/support/counting_transport.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/io_loop.hpp"
 #include "test/support/kubeconfig_config.hpp"
 
 namespace ctrl::cluster {
@@ -43,9 +40,8 @@ int CountOf(const std::vector<std::string>& paths, std::string_view prefix) {
 class ClusterTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        loop_ = std::thread([this] { io_.run(); });
         StatusOr<ctrl::testing::CountedCluster> counted =
-            ctrl::testing::NewCountedCluster(ctrl::testing::SharedAdminConfig(), io_.get_executor(), registry_);
+            ctrl::testing::NewCountedCluster(ctrl::testing::SharedAdminConfig(), loop_.Executor(), registry_);
         ASSERT_TRUE(counted.Ok()) << counted.GetStatus();
         transport_ = counted->transport;
         cluster_ = std::move(counted->cluster);
@@ -54,20 +50,16 @@ class ClusterTest : public ::testing::Test {
     void TearDown() override {
         stop_.Cancel();
         cluster_.reset();
-        work_.reset();
-        io_.stop();
-        loop_.join();
+        loop_.Stop();
     }
 
     template <typename T>
     T Run(Task<T> task) {
-        return RunOn(io_.get_executor(), std::move(task));
+        return loop_.Run(std::move(task));
     }
 
     metrics::Registry registry_;
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
-    std::thread loop_;
+    ctrl::testing::IoLoop loop_;
     ctrl::testing::CountingTransport* transport_ = nullptr;
     std::unique_ptr<Cluster> cluster_;
     Context stop_ = Context::WithCancel(Context::Background());
@@ -154,7 +146,7 @@ TEST_F(ClusterTest, RunReturnsWhenItsContextEnds) {
     std::atomic<bool> returned{false};
     Status result;
     boost::asio::co_spawn(
-        io_,
+        loop_.Executor(),
         [&]() -> Task<void> {
             result = co_await cluster_->Run(ctx);
             returned = true;

@@ -10,18 +10,14 @@
 #include <gtest/gtest.h>
 
 #include <random>
-#include <thread>
-
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 
 #include "runtime/api/config_map.hpp"
 #include "runtime/api/namespace.hpp"
 #include "runtime/api/pod.hpp"
 #include "runtime/cluster/cluster.hpp"
-#include "runtime/core/run_sync.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/io_loop.hpp"
 #include "test/support/kubeconfig_config.hpp"
 
 namespace ctrl::cluster {
@@ -47,11 +43,10 @@ std::string Filler(size_t bytes, char seed) {
 class LargeObjectTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        loop_ = std::thread([this] { io_.run(); });
         Options options;
         options.registry = &registry_;
         StatusOr<std::unique_ptr<Cluster>> made =
-            Cluster::New(ctrl::testing::SharedAdminConfig(), io_.get_executor(), std::move(options));
+            Cluster::New(ctrl::testing::SharedAdminConfig(), loop_.Executor(), std::move(options));
         ASSERT_TRUE(made.Ok()) << made.GetStatus();
         cluster_ = std::move(made).Value();
         api::Namespace ns;
@@ -63,14 +58,12 @@ class LargeObjectTest : public ::testing::Test {
     void TearDown() override {
         stop_.Cancel();
         cluster_.reset();
-        work_.reset();
-        io_.stop();
-        loop_.join();
+        loop_.Stop();
     }
 
     template <typename T>
     T Run(Task<T> task) {
-        return RunOn(io_.get_executor(), std::move(task));
+        return loop_.Run(std::move(task));
     }
 
     api::ConfigMap ConfigMapWith(const std::string& name, size_t bytes, char seed) {
@@ -82,9 +75,7 @@ class LargeObjectTest : public ::testing::Test {
     }
 
     metrics::Registry registry_;
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
-    std::thread loop_;
+    ctrl::testing::IoLoop loop_;
     std::unique_ptr<Cluster> cluster_;
     Context stop_ = Context::WithCancel(Context::Background());
     std::string ns_ = "large-" + std::to_string(std::random_device()() % 1'000'000);

@@ -10,10 +10,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <thread>
-
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 
 #include "runtime/api/config_map.hpp"
 #include "runtime/api/namespace.hpp"
@@ -22,11 +18,11 @@
 #include "runtime/controller/controllerutil_create_or.hpp"
 #include "runtime/controller/controllerutil_finalizer.hpp"
 #include "runtime/controller/controllerutil_owner.hpp"
-#include "runtime/core/run_sync.hpp"
 #include "test/support/client_conformance.hpp"
 #include "test/support/counted_rest_client.hpp"
 #include "test/support/counting_transport.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/io_loop.hpp"
 #include "test/support/kubeconfig_config.hpp"
 
 namespace ctrl::controllerutil {
@@ -52,11 +48,10 @@ std::string NamespaceForTest() {
 class ControllerUtilTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        loop_ = std::thread([this] { io_.run(); });
         const rest::Config config = ctrl::testing::SharedAdminConfig();
         cluster::Options options;
         StatusOr<ctrl::testing::CountedCluster> counted =
-            ctrl::testing::NewCountedCluster(config, io_.get_executor(), registry_, std::move(options));
+            ctrl::testing::NewCountedCluster(config, loop_.Executor(), registry_, std::move(options));
         ASSERT_TRUE(counted.Ok()) << counted.GetStatus();
         transport_ = counted->transport;
         cluster_ = std::move(counted->cluster);
@@ -73,14 +68,12 @@ class ControllerUtilTest : public ::testing::Test {
         }
         stop_.Cancel();
         cluster_.reset();
-        work_.reset();
-        io_.stop();
-        loop_.join();
+        loop_.Stop();
     }
 
     template <typename T>
     T Run(Task<T> task) {
-        return RunOn(io_.get_executor(), std::move(task));
+        return loop_.Run(std::move(task));
     }
 
     // Every call goes to the API server.
@@ -135,9 +128,7 @@ class ControllerUtilTest : public ::testing::Test {
     }
 
     metrics::Registry registry_;
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
-    std::thread loop_;
+    ctrl::testing::IoLoop loop_;
     ctrl::testing::CountingTransport* transport_ = nullptr;
     std::size_t seen_ = 0;
     std::unique_ptr<cluster::Cluster> cluster_;

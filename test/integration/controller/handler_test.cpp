@@ -8,11 +8,7 @@
 #include <mutex>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
-
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 
 #include "runtime/api/config_map.hpp"
 #include "runtime/api/namespace.hpp"
@@ -22,9 +18,9 @@
 #include "runtime/controller/enqueue_requests_from_map_func.hpp"
 #include "runtime/controller/predicates.hpp"
 #include "runtime/controller/source_kind.hpp"
-#include "runtime/core/run_sync.hpp"
 #include "runtime/workqueue/queue.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/io_loop.hpp"
 #include "test/support/kubeconfig_config.hpp"
 
 namespace ctrl::handler {
@@ -70,9 +66,8 @@ class UpdateLog {
 class HandlerTest : public ::testing::Test {
   protected:
     HandlerTest() {
-        loop_ = std::thread([this] { io_.run(); });
         StatusOr<std::unique_ptr<cluster::Cluster>> made =
-            cluster::Cluster::New(ctrl::testing::SharedAdminConfig(), io_.get_executor());
+            cluster::Cluster::New(ctrl::testing::SharedAdminConfig(), loop_.Executor());
         EXPECT_TRUE(made.Ok()) << made.GetStatus();
         cluster_ = std::move(made).Value();
         cluster_->Start(stop_);
@@ -84,14 +79,12 @@ class HandlerTest : public ::testing::Test {
         }));
         sources_.clear();
         cluster_.reset();
-        work_.reset();
-        io_.stop();
-        loop_.join();
+        loop_.Stop();
     }
 
     template <typename T>
     T Run(Task<T> task) {
-        return RunOn(io_.get_executor(), std::move(task));
+        return loop_.Run(std::move(task));
     }
 
     // Starts a Kind source of gvk into queue_ and waits for its sync.
@@ -135,12 +128,10 @@ class HandlerTest : public ::testing::Test {
         return queued_;
     }
 
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
-    std::thread loop_;
+    ctrl::testing::IoLoop loop_;
     std::unique_ptr<cluster::Cluster> cluster_;
     Context stop_ = Context::WithCancel(Context::Background());
-    workqueue::Queue<Request> queue_{io_.get_executor()};
+    workqueue::Queue<Request> queue_{loop_.Executor()};
     std::vector<std::shared_ptr<source::KindSource>> sources_;
     std::set<Request> queued_;
 };

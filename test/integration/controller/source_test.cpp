@@ -8,23 +8,19 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <thread>
-
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 
 #include "runtime/api/namespace.hpp"
 #include "runtime/api/pod.hpp"
 #include "runtime/api/security_group_policy.hpp"
 #include "runtime/cluster/cluster.hpp"
 #include "runtime/controller/source_kind.hpp"
-#include "runtime/core/run_sync.hpp"
 #include "runtime/workqueue/queue.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/counted_rest_client.hpp"
 #include "test/support/counting_transport.hpp"
 #include "test/support/crds.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/io_loop.hpp"
 #include "test/support/kubeconfig_config.hpp"
 #include "test/support/recording_event_handler.hpp"
 
@@ -60,9 +56,7 @@ double Seconds(Clock::duration d) {
 
 class SourceTest : public ::testing::Test {
   protected:
-    SourceTest() {
-        loop_ = std::thread([this] { io_.run(); });
-    }
+    SourceTest() {}
     ~SourceTest() override {
         stop_.Cancel();
         // The informers must outlive the sources' runs.
@@ -70,15 +64,13 @@ class SourceTest : public ::testing::Test {
             return std::none_of(sources_.begin(), sources_.end(), [](const auto& s) { return s->Running(); });
         }));
         clusters_.clear();
-        work_.reset();
-        io_.stop();
-        loop_.join();
+        loop_.Stop();
     }
 
     // A started Cluster for config whose requests pass a CountingTransport (counter_ for the first).
     cluster::Cluster* MakeCluster(const rest::Config& config) {
         StatusOr<ctrl::testing::CountedCluster> made =
-            ctrl::testing::NewCountedCluster(config, io_.get_executor(), registry_);
+            ctrl::testing::NewCountedCluster(config, loop_.Executor(), registry_);
         EXPECT_TRUE(made.Ok()) << made.GetStatus();
         if (counter_ == nullptr)
             counter_ = made->transport;
@@ -94,7 +86,7 @@ class SourceTest : public ::testing::Test {
 
     template <typename T>
     T Run(Task<T> task) {
-        return RunOn(io_.get_executor(), std::move(task));
+        return loop_.Run(std::move(task));
     }
 
     void CreateNamespace(cluster::Cluster& cluster, const std::string& name) {
@@ -105,14 +97,12 @@ class SourceTest : public ::testing::Test {
     }
 
     metrics::Registry registry_;
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
-    std::thread loop_;
+    ctrl::testing::IoLoop loop_;
     ctrl::testing::CountingTransport* counter_ = nullptr;
     std::vector<std::unique_ptr<cluster::Cluster>> clusters_;
     std::vector<std::shared_ptr<KindSource>> sources_;
     Context stop_ = Context::WithCancel(Context::Background());
-    workqueue::Queue<reconcile::Request> queue_{io_.get_executor()};
+    workqueue::Queue<reconcile::Request> queue_{loop_.Executor()};
 };
 
 TEST_F(SourceTest, APodsCreateUpdateAndDeleteReachTheHandlerThroughThePredicates) {

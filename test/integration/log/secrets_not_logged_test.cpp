@@ -14,21 +14,17 @@
 #include <iostream>
 #include <random>
 #include <sstream>
-#include <thread>
-
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 
 #include "runtime/api/namespace.hpp"
 #include "runtime/api/secret.hpp"
 #include "runtime/cache/cache.hpp"
 #include "runtime/client/client.hpp"
 #include "runtime/core/base64.hpp"
-#include "runtime/core/run_sync.hpp"
 #include "runtime/discovery/discovery_client.hpp"
 #include "runtime/discovery/lazy_rest_mapper.hpp"
 #include "runtime/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/io_loop.hpp"
 #include "test/support/kubeconfig_config.hpp"
 #include "test/support/log_capture.hpp"
 
@@ -89,28 +85,24 @@ std::string Token(const char* user) {
 
 class SecretsNotLoggedTest : public ::testing::Test {
   protected:
-    void SetUp() override {
-        loop_ = std::thread([this] { io_.run(); });
-    }
+    void SetUp() override {}
 
     void TearDown() override {
         stop_.Cancel();
         for (int i = 0; i < 500 && cache_ && !cache_->Stopped(); ++i)
             std::this_thread::sleep_for(10ms);
-        work_.reset();
-        io_.stop();
-        loop_.join();
+        loop_.Stop();
     }
 
     template <typename T>
     T Run(Task<T> task) {
-        return RunOn(io_.get_executor(), std::move(task));
+        return loop_.Run(std::move(task));
     }
 
     std::unique_ptr<client::Client> ClientFor(const rest::Config& config) {
         client::Options options;
         options.registry = &registry_;
-        StatusOr<std::unique_ptr<client::Client>> made = client::New(config, io_.get_executor(), std::move(options));
+        StatusOr<std::unique_ptr<client::Client>> made = client::New(config, loop_.Executor(), std::move(options));
         EXPECT_TRUE(made.Ok()) << made.GetStatus();
         return made.Ok() ? std::move(made).Value() : nullptr;
     }
@@ -128,21 +120,19 @@ class SecretsNotLoggedTest : public ::testing::Test {
     // A cache on the admin's certificate, started (see Cache::Start).
     void StartCache() {
         StatusOr<std::unique_ptr<rest::RestClient>> rest =
-            rest::RestClient::New(AdminConfig(), io_.get_executor(), registry_);
+            rest::RestClient::New(AdminConfig(), loop_.Executor(), registry_);
         ASSERT_TRUE(rest.Ok()) << rest.GetStatus();
         std::shared_ptr<rest::RestClient> shared(std::move(rest).Value());
         auto discovery =
             std::make_shared<discovery::DiscoveryClient>(*shared, discovery::DiscoveryOptions{}, registry_);
         auto mapper =
             std::make_shared<discovery::LazyRESTMapper>(discovery, discovery::LazyRESTMapperOptions{}, registry_);
-        cache_ = std::make_unique<cache::Cache>(shared, mapper, io_.get_executor(), cache::CacheOptions{});
+        cache_ = std::make_unique<cache::Cache>(shared, mapper, loop_.Executor(), cache::CacheOptions{});
         cache_->Start(stop_);
     }
 
     static constexpr char kSecretName[] = "db-credentials";
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ = boost::asio::make_work_guard(io_);
-    std::thread loop_;
+    ctrl::testing::IoLoop loop_;
     metrics::Registry registry_;
     std::unique_ptr<cache::Cache> cache_;
     Context stop_ = Context::WithCancel(Context::Background());

@@ -10,15 +10,11 @@
 #include <fstream>
 #include <future>
 #include <random>
-#include <thread>
 
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 
 #include "runtime/client/client.hpp"
 #include "runtime/core/object.hpp"
-#include "runtime/core/run_sync.hpp"
 #include "runtime/manager/access_reviewer.hpp"
 #include "runtime/manager/auth_filter.hpp"
 #include "runtime/manager/health_checks.hpp"
@@ -29,6 +25,7 @@
 #include "test/support/command.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/free_port.hpp"
+#include "test/support/io_loop.hpp"
 #include "test/support/kubeconfig_config.hpp"
 #include "test/support/process.hpp"
 #include "test/support/prometheus_server.hpp"
@@ -56,9 +53,8 @@ std::string RandomSuffix() {
 class HttpServerIntegrationTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        loop_ = std::thread([this] { io_.run(); });
         StatusOr<std::unique_ptr<client::Client>> made =
-            client::New(ctrl::testing::SharedAdminConfig(), io_.get_executor());
+            client::New(ctrl::testing::SharedAdminConfig(), loop_.Executor());
         ASSERT_TRUE(made.Ok()) << made.GetStatus();
         client_ = std::move(*made);
         ns_ = "metrics-auth-" + RandomSuffix();
@@ -80,16 +76,14 @@ class HttpServerIntegrationTest : public ::testing::Test {
         running_.clear();
         servers_.clear();
         client_.reset();
-        work_.reset();
-        io_.stop();
-        loop_.join();
+        loop_.Stop();
     }
 
     Status CreateJson(const std::string& json) {
         StatusOr<Object> object = Object::Parse(json);
         if (!object.Ok())
             return object.GetStatus();
-        return RunOn(io_.get_executor(), client_->Create(Within(std::chrono::seconds(30)), *object));
+        return loop_.Run(client_->Create(Within(std::chrono::seconds(30)), *object));
     }
 
     // A ServiceAccount of the test namespace and a token for it (the serviceaccounts/token subresource).
@@ -97,13 +91,13 @@ class HttpServerIntegrationTest : public ::testing::Test {
         StatusOr<Object> sa = Object::Parse(R"({"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":")" +
                                             name + R"(","namespace":")" + ns_ + R"("}})");
         EXPECT_TRUE(sa.Ok());
-        Status created = RunOn(io_.get_executor(), client_->Create(Within(std::chrono::seconds(30)), *sa));
+        Status created = loop_.Run(client_->Create(Within(std::chrono::seconds(30)), *sa));
         EXPECT_TRUE(created.Ok()) << created;
         StatusOr<Object> request = Object::Parse(
             R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":3600}})");
         EXPECT_TRUE(request.Ok());
-        Status issued = RunOn(io_.get_executor(),
-                              client_->SubResource("token").Create(Within(std::chrono::seconds(30)), *sa, *request));
+        Status issued =
+            loop_.Run(client_->SubResource("token").Create(Within(std::chrono::seconds(30)), *sa, *request));
         EXPECT_TRUE(issued.Ok()) << issued;
         return request->NestedString({"status", "token"}).ValueOr("");
     }
@@ -132,7 +126,7 @@ class HttpServerIntegrationTest : public ::testing::Test {
         options.bind_address = "127.0.0.1:0";
         options.name = secure ? "secure-metrics" : "metrics";
         options.serve_tls = secure;
-        StatusOr<std::unique_ptr<HttpServer>> made = HttpServer::New(io_.get_executor(), options);
+        StatusOr<std::unique_ptr<HttpServer>> made = HttpServer::New(loop_.Executor(), options);
         EXPECT_TRUE(made.Ok()) << made.GetStatus();
         HttpServer& server = **made;
         HttpHandler metrics = MetricsHandler(registry_);
@@ -147,15 +141,14 @@ class HttpServerIntegrationTest : public ::testing::Test {
         Context ctx = Context::WithCancel(Context::Background());
         auto done = std::make_shared<std::promise<void>>();
         running_.emplace_back(ctx, done->get_future());
-        boost::asio::co_spawn(io_, server.Run(ctx), [done](std::exception_ptr, Status) { done->set_value(); });
+        boost::asio::co_spawn(loop_.Executor(), server.Run(ctx),
+                              [done](std::exception_ptr, Status) { done->set_value(); });
         servers_.push_back(std::move(*made));
         return server;
     }
 
     metrics::Registry registry_;
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
-    std::thread loop_;
+    ctrl::testing::IoLoop loop_;
     std::unique_ptr<client::Client> client_;
     std::string ns_;
     std::vector<std::unique_ptr<HttpServer>> servers_;
