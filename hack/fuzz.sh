@@ -52,9 +52,10 @@ done
 command -v "${CLANG_CXX}" >/dev/null || die "${CLANG_CXX} is missing; run hack/install-deps.sh"
 
 step "configuring ${BUILD_DIR} (${CLANG_CXX}, libFuzzer, address,undefined)"
-# Relative to the build directory (where the compiler runs), so that ccache's entries do not depend
-# on where the checkout is (CI's clone reuses this machine's).
-ignorelist="$(realpath -m --relative-to="${BUILD_DIR}" "${ROOT}/hack/internal/ubsan-fuzz-ignore.txt")"
+# An absolute path: CMake's compiler checks compile in a scratch directory of their own, where a
+# relative one does not resolve. ccache still shares entries between checkouts, as CCACHE_BASEDIR
+# (hack/internal/ccache.sh) makes the paths under the checkout relative in its hash.
+ignorelist="${ROOT}/hack/internal/ubsan-fuzz-ignore.txt"
 source "${ROOT}/hack/internal/ccache.sh"
 generator=()
 command -v ninja >/dev/null && [[ ! -f "${BUILD_DIR}/Makefile" ]] && generator=(-G Ninja)
