@@ -11,6 +11,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 
+#include "runtime/core/run_sync.hpp"
 #include "runtime/core/sleep.hpp"
 #include "runtime/manager/access_reviewer.hpp"
 #include "runtime/manager/auth_filter.hpp"
@@ -225,6 +226,14 @@ void Manager::Fail(Status status) {
     if (first_error_.Ok())
         first_error_ = status;
     internal_.Cancel(status);
+}
+
+Status Manager::IndexField(GroupVersionKind gvk, std::string field, cache::FieldExtractor extract) {
+    if (started_.load())
+        return BadRequestError("IndexField(" + field +
+                               ") after the manager started: co_await GetCache().IndexField(...)");
+    return RunSync(io_,
+                   GetCache().IndexField(std::move(gvk), std::move(field), std::move(extract), Context::Background()));
 }
 
 Status Manager::Start(Context ctx) {

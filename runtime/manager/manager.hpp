@@ -27,6 +27,7 @@
 #include "runtime/manager/runnable.hpp"
 #include "runtime/manager/runnable_group.hpp"
 #include "runtime/rest/config.hpp"
+#include "runtime/scheme/typed_object.hpp"
 
 namespace ctrl::manager {
 
@@ -74,6 +75,16 @@ class Manager final : public controller::Host {
     Status Add(std::shared_ptr<controller::Controller> controller) override;
     // Adds a runnable; started in its group (leader or not), at once when that group runs.
     Status Add(std::shared_ptr<Runnable> runnable);
+    // Adds a field index to the cache before Start (controller-runtime's
+    // mgr.GetFieldIndexer().IndexField): List and ListSharedNow with MatchingFields(field, value)
+    // then find the objects of gvk whose extract returns value. It runs on the manager's loop,
+    // which is not running yet (finding the kind may need discovery), and waits for it. BadRequest
+    // once Start was called: a runnable indexes with co_await GetCache().IndexField(...).
+    Status IndexField(GroupVersionKind gvk, std::string field, cache::FieldExtractor extract);
+    template <scheme::TypedObject T>
+    Status IndexField(std::string field, cache::FieldExtractor extract) {
+        return IndexField(scheme::GroupVersionKindOf<T>(), std::move(field), std::move(extract));
+    }
     // Adds a /healthz or /readyz check (before or after Start). AlreadyExists for a taken name.
     Status AddHealthzCheck(const std::string& name, Checker check);
     Status AddReadyzCheck(const std::string& name, Checker check);

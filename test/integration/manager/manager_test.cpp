@@ -13,6 +13,7 @@
 #include "runtime/api/config_map.hpp"
 #include "runtime/api/namespace.hpp"
 #include "runtime/api/secret.hpp"
+#include "runtime/client/option_values.hpp"
 #include "runtime/controller/builder.hpp"
 #include "runtime/core/run_sync.hpp"
 #include "runtime/manager/manager.hpp"
@@ -173,6 +174,54 @@ TEST_F(ManagerTest, AStandbyReplicaPassesItsControllerReadinessChecks) {
     EXPECT_TRUE(mgr_->LeaderElectionEnabled());
     EXPECT_TRUE(mgr_->IsStandby());
     EXPECT_EQ(reconciles.load(), 0) << "the standby's controller does not run";
+}
+
+// controller-runtime's mgr.GetFieldIndexer().IndexField before Start: reads with MatchingFields
+// find objects through the index, from the client and from the synchronous cache views.
+TEST_F(ManagerTest, AFieldIndexAddedBeforeStartAnswersMatchingFields) {
+    StartManager(Options{});
+    const std::string field = "data.color";
+    ASSERT_TRUE(mgr_->IndexField<api::ConfigMap>(field,
+                                                 [](const Object& object) {
+                                                     const std::optional<std::string_view> color =
+                                                         api::ConfigMapView(object).DataValue("color");
+                                                     return color ? std::vector<std::string>{std::string(*color)}
+                                                                  : std::vector<std::string>{};
+                                                 })
+                    .Ok());
+    EXPECT_TRUE(IsAlreadyExists(mgr_->IndexField<api::ConfigMap>(field, [](const Object&) {
+        return std::vector<std::string>{};
+    }))) << "an index name is taken once";
+    Run();
+    const std::string ns = "mgr-index-field";
+    MakeObjects(ns);
+    for (const char* name : {"blue-1", "blue-2", "red-1"}) {
+        api::ConfigMap cm;
+        cm.SetNamespace(ns);
+        cm.SetName(name);
+        cm.SetDataValue("color", std::string(name).substr(0, std::string(name).find('-')));
+        ASSERT_TRUE(On(mgr_->GetAPIReader().Create(TestContext(), cm)).Ok());
+    }
+    std::vector<std::string> blue;
+    EXPECT_TRUE(Eventually([&] {
+        api::ConfigMapList list;
+        const Status listed = On(mgr_->GetClient().List(TestContext(), list, client::InNamespace(ns),
+                                                        client::MatchingFields(field, "blue")));
+        blue.clear();
+        for (const Object& item : list.Items())
+            blue.emplace_back(item.Name());
+        return listed.Ok() && blue.size() == 2;
+    })) << ::testing::PrintToString(blue);
+    EXPECT_THAT(blue, ::testing::UnorderedElementsAre("blue-1", "blue-2"));
+    StatusOr<std::vector<std::shared_ptr<const Object>>> red =
+        mgr_->GetCache().ListSharedNow<api::ConfigMap>(client::InNamespace(ns), client::MatchingFields(field, "red"));
+    ASSERT_TRUE(red.Ok()) << red.GetStatus();
+    ASSERT_EQ(red->size(), 1u);
+    EXPECT_EQ((*red)[0]->Name(), "red-1");
+    const Status late =
+        mgr_->IndexField<api::ConfigMap>("data.size", [](const Object&) { return std::vector<std::string>{}; });
+    EXPECT_TRUE(IsBadRequest(late)) << late;
+    EXPECT_THAT(late.Message(), ::testing::HasSubstr("after the manager started"));
 }
 
 TEST_F(ManagerTest, BadOptionsNameTheOption) {
