@@ -1,0 +1,65 @@
+// configsecret-operator: keeps a Secret for each ConfigSecret (examples.ctrl.dev/v1alpha1) holding
+// chosen keys of a ConfigMap. Flags: those of every ctrl operator (--kubeconfig, --leader-elect,
+// --metrics-bind-address, --health-probe-bind-address, -v ...; --help lists them).
+
+#include <cstdio>
+#include <memory>
+
+#include "config_secret_reconciler.hpp"
+#include "configsecret_api/examples_v1alpha1.hpp"
+#include "runtime/api/builtins.hpp"
+#include "runtime/core/log.hpp"
+#include "runtime/manager/flags.hpp"
+#include "runtime/manager/manager.hpp"
+#include "runtime/manager/signals.hpp"
+#include "runtime/rest/load_config.hpp"
+
+namespace {
+
+int Fail(int code, const ctrl::Status& status, const char* what) {
+    std::fprintf(stderr, "configsecret-operator: %s: %s\n", what, status.ToString().c_str());
+    return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    ctrl::manager::Flags defaults;
+    defaults.leader_election_id = "configsecret-operator.examples.ctrl.dev";
+    ctrl::StatusOr<ctrl::manager::Flags> flags = ctrl::manager::ParseFlags(argc, argv, defaults);
+    if (!flags.Ok())
+        return Fail(2, flags.GetStatus(), "bad flags");
+    if (flags->help || argc > 1) {
+        std::printf("usage: configsecret-operator [flags]\n%s", ctrl::manager::FlagsUsage(defaults).c_str());
+        return flags->help ? 0 : 2;
+    }
+
+    auto scheme = std::make_shared<ctrl::scheme::Scheme>();
+    ctrl::Status registered = ctrl::api::AddAllBuiltinsToScheme(*scheme);
+    if (registered.Ok())
+        registered = examples::v1alpha1::AddToScheme(*scheme);
+    if (!registered.Ok())
+        return Fail(1, registered, "registering the kinds");
+
+    ctrl::rest::LoadConfigOptions load;
+    load.kubeconfig = flags->kubeconfig;
+    ctrl::StatusOr<ctrl::rest::Config> config = ctrl::rest::LoadConfig(load);
+    if (!config.Ok())
+        return Fail(1, config.GetStatus(), "loading the cluster's config");
+
+    ctrl::manager::Options options;
+    options.scheme = scheme;
+    ctrl::manager::ApplyFlags(*flags, options);
+    ctrl::StatusOr<std::unique_ptr<ctrl::manager::Manager>> mgr = ctrl::manager::New(*config, std::move(options));
+    if (!mgr.Ok())
+        return Fail(1, mgr.GetStatus(), "making the manager");
+    const ctrl::Status setup = configsecret::SetupWithManager(**mgr);
+    if (!setup.Ok())
+        return Fail(1, setup, "setting up the ConfigSecret controller");
+
+    ctrl::log::Logger().WithName("setup").Info("Starting the manager", "config", config->source);
+    const ctrl::Status stopped = (*mgr)->Start(ctrl::manager::SetupSignalHandler());
+    if (!stopped.Ok())
+        return Fail(1, stopped, "the manager stopped");
+    return 0;
+}

@@ -1,0 +1,45 @@
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config_secret_reconciler.hpp"
+#include "configsecret_api/config_secret.hpp"
+#include "runtime/api/config_map.hpp"
+#include "runtime/api/secret.hpp"
+#include "runtime/client/option_values.hpp"
+#include "runtime/controller/builder.hpp"
+#include "runtime/controller/enqueue_requests_from_map_func.hpp"
+
+namespace configsecret {
+
+ctrl::Status SetupWithManager(ctrl::manager::Manager& mgr) {
+    const std::string field(kConfigMapNameField);
+    CTRL_RETURN_IF_ERROR(mgr.IndexField<examples::v1alpha1::ConfigSecret>(field, [](const ctrl::Object& object) {
+        const examples::v1alpha1::ConfigSecretView config_secret(object);
+        return std::vector<std::string>{std::string(config_secret.Spec().ConfigMapName())};
+    }));
+
+    // A ConfigMap's events concern the ConfigSecrets of its namespace that name it.
+    const ctrl::cache::Cache& cache = mgr.GetCache();
+    auto config_map_to_users =
+        ctrl::handler::EnqueueRequestsFromMapFunc([&cache, field](const ctrl::Context&, const ctrl::Object& config_map) {
+            std::vector<ctrl::reconcile::Request> requests;
+            auto users = cache.ListSharedNow<examples::v1alpha1::ConfigSecret>(
+                ctrl::client::InNamespace(std::string(config_map.Namespace())),
+                ctrl::client::MatchingFields(field, std::string(config_map.Name())));
+            if (!users.Ok())
+                return requests;  // not synced yet: its initial list enqueues every ConfigSecret
+            for (const std::shared_ptr<const ctrl::Object>& user : *users)
+                requests.emplace_back(std::string(user->Namespace()), std::string(user->Name()));
+            return requests;
+        });
+    auto reconciler = std::make_shared<ConfigSecretReconciler>(mgr.GetClient(), mgr.GetScheme(),
+                                                               mgr.GetEventRecorderFor("configsecret-controller"));
+    return ctrl::builder::ControllerManagedBy(mgr)
+        .For<examples::v1alpha1::ConfigSecret>()
+        .Owns<ctrl::api::Secret>()
+        .Watches<ctrl::api::ConfigMap>(config_map_to_users)
+        .Complete(reconciler);
+}
+
+}  // namespace configsecret
