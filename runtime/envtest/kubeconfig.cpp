@@ -1,4 +1,4 @@
-#include "test/support/kubeconfig.hpp"
+#include "runtime/envtest/kubeconfig.hpp"
 
 #include <sys/stat.h>
 
@@ -8,7 +8,7 @@
 
 #include "runtime/core/status_or.hpp"
 
-namespace ctrl::testing {
+namespace ctrl::envtest {
 namespace {
 
 std::string Base64(const std::string& in) {
@@ -85,4 +85,4 @@ Status WriteKubeconfig(const std::string& path, const KubeconfigSpec& spec) {
     return OkStatus();
 }
 
-}  // namespace ctrl::testing
+}  // namespace ctrl::envtest
