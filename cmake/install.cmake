@@ -17,27 +17,27 @@ foreach(layer IN LISTS CTRL_INSTALLED_LAYERS)
   list(APPEND CTRL_INSTALLED_TARGETS ctrl_${layer})
 endforeach()
 
+# ctrl_build_interface_only(<target> <property>): the include directories in the property hold for the
+# build tree only (the layers' CMakeLists name the source tree; installed, it is include/ctrl).
+function(ctrl_build_interface_only target property)
+  get_target_property(dirs ${target} ${property})
+  if(dirs)
+    list(TRANSFORM dirs REPLACE "^(.+)$" "$<BUILD_INTERFACE:\\1>")
+    set_target_properties(${target} PROPERTIES ${property} "${dirs}")
+  endif()
+endfunction()
+
 foreach(target IN LISTS CTRL_INSTALLED_TARGETS)
   string(REGEX REPLACE "^ctrl_" "" name "${target}")
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
-  # The layers' CMakeLists name the source tree as their include directory; installed, it is include/ctrl.
-  get_target_property(dirs ${target} INTERFACE_INCLUDE_DIRECTORIES)
-  if(dirs)
-    set(wrapped "")
-    foreach(dir IN LISTS dirs)
-      list(APPEND wrapped "$<BUILD_INTERFACE:${dir}>")
-    endforeach()
-    set_target_properties(${target} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${wrapped}")
-  endif()
-  get_target_property(system_dirs ${target} INTERFACE_SYSTEM_INCLUDE_DIRECTORIES)
-  if(system_dirs)
-    set(wrapped "")
-    foreach(dir IN LISTS system_dirs)
-      list(APPEND wrapped "$<BUILD_INTERFACE:${dir}>")
-    endforeach()
-    set_target_properties(${target} PROPERTIES INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "${wrapped}")
-  endif()
+  ctrl_build_interface_only(${target} INTERFACE_INCLUDE_DIRECTORIES)
+  ctrl_build_interface_only(${target} INTERFACE_SYSTEM_INCLUDE_DIRECTORIES)
 endforeach()
+# With BUILD_SHARED_LIBS every layer is a shared library, and the one explicitly static helper is
+# linked into one of them.
+if(BUILD_SHARED_LIBS)
+  set_target_properties(ctrl_discovery_documents PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endif()
 # What the top-level CMakeLists.txt sets for the whole tree and a user's build needs too: C++20, and
 # clang's co_await in Boost.Asio before 1.81 (see there).
 target_compile_features(ctrl_core INTERFACE cxx_std_20)

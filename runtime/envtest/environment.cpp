@@ -1,6 +1,6 @@
 #include "runtime/envtest/environment.hpp"
 
-#include "runtime/rest/kubeconfig.hpp"
+#include "runtime/envtest/kubeconfig.hpp"
 
 namespace ctrl::envtest {
 
@@ -41,12 +41,6 @@ void Environment::Stop() {
 StatusOr<rest::Config> Environment::AddUser(std::string_view name, const std::vector<std::string>& groups) {
     CTRL_ASSIGN_OR_RETURN(std::string kubeconfig, control_plane_.AddUser(name, groups));
     return ConfigFromKubeconfigFile(kubeconfig);
-}
-
-StatusOr<rest::Config> ConfigFromKubeconfigFile(const std::string& path) {
-    rest::KubeconfigOptions options;
-    options.explicit_path = path;
-    return rest::LoadKubeconfig(options);
 }
 
 }  // namespace ctrl::envtest

@@ -78,7 +78,4 @@ class Environment final {
     std::vector<api::CustomResourceDefinition> crds_;
 };
 
-// The rest::Config a kubeconfig file describes (its current context).
-StatusOr<rest::Config> ConfigFromKubeconfigFile(const std::string& path);
-
 }  // namespace ctrl::envtest

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "runtime/core/status_or.hpp"
+#include "runtime/rest/kubeconfig.hpp"
 
 namespace ctrl::envtest {
 namespace {
@@ -83,6 +84,12 @@ Status WriteKubeconfig(const std::string& path, const KubeconfigSpec& spec) {
     if (std::rename(tmp.c_str(), path.c_str()) != 0)
         return InternalError("renaming " + tmp + " to " + path);
     return OkStatus();
+}
+
+StatusOr<rest::Config> ConfigFromKubeconfigFile(const std::string& path) {
+    rest::KubeconfigOptions options;
+    options.explicit_path = path;
+    return rest::LoadKubeconfig(options);
 }
 
 }  // namespace ctrl::envtest

@@ -2,7 +2,8 @@
 
 #include <string>
 
-#include "runtime/core/status.hpp"
+#include "runtime/core/status_or.hpp"
+#include "runtime/rest/config.hpp"
 
 namespace ctrl::envtest {
 
@@ -20,5 +21,8 @@ struct KubeconfigSpec {
 // Writes a self-contained kubeconfig (certificates and keys embedded as *-data), mode 0600,
 // atomically (a reader never sees half a file).
 Status WriteKubeconfig(const std::string& path, const KubeconfigSpec& spec);
+
+// The rest::Config of a kubeconfig file's current context (rest::LoadKubeconfig of that file only).
+StatusOr<rest::Config> ConfigFromKubeconfigFile(const std::string& path);
 
 }  // namespace ctrl::envtest
