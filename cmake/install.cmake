@@ -35,8 +35,16 @@ foreach(target IN LISTS CTRL_INSTALLED_TARGETS)
 endforeach()
 # With BUILD_SHARED_LIBS every layer is a shared library, and the one explicitly static helper is
 # linked into one of them.
+# Installed, the libraries find each other beside themselves; a 0.x minor version may break the ABI.
 if(BUILD_SHARED_LIBS)
   set_target_properties(ctrl_discovery_documents PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  foreach(target IN LISTS CTRL_INSTALLED_TARGETS)
+    get_target_property(type ${target} TYPE)
+    if(type STREQUAL "SHARED_LIBRARY")
+      set_target_properties(${target} PROPERTIES INSTALL_RPATH "$ORIGIN" VERSION ${PROJECT_VERSION}
+                                                 SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+    endif()
+  endforeach()
 endif()
 # What the top-level CMakeLists.txt sets for the whole tree and a user's build needs too: C++20, and
 # clang's co_await in Boost.Asio before 1.81 (see there).
