@@ -4,6 +4,7 @@
 #
 #   hack/setup-envtest.sh            build if missing; print the binary directory (last line)
 #                                    (installed as bin/ctrl-setup-envtest)
+#   hack/setup-envtest.sh --versions print the pinned versions and exit
 #   CTRL_ENVTEST_CACHE=DIR ...       cache root (default: ~/.cache/ctrl/envtest)
 #
 # Only tests and the local demo need this: a user with their own cluster never does.
@@ -170,4 +171,8 @@ main() {
     echo "${bin_dir}"
 }
 
+if [[ "${1:-}" == "--versions" ]]; then
+    echo "kube-apiserver ${KUBE_VERSION} (fallbacks: ${KUBE_FALLBACK_VERSIONS}), etcd ${ETCD_VERSION}"
+    exit 0
+fi
 main "$@"

@@ -57,6 +57,9 @@ if grep -rl -e "${WORK}/first-prefix" "${PREFIX}"; then
     die "the installed files above name the prefix they were installed to: the install tree is not relocatable"
 fi
 
+# The installed ctrl-setup-envtest reads the pinned versions from the prefix, not from this tree.
+versions="$("${PREFIX}/bin/ctrl-setup-envtest" --versions)" || die "the installed ctrl-setup-envtest does not run"
+step "the installed ctrl-setup-envtest pins ${versions}"
 if [[ -z "${CTRL_ENVTEST_BIN_DIR:-}" ]]; then
     step "control plane binaries: running the installed ctrl-setup-envtest"
     "${PREFIX}/bin/ctrl-setup-envtest" >"${WORK}/setup-envtest.out" ||
