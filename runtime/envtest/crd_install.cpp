@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include <boost/asio/io_context.hpp>
 
@@ -22,15 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using api::CustomResourceDefinition;
-
-StatusOr<std::string> ReadFile(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return NotFoundError("cannot read " + path.string());
-    std::stringstream content;
-    content << in.rdbuf();
-    return content.str();
-}
 
 // The manifest files a path names: itself, or a directory's YAML and JSON files in name order.
 StatusOr<std::vector<fs::path>> ManifestFiles(const std::string& path, bool error_if_missing) {
@@ -54,12 +43,10 @@ StatusOr<std::vector<fs::path>> ManifestFiles(const std::string& path, bool erro
     return files;
 }
 
-// Appends the CRDs of one manifest text; `origin` names it in errors.
-Status AppendCRDs(std::string_view text, const std::string& origin, std::vector<CustomResourceDefinition>& out) {
-    StatusOr<std::vector<std::string>> documents = YamlDocumentsToJson(text);
-    if (!documents.Ok())
-        return documents.GetStatus().Annotate(origin);
-    for (const std::string& json : *documents) {
+// Appends the CRDs among documents (JSON); `origin` names them in errors.
+Status AppendCRDs(const std::vector<std::string>& documents, const std::string& origin,
+                  std::vector<CustomResourceDefinition>& out) {
+    for (const std::string& json : documents) {
         CTRL_ASSIGN_OR_RETURN(Object object, Object::Parse(json));
         if (object.Kind() != "CustomResourceDefinition")
             continue;
@@ -148,12 +135,17 @@ StatusOr<std::vector<CustomResourceDefinition>> ReadCRDs(const CRDInstallOptions
     for (const std::string& path : options.paths) {
         CTRL_ASSIGN_OR_RETURN(std::vector<fs::path> files, ManifestFiles(path, options.error_if_path_missing));
         for (const fs::path& file : files) {
-            CTRL_ASSIGN_OR_RETURN(std::string text, ReadFile(file));
-            CTRL_RETURN_IF_ERROR(AppendCRDs(text, file.string(), crds));
+            CTRL_ASSIGN_OR_RETURN(std::vector<std::string> documents, YamlFileDocumentsToJson(file.string()));
+            CTRL_RETURN_IF_ERROR(AppendCRDs(documents, file.string(), crds));
         }
     }
-    for (size_t i = 0; i < options.manifests.size(); ++i)
-        CTRL_RETURN_IF_ERROR(AppendCRDs(options.manifests[i], "manifest " + std::to_string(i), crds));
+    for (size_t i = 0; i < options.manifests.size(); ++i) {
+        const std::string origin = "manifest " + std::to_string(i);
+        StatusOr<std::vector<std::string>> documents = YamlDocumentsToJson(options.manifests[i]);
+        if (!documents.Ok())
+            return documents.GetStatus().Annotate(origin);
+        CTRL_RETURN_IF_ERROR(AppendCRDs(*documents, origin, crds));
+    }
     return crds;
 }
 

@@ -2,7 +2,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <vector>
 
 #include "runtime/core/json_string.hpp"
@@ -110,6 +112,18 @@ StatusOr<std::string> YamlToJson(std::string_view yaml) {
     if (documents.size() != 1)
         return BadRequestError("want one YAML document, found " + std::to_string(documents.size()));
     return std::move(documents.front());
+}
+
+StatusOr<std::vector<std::string>> YamlFileDocumentsToJson(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return NotFoundError("cannot read " + path);
+    std::stringstream content;
+    content << in.rdbuf();
+    StatusOr<std::vector<std::string>> documents = YamlDocumentsToJson(content.str());
+    if (!documents.Ok())
+        return documents.GetStatus().Annotate(path);
+    return documents;
 }
 
 }  // namespace ctrl::envtest

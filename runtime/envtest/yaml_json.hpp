@@ -16,5 +16,7 @@ namespace ctrl::envtest {
 StatusOr<std::vector<std::string>> YamlDocumentsToJson(std::string_view yaml);
 // Exactly one YAML document; BadRequest for none or more than one.
 StatusOr<std::string> YamlToJson(std::string_view yaml);
+// YamlDocumentsToJson of a file's content; NotFound when it cannot be read; errors name the file.
+StatusOr<std::vector<std::string>> YamlFileDocumentsToJson(const std::string& path);
 
 }  // namespace ctrl::envtest
