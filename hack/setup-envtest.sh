@@ -3,14 +3,20 @@
 # version, and prints the directory holding them. A second run finds them and takes seconds.
 #
 #   hack/setup-envtest.sh            build if missing; print the binary directory (last line)
+#                                    (installed as bin/ctrl-setup-envtest)
+#   hack/setup-envtest.sh --versions print the pinned versions and exit
 #   CTRL_ENVTEST_CACHE=DIR ...       cache root (default: ~/.cache/ctrl/envtest)
 #
 # Only tests and the local demo need this: a user with their own cluster never does.
 set -euo pipefail
 
 HACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# The pinned versions: hack/versions.env in ctrl's source tree; share/ctrl/versions.env of the
+# install prefix when installed as bin/ctrl-setup-envtest.
+VERSIONS_ENV="${HACK_DIR}/versions.env"
+[[ -f "${VERSIONS_ENV}" ]] || VERSIONS_ENV="${HACK_DIR}/../share/ctrl/versions.env"
 # shellcheck source=versions.env
-source "${HACK_DIR}/versions.env"
+source "${VERSIONS_ENV}"
 
 CACHE_ROOT="${CTRL_ENVTEST_CACHE:-${HOME}/.cache/ctrl/envtest}"
 START_SECONDS=${SECONDS}
@@ -165,4 +171,8 @@ main() {
     echo "${bin_dir}"
 }
 
+if [[ "${1:-}" == "--versions" ]]; then
+    echo "kube-apiserver ${KUBE_VERSION} (fallbacks: ${KUBE_FALLBACK_VERSIONS}), etcd ${ETCD_VERSION}"
+    exit 0
+fi
 main "$@"

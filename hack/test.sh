@@ -3,8 +3,10 @@
 # control plane (kube-apiserver + etcd, cached under ~/.cache/ctrl), checks formatting, builds
 # with warnings as errors, checks co_await expressions (hack/check-coawait.sh) and runs every
 # test, by ctest label: unit (no sockets), fake (loopback sockets to a scripted server, no control
-# plane), integration (against the real control plane), e2e and tool. Extra arguments go to
-# ctest, e.g. `hack/test.sh -L unit`, `-L fake` or `-R Object`.
+# plane), integration (against the real control plane), e2e, tool and install (the installed
+# package built into another project and tested against the real control plane:
+# hack/test-install.sh). Extra arguments go to ctest, e.g. `hack/test.sh -L unit`, `-L fake`,
+# `-L install` or `-R Object`.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${CTRL_BUILD_DIR:-${ROOT}/build}"

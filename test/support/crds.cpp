@@ -1,125 +1,13 @@
 #include "test/support/crds.hpp"
 
-#include <yaml-cpp/yaml.h>
-
-#include <fstream>
-#include <regex>
-#include <sstream>
-#include <vector>
-
-#include "runtime/core/json_string.hpp"
-
-#include "runtime/core/object.hpp"
-
 namespace ctrl::testing {
-
-namespace {
-
-// A plain scalar as JSON: null, a bool or a number when YAML's core schema reads it so.
-void AppendPlainScalar(std::string& out, const std::string& text) {
-    static const std::regex kNull("~|null|Null|NULL|");
-    static const std::regex kTrue("true|True|TRUE");
-    static const std::regex kFalse("false|False|FALSE");
-    static const std::regex kInteger("[-+]?[0-9]+");
-    static const std::regex kFloat(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
-    if (std::regex_match(text, kNull)) {
-        out += "null";
-    } else if (std::regex_match(text, kTrue)) {
-        out += "true";
-    } else if (std::regex_match(text, kFalse)) {
-        out += "false";
-    } else if (std::regex_match(text, kInteger)) {
-        out += text[0] == '+' ? text.substr(1) : text;
-    } else if (std::regex_match(text, kFloat)) {
-        std::string number = text[0] == '+' ? text.substr(1) : text;
-        if (number[0] == '.' || (number[0] == '-' && number[1] == '.'))
-            number.insert(number[0] == '-' ? 1 : 0, "0");
-        if (number.back() == '.')
-            number += '0';
-        out += number;
-    } else {
-        AppendJsonString(out, text);
-    }
-}
-
-Status AppendNode(std::string& out, const YAML::Node& node) {
-    switch (node.Type()) {
-        case YAML::NodeType::Null:
-        case YAML::NodeType::Undefined:
-            out += "null";
-            return OkStatus();
-        case YAML::NodeType::Scalar:
-            if (node.Tag() == "?")
-                AppendPlainScalar(out, node.Scalar());
-            else
-                AppendJsonString(out, node.Scalar());
-            return OkStatus();
-        case YAML::NodeType::Sequence: {
-            out += '[';
-            bool first = true;
-            for (const YAML::Node& item : node) {
-                if (!first)
-                    out += ',';
-                first = false;
-                CTRL_RETURN_IF_ERROR(AppendNode(out, item));
-            }
-            out += ']';
-            return OkStatus();
-        }
-        case YAML::NodeType::Map: {
-            out += '{';
-            bool first = true;
-            for (const auto& entry : node) {
-                if (!entry.first.IsScalar())
-                    return BadRequestError("a mapping key is not a scalar");
-                if (!first)
-                    out += ',';
-                first = false;
-                AppendJsonString(out, entry.first.Scalar());
-                out += ':';
-                CTRL_RETURN_IF_ERROR(AppendNode(out, entry.second));
-            }
-            out += '}';
-            return OkStatus();
-        }
-    }
-    return InternalError("unknown YAML node type");
-}
-
-StatusOr<std::string> ReadFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return NotFoundError("cannot read " + path);
-    std::stringstream content;
-    content << in.rdbuf();
-    return content.str();
-}
-
-}  // namespace
-
-StatusOr<std::string> YamlToJson(std::string_view yaml) {
-    std::vector<YAML::Node> documents;
-    try {
-        documents = YAML::LoadAll(std::string(yaml));
-    } catch (const YAML::Exception& e) {
-        return BadRequestError(std::string("malformed YAML: ") + e.what());
-    }
-    if (documents.size() != 1)
-        return BadRequestError("want one YAML document, found " + std::to_string(documents.size()));
-    std::string json;
-    CTRL_RETURN_IF_ERROR(AppendNode(json, documents.front()));
-    // Through the object model, so the result is checked and compact.
-    CTRL_ASSIGN_OR_RETURN(Object object, Object::Parse(json));
-    return object.ToJson();
-}
 
 StatusOr<std::string> ManifestJson(std::string_view repo_path) {
     const std::string path = std::string(CTRL_REPO_ROOT) + "/" + std::string(repo_path);
-    CTRL_ASSIGN_OR_RETURN(std::string yaml, ReadFile(path));
-    StatusOr<std::string> json = YamlToJson(yaml);
-    if (!json.Ok())
-        return json.GetStatus().Annotate(path);
-    return json;
+    CTRL_ASSIGN_OR_RETURN(std::vector<std::string> documents, envtest::YamlFileDocumentsToJson(path));
+    if (documents.size() != 1)
+        return BadRequestError(path + ": want one YAML document, found " + std::to_string(documents.size()));
+    return std::move(documents.front());
 }
 
 StatusOr<std::string> SecurityGroupPolicyCrdJson() {

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "runtime/core/status_or.hpp"
+#include "runtime/envtest/yaml_json.hpp"
 
 namespace ctrl::testing {
 
@@ -21,8 +22,7 @@ StatusOr<std::string> CniNodeCrdJson();
 // A one-document YAML manifest, by its path from the repository root, as compact JSON. NotFound
 // when the file cannot be read; BadRequest for malformed YAML or more than one document.
 StatusOr<std::string> ManifestJson(std::string_view repo_path);
-// One YAML document as compact JSON. Plain scalars read as YAML 1.2's core schema says (null,
-// true/false, integers, floats); quoted and block scalars are strings; mapping keys are strings.
-StatusOr<std::string> YamlToJson(std::string_view yaml);
+// One YAML document as compact JSON (runtime/envtest/yaml_json.hpp).
+using envtest::YamlToJson;
 
 }  // namespace ctrl::testing

@@ -1,24 +1,9 @@
 #pragma once
 
-#include <string>
-
-#include "runtime/core/status.hpp"
+// Moved to runtime/envtest (the installed ctrl::envtest library); the tests keep using it as ctrl::testing.
+#include "runtime/envtest/kubeconfig.hpp"
 
 namespace ctrl::testing {
-
-// What a kubeconfig for the local control plane holds: one cluster, one user (a client
-// certificate or a bearer token), one context named "ctrl-envtest" made current.
-struct KubeconfigSpec {
-    std::string server{};            // https://127.0.0.1:<port>
-    std::string ca_file{};           // PEM file of the cluster CA
-    std::string user{};              // the user entry's name
-    std::string client_cert_file{};  // PEM client certificate, or empty
-    std::string client_key_file{};   // PEM client key, or empty
-    std::string token{};             // bearer token, or empty
-};
-
-// Writes a self-contained kubeconfig (certificates and keys embedded as *-data), mode 0600,
-// atomically (a reader never sees half a file).
-Status WriteKubeconfig(const std::string& path, const KubeconfigSpec& spec);
-
+using envtest::KubeconfigSpec;
+using envtest::WriteKubeconfig;
 }  // namespace ctrl::testing

@@ -2,15 +2,13 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/rest/kubeconfig.hpp"
+#include "runtime/envtest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
 
 namespace ctrl::testing {
 
 rest::Config ConfigFromKubeconfig(const std::string& path) {
-    rest::KubeconfigOptions options;
-    options.explicit_path = path;
-    StatusOr<rest::Config> config = rest::LoadKubeconfig(options);
+    StatusOr<rest::Config> config = envtest::ConfigFromKubeconfigFile(path);
     EXPECT_TRUE(config.Ok()) << config.GetStatus();
     return config.Ok() ? *config : rest::Config{};
 }

@@ -5,10 +5,10 @@
 
 #include <thread>
 
-#include "test/support/command.hpp"
-#include "test/support/control_plane.hpp"
+#include "runtime/envtest/command.hpp"
+#include "runtime/envtest/control_plane.hpp"
 
-namespace ctrl::testing {
+namespace ctrl::envtest {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -72,4 +72,4 @@ Status ControlPlane::CompactEtcd(int64_t revision) const {
         .GetStatus();
 }
 
-}  // namespace ctrl::testing
+}  // namespace ctrl::envtest

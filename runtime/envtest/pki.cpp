@@ -1,11 +1,11 @@
-#include "test/support/pki.hpp"
+#include "runtime/envtest/pki.hpp"
 
 #include <fstream>
 #include <random>
 
-#include "test/support/command.hpp"
+#include "runtime/envtest/command.hpp"
 
-namespace ctrl::testing {
+namespace ctrl::envtest {
 namespace {
 
 constexpr char kDays[] = "30";
@@ -128,4 +128,4 @@ StatusOr<KeyPairFiles> Pki::CreateKeyPair(const std::string& name) const {
     return files;
 }
 
-}  // namespace ctrl::testing
+}  // namespace ctrl::envtest

@@ -1,15 +1,15 @@
-#include "test/support/control_plane.hpp"
+#include "runtime/envtest/control_plane.hpp"
 
 #include <cctype>
 #include <fstream>
 #include <random>
 
-#include "test/support/kubeconfig.hpp"
+#include "runtime/envtest/kubeconfig.hpp"
 
 // The users of a ControlPlane: client-certificate users added while it runs, static-token users
 // declared before start.
 
-namespace ctrl::testing {
+namespace ctrl::envtest {
 namespace {
 
 // A name usable in a file name.
@@ -99,4 +99,4 @@ StatusOr<std::string> ControlPlane::TokenUserKubeconfig(std::string_view name) {
     return path;
 }
 
-}  // namespace ctrl::testing
+}  // namespace ctrl::envtest

@@ -8,7 +8,7 @@
 
 #include "runtime/core/status_or.hpp"
 
-namespace ctrl::testing::internal {
+namespace ctrl::envtest::internal {
 
 // The descriptors a spawned child gets as stdin, stdout and stderr; -1 keeps ours.
 struct SpawnFds {
@@ -39,4 +39,4 @@ std::string DescribeWaitStatus(int wait_status);
 // The shell's view of a wait status: the exit code, or 128 + signal.
 int ExitCodeOf(int wait_status);
 
-}  // namespace ctrl::testing::internal
+}  // namespace ctrl::envtest::internal

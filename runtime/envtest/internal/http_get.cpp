@@ -1,10 +1,10 @@
-#include "test/support/internal/http_get.hpp"
+#include "runtime/envtest/internal/http_get.hpp"
 
 #include <string_view>
 
-#include "test/support/command.hpp"
+#include "runtime/envtest/command.hpp"
 
-namespace ctrl::testing::internal {
+namespace ctrl::envtest::internal {
 
 StatusOr<HttpGetResult> HttpGet(const std::string& url, const TlsFiles& tls, std::chrono::milliseconds timeout) {
     std::vector<std::string> argv = {"curl",
@@ -38,4 +38,4 @@ StatusOr<HttpGetResult> HttpGet(const std::string& url, const TlsFiles& tls, std
     return out;
 }
 
-}  // namespace ctrl::testing::internal
+}  // namespace ctrl::envtest::internal

@@ -1,4 +1,4 @@
-#include "test/support/internal/spawn.hpp"
+#include "runtime/envtest/internal/spawn.hpp"
 
 #include <fcntl.h>
 #include <linux/close_range.h>
@@ -14,11 +14,11 @@
 #include <cstring>
 #include <thread>
 
-#include "test/support/process.hpp"
+#include "runtime/envtest/process.hpp"
 
 extern char** environ;
 
-namespace ctrl::testing::internal {
+namespace ctrl::envtest::internal {
 namespace {
 
 // Live children, kept in a fixed array of atomics so a signal handler can read it.
@@ -191,9 +191,9 @@ int ExitCodeOf(int wait_status) {
     return -1;
 }
 
-}  // namespace ctrl::testing::internal
+}  // namespace ctrl::envtest::internal
 
-namespace ctrl::testing {
+namespace ctrl::envtest {
 
 void KillAllChildrenNow() {
     for (auto& slot : internal::g_children) {
@@ -227,4 +227,4 @@ void TerminateAllChildren(std::chrono::milliseconds grace) {
     }
 }
 
-}  // namespace ctrl::testing
+}  // namespace ctrl::envtest

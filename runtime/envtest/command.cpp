@@ -1,4 +1,4 @@
-#include "test/support/command.hpp"
+#include "runtime/envtest/command.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -10,9 +10,9 @@
 #include <thread>
 #include <tuple>
 
-#include "test/support/internal/spawn.hpp"
+#include "runtime/envtest/internal/spawn.hpp"
 
-namespace ctrl::testing {
+namespace ctrl::envtest {
 namespace {
 
 // Closes the descriptors it holds when it goes out of scope.
@@ -121,4 +121,4 @@ StatusOr<CommandResult> RunCommand(const Command& command) {
     return result;
 }
 
-}  // namespace ctrl::testing
+}  // namespace ctrl::envtest

@@ -1,4 +1,4 @@
-#include "test/support/termination.hpp"
+#include "runtime/envtest/termination.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -12,9 +12,9 @@
 #include <set>
 #include <thread>
 
-#include "test/support/process.hpp"
+#include "runtime/envtest/process.hpp"
 
-namespace ctrl::testing {
+namespace ctrl::envtest {
 namespace {
 
 constexpr auto kTeardownGrace = std::chrono::seconds(10);
@@ -122,4 +122,4 @@ void ForgetOnTermination(const std::string& dir) {
     State().dirs.erase(dir);
 }
 
-}  // namespace ctrl::testing
+}  // namespace ctrl::envtest

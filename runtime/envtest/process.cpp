@@ -1,4 +1,4 @@
-#include "test/support/process.hpp"
+#include "runtime/envtest/process.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -11,9 +11,9 @@
 #include <thread>
 #include <utility>
 
-#include "test/support/internal/spawn.hpp"
+#include "runtime/envtest/internal/spawn.hpp"
 
-namespace ctrl::testing {
+namespace ctrl::envtest {
 
 StatusOr<ChildProcess> ChildProcess::Start(const std::vector<std::string>& argv, const std::string& log_path) {
     int log_fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -106,4 +106,4 @@ std::string TailOfFile(const std::string& path, int max_lines) {
     return out;
 }
 
-}  // namespace ctrl::testing
+}  // namespace ctrl::envtest

@@ -1,4 +1,4 @@
-#include "test/support/free_port.hpp"
+#include "runtime/envtest/free_port.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace ctrl::testing {
+namespace ctrl::envtest {
 
 StatusOr<std::vector<int>> FreePorts(int count) {
     std::vector<int> sockets;
@@ -41,4 +41,4 @@ StatusOr<std::vector<int>> FreePorts(int count) {
     return ports;
 }
 
-}  // namespace ctrl::testing
+}  // namespace ctrl::envtest

@@ -1,4 +1,4 @@
-#include "test/support/kubeconfig.hpp"
+#include "runtime/envtest/kubeconfig.hpp"
 
 #include <sys/stat.h>
 
@@ -7,8 +7,9 @@
 #include <sstream>
 
 #include "runtime/core/status_or.hpp"
+#include "runtime/rest/kubeconfig.hpp"
 
-namespace ctrl::testing {
+namespace ctrl::envtest {
 namespace {
 
 std::string Base64(const std::string& in) {
@@ -85,4 +86,10 @@ Status WriteKubeconfig(const std::string& path, const KubeconfigSpec& spec) {
     return OkStatus();
 }
 
-}  // namespace ctrl::testing
+StatusOr<rest::Config> ConfigFromKubeconfigFile(const std::string& path) {
+    rest::KubeconfigOptions options;
+    options.explicit_path = path;
+    return rest::LoadKubeconfig(options);
+}
+
+}  // namespace ctrl::envtest

@@ -5,7 +5,7 @@
 
 #include "runtime/core/status_or.hpp"
 
-namespace ctrl::testing::internal {
+namespace ctrl::envtest::internal {
 
 // The client side of a TLS connection to the local apiserver: PEM files.
 struct TlsFiles {
@@ -25,4 +25,4 @@ struct HttpGetResult {
 // timed out); any HTTP status is a result.
 StatusOr<HttpGetResult> HttpGet(const std::string& url, const TlsFiles& tls, std::chrono::milliseconds timeout);
 
-}  // namespace ctrl::testing::internal
+}  // namespace ctrl::envtest::internal

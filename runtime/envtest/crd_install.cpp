@@ -1,0 +1,171 @@
+#include "runtime/envtest/crd_install.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+
+#include <boost/asio/io_context.hpp>
+
+#include "runtime/client/client.hpp"
+#include "runtime/core/context.hpp"
+#include "runtime/core/run_sync.hpp"
+#include "runtime/core/sleep.hpp"
+#include "runtime/discovery/discovery_client.hpp"
+#include "runtime/envtest/yaml_json.hpp"
+#include "runtime/metrics/registry.hpp"
+#include "runtime/rest/rest_client.hpp"
+
+namespace ctrl::envtest {
+namespace {
+
+namespace fs = std::filesystem;
+using api::CustomResourceDefinition;
+
+// The manifest files a path names: itself, or a directory's YAML and JSON files in name order.
+StatusOr<std::vector<fs::path>> ManifestFiles(const std::string& path, bool error_if_missing) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+        if (!error_if_missing)
+            return std::vector<fs::path>{};
+        return NotFoundError("CRD path " + path + " does not exist");
+    }
+    if (!fs::is_directory(path, ec))
+        return std::vector<fs::path>{path};
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(path, ec)) {
+        const std::string ext = entry.path().extension().string();
+        if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json"))
+            files.push_back(entry.path());
+    }
+    if (ec)
+        return InternalError("reading directory " + path + ": " + ec.message());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// Appends the CRDs among documents (JSON); `origin` names them in errors.
+Status AppendCRDs(const std::vector<std::string>& documents, const std::string& origin,
+                  std::vector<CustomResourceDefinition>& out) {
+    for (const std::string& json : documents) {
+        CTRL_ASSIGN_OR_RETURN(Object object, Object::Parse(json));
+        if (object.Kind() != "CustomResourceDefinition")
+            continue;
+        if (object.ApiVersion() != "apiextensions.k8s.io/v1") {
+            return BadRequestError(origin + ": CustomResourceDefinition " + std::string(object.Name()) + " is " +
+                                   std::string(object.ApiVersion()) + "; the server serves apiextensions.k8s.io/v1");
+        }
+        StatusOr<CustomResourceDefinition> crd = CustomResourceDefinition::FromObject(std::move(object));
+        if (!crd.Ok())
+            return crd.GetStatus().Annotate(origin);
+        out.push_back(std::move(*crd));
+    }
+    return OkStatus();
+}
+
+// Creates crd, or updates the server's object of the same name to it.
+Task<Status> CreateOrUpdate(client::Client& client, CustomResourceDefinition& crd, Context ctx) {
+    Status created = co_await client.Create(ctx, crd);
+    if (!IsAlreadyExists(created))
+        co_return created;
+    CustomResourceDefinition existing;
+    CTRL_CO_RETURN_IF_ERROR(co_await client.Get(ctx, ObjectKey("", std::string(crd.Name())), existing));
+    crd.SetResourceVersion(existing.ResourceVersion());
+    co_return co_await client.Update(ctx, crd);
+}
+
+// Whether crd is Established and each served version lists its resource in discovery; `why` says
+// what is missing when not.
+Task<StatusOr<bool>> Served(client::Client& client, discovery::DiscoveryClient& discovery,
+                            CustomResourceDefinition& crd, std::string& why, Context ctx) {
+    CTRL_CO_RETURN_IF_ERROR(co_await client.Get(ctx, ObjectKey("", std::string(crd.Name())), crd));
+    if (!crd.IsEstablished()) {
+        why = "not Established yet";
+        co_return false;
+    }
+    const std::string plural = crd.Names().plural;
+    for (const GroupVersionKind& gvk : crd.ServedKinds()) {
+        StatusOr<discovery::GroupVersionResources> served =
+            co_await discovery.FetchGroupVersion(GroupVersion(gvk.group, gvk.version), ctx);
+        const bool listed = served.Ok() && std::any_of(served->resources.begin(), served->resources.end(),
+                                                       [&](const auto& resource) { return resource.name == plural; });
+        if (!listed) {
+            why = plural + " not in discovery of " + gvk.group + "/" + gvk.version + " yet" +
+                  (served.Ok() ? "" : " (" + served.GetStatus().ToString() + ")");
+            co_return false;
+        }
+    }
+    co_return true;
+}
+
+Task<Status> InstallAndWait(client::Client& client, discovery::DiscoveryClient& discovery,
+                            std::vector<CustomResourceDefinition>& crds, const CRDInstallOptions& options) {
+    Context ctx = Context::WithTimeout(Context::Background(), options.max_time);
+    for (CustomResourceDefinition& crd : crds) {
+        Status status = co_await CreateOrUpdate(client, crd, ctx);
+        if (!status.Ok())
+            co_return status.Annotate("installing CustomResourceDefinition " + std::string(crd.Name()));
+    }
+    std::vector<std::string> why(crds.size());
+    std::vector<bool> served(crds.size(), false);
+    for (;;) {
+        std::string waiting;
+        for (size_t i = 0; i < crds.size(); ++i) {
+            if (served[i])
+                continue;
+            StatusOr<bool> now = co_await Served(client, discovery, crds[i], why[i], ctx);
+            if (!now.Ok())
+                why[i] = now.GetStatus().ToString();
+            served[i] = now.Ok() && *now;
+            if (!served[i])
+                waiting += (waiting.empty() ? "" : "; ") + std::string(crds[i].Name()) + ": " + why[i];
+        }
+        if (waiting.empty())
+            co_return OkStatus();
+        if (!(co_await SleepFor(options.poll_interval, ctx)).Ok()) {
+            co_return TimeoutError("CustomResourceDefinitions not served within " +
+                                   std::to_string(options.max_time.count()) + " ms: " + waiting);
+        }
+    }
+}
+
+}  // namespace
+
+StatusOr<std::vector<CustomResourceDefinition>> ReadCRDs(const CRDInstallOptions& options) {
+    std::vector<CustomResourceDefinition> crds;
+    for (const std::string& path : options.paths) {
+        CTRL_ASSIGN_OR_RETURN(std::vector<fs::path> files, ManifestFiles(path, options.error_if_path_missing));
+        for (const fs::path& file : files) {
+            CTRL_ASSIGN_OR_RETURN(std::vector<std::string> documents, YamlFileDocumentsToJson(file.string()));
+            CTRL_RETURN_IF_ERROR(AppendCRDs(documents, file.string(), crds));
+        }
+    }
+    for (size_t i = 0; i < options.manifests.size(); ++i) {
+        const std::string origin = "manifest " + std::to_string(i);
+        StatusOr<std::vector<std::string>> documents = YamlDocumentsToJson(options.manifests[i]);
+        if (!documents.Ok())
+            return documents.GetStatus().Annotate(origin);
+        CTRL_RETURN_IF_ERROR(AppendCRDs(*documents, origin, crds));
+    }
+    return crds;
+}
+
+StatusOr<std::vector<CustomResourceDefinition>> InstallCRDs(const rest::Config& config,
+                                                            const CRDInstallOptions& options) {
+    CTRL_ASSIGN_OR_RETURN(std::vector<CustomResourceDefinition> crds, ReadCRDs(options));
+    if (crds.empty())
+        return crds;
+    // Its own metrics registry: installing CRDs is not the user's traffic.
+    metrics::Registry registry;
+    boost::asio::io_context io;
+    CTRL_ASSIGN_OR_RETURN(std::unique_ptr<rest::RestClient> owned,
+                          rest::RestClient::New(config, io.get_executor(), registry));
+    std::shared_ptr<rest::RestClient> rest = std::move(owned);
+    client::Options client_options;
+    client_options.registry = &registry;
+    CTRL_ASSIGN_OR_RETURN(std::unique_ptr<client::Client> client, client::NewForRestClient(rest, client_options));
+    discovery::DiscoveryClient discovery(*rest, discovery::DiscoveryOptions{.aggregated = false}, registry);
+    CTRL_RETURN_IF_ERROR(RunSync(io, InstallAndWait(*client, discovery, crds, options)));
+    return crds;
+}
+
+}  // namespace ctrl::envtest

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "runtime/api/custom_resource_definition.hpp"
+#include "runtime/core/status_or.hpp"
+#include "runtime/rest/config.hpp"
+
+namespace ctrl::envtest {
+
+// Which CustomResourceDefinitions to install, and how long to wait for them (envtest.CRDInstallOptions).
+struct CRDInstallOptions {
+    // Manifest files, or directories whose *.yaml, *.yml and *.json files are read (not recursively,
+    // in name order). A file may hold several documents; documents of other kinds are skipped.
+    std::vector<std::string> paths{};
+    // Manifests given as text (YAML or JSON), read like the files.
+    std::vector<std::string> manifests{};
+    // A path that does not exist is NotFound (default). false: it is skipped.
+    bool error_if_path_missing = true;
+    // How long InstallCRDs waits until every CRD is served.
+    std::chrono::milliseconds max_time{std::chrono::seconds(60)};
+    // How often it asks the server meanwhile.
+    std::chrono::milliseconds poll_interval{std::chrono::milliseconds(100)};
+};
+
+// The CRDs the options name, in order (apiextensions.k8s.io/v1 only: another version is BadRequest).
+// NotFound for a missing path (unless error_if_path_missing is false), BadRequest naming the file for
+// malformed YAML.
+StatusOr<std::vector<api::CustomResourceDefinition>> ReadCRDs(const CRDInstallOptions& options);
+
+// Creates the CRDs the options name on the server config points to (an existing one of the same name
+// is updated to the manifest), then waits until each is Established and every served version's
+// resource is in the server's discovery, so clients and caches can use the kinds at once. Returns
+// the CRDs as the server last answered. Timeout, naming the CRDs not served yet, after max_time.
+// Blocks the calling thread (it runs its own event loop); not from a coroutine.
+StatusOr<std::vector<api::CustomResourceDefinition>> InstallCRDs(const rest::Config& config,
+                                                                 const CRDInstallOptions& options);
+
+}  // namespace ctrl::envtest
