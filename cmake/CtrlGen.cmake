@@ -2,7 +2,8 @@
 #
 #   ctrl_generate_kinds(TARGET <target> CRDS <crd.yaml>... NAMESPACE <c++ namespace>
 #                       [OUTPUT_DIR <dir>] [INCLUDE_PREFIX <prefix>]
-#                       [VERSIONS <version>...] [KINDS <kind>...])
+#                       [VERSIONS <version>...] [KINDS <kind>...]
+#                       [EXTENSIONS <Kind=Template:header>...])
 #
 # Runs ctrl-gen on the CRDs (re-run when a CRD or ctrl-gen changes), compiles the generated code
 # into <target> and adds OUTPUT_DIR to its public include directories, so its sources and its users
@@ -10,11 +11,13 @@
 # "<INCLUDE_PREFIX>/<group label>_<version>.hpp". NAMESPACE may hold {group} and {version}
 # (`ctrl-gen --help`). OUTPUT_DIR defaults to ${CMAKE_CURRENT_BINARY_DIR}/ctrl-gen/<target>;
 # INCLUDE_PREFIX defaults to <target>. The generated code needs ctrl::scheme (linked PUBLIC).
+# EXTENSIONS add a hand-written CRTP base to a kind and its view (`ctrl-gen --help`, --extension);
+# their headers are included as written, so they must be on the target's include path.
 #
 # ctrl-gen is the in-tree target when there is one, else the installed ctrl::ctrl-gen, else
 # CTRL_GEN_EXECUTABLE, else `ctrl-gen` on the PATH.
 function(ctrl_generate_kinds)
-  cmake_parse_arguments(ARG "" "TARGET;NAMESPACE;OUTPUT_DIR;INCLUDE_PREFIX" "CRDS;VERSIONS;KINDS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TARGET;NAMESPACE;OUTPUT_DIR;INCLUDE_PREFIX" "CRDS;VERSIONS;KINDS;EXTENSIONS" ${ARGN})
   if(NOT ARG_TARGET OR NOT ARG_CRDS OR NOT ARG_NAMESPACE)
     message(FATAL_ERROR "ctrl_generate_kinds: TARGET, CRDS and NAMESPACE are required")
   endif()
@@ -61,6 +64,10 @@ function(ctrl_generate_kinds)
     list(APPEND options --kinds "${kinds}")
   endif()
 
+  foreach(extension IN LISTS ARG_EXTENSIONS)
+    list(APPEND options --extension "${extension}")
+  endforeach()
+
   # ctrl-gen leaves unchanged files untouched; the bundle (one source including every generated
   # source) is a byproduct, so an unchanged regeneration rebuilds nothing.
   set(bundle "ctrl_gen_${ARG_TARGET}")
@@ -71,7 +78,7 @@ function(ctrl_generate_kinds)
     COMMAND "${generator}" --output-dir "${dir}" ${options} --bundle "${bundle}" ${crds}
     COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
     DEPENDS ${crds} ${generator_dependency}
-    COMMENT "ctrl-gen: typed kinds of ${ARG_TARGET} from ${ARG_CRDS}"
+    COMMENT "ctrl-gen: typed kinds of ${ARG_TARGET}"
     VERBATIM)
   target_sources(${ARG_TARGET} PRIVATE "${stamp}" "${dir}/${bundle}.cpp")
   target_include_directories(${ARG_TARGET} PUBLIC "$<BUILD_INTERFACE:${ARG_OUTPUT_DIR}>")

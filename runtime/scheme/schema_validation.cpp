@@ -169,7 +169,12 @@ void Validation::CheckCount(const FieldRef& ref, std::size_t count, std::optiona
 }
 
 void Validation::Add(std::string type, std::string field, std::string message) {
-    causes_.push_back(StatusCause{std::move(type), std::move(message), std::move(field)});
+    StatusCause cause{std::move(type), std::move(message), std::move(field)};
+    for (const StatusCause& existing : causes_) {
+        if (existing == cause)
+            return;  // one problem found twice (by a hand-written rule and the schema) is one cause
+    }
+    causes_.push_back(std::move(cause));
 }
 
 Status Validation::ToStatus(std::string_view kind, const ObjectKey& key) const {

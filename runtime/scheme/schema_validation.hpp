@@ -46,7 +46,8 @@ class Validation {
     // Checks the value ref names against rule and records what is wrong. Returns whether a value of
     // the rule's type is there, so the caller descends into it.
     bool Check(const FieldRef& ref, const FieldRule& rule);
-    // Records a problem found by other means (a hand-written rule beside a generated kind).
+    // Records a problem found by other means (a hand-written rule beside a generated kind). A cause
+    // equal to one already recorded is dropped.
     void Add(std::string type, std::string field, std::string message);
 
     bool Ok() const { return causes_.empty(); }

@@ -12,6 +12,24 @@ std::string Signature(const Method& method, const std::string& qualified_name) {
     return qualified_name + "(" + method.params + ")" + (method.is_const ? " const" : "");
 }
 
+// A signature line (after `indent`) too long for one line gets its parameters on the next.
+std::string FitSignature(const Method& method, const std::string& qualified_name, const std::string& indent,
+                         const std::string& tail) {
+    const std::string line = indent + Signature(method, qualified_name) + tail;
+    if (line.size() <= kColumns || method.params.empty())
+        return line + "\n";
+    return indent + qualified_name + "(\n" + indent + "    " + method.params + ")" + (method.is_const ? " const" : "") +
+           tail + "\n";
+}
+
+// A statement too long for one line is broken after its first opening parenthesis.
+std::string FitStatement(const std::string& statement, const std::string& indent) {
+    const std::size_t paren = statement.find('(');
+    if (indent.size() + statement.size() <= kColumns || paren == std::string::npos)
+        return indent + statement + "\n";
+    return indent + statement.substr(0, paren + 1) + "\n" + indent + "    " + statement.substr(paren + 1) + "\n";
+}
+
 }  // namespace
 
 std::string Banner(const std::string& what) {
@@ -33,7 +51,7 @@ std::string Declaration(const Method& method) {
     const std::string signature = Signature(method, method.name) + ";";
     if (4 + method.return_type.size() + 1 + signature.size() <= kColumns)
         return out + "    " + method.return_type + " " + signature + "\n";
-    return out + "    " + method.return_type + "\n    " + signature + "\n";
+    return out + "    " + method.return_type + "\n" + FitSignature(method, method.name, "    ", ";");
 }
 
 std::string Definition(const Method& method, const std::string& qualifier, const std::string& template_head) {
@@ -42,9 +60,12 @@ std::string Definition(const Method& method, const std::string& qualifier, const
     if (method.return_type.size() + 1 + signature.size() <= kColumns)
         out += method.return_type + " " + signature + "\n";
     else
-        out += method.return_type + "\n" + signature + "\n";
-    for (const std::string& line : method.body)
-        out += "    " + line + "\n";
+        out += method.return_type + "\n" + FitSignature(method, qualifier + "::" + method.name, "", " {");
+    for (const std::string& line : method.body) {
+        const std::size_t spaces = line.find_first_not_of(' ');
+        const std::string indent(4 + (spaces == std::string::npos ? 0 : spaces), ' ');
+        out += FitStatement(line.substr(spaces == std::string::npos ? line.size() : spaces), indent);
+    }
     return out + "}\n";
 }
 

@@ -43,7 +43,11 @@ std::string NestedClassHeader(const ClassPlan& plan) {
     const std::string& c = plan.class_name;
     std::string out = Comment(plan.json_path + ":" + Description(*plan.schema), "");
     out += "class " + c + " {\n  public:\n";
-    out += "    explicit " + c + "(ctrl::scheme::FieldRef ref) : ref_(std::move(ref)) {}\n\n";
+    const std::string view_ctor = "    explicit " + c + "(ctrl::scheme::FieldRef ref) : ref_(std::move(ref)) {}\n\n";
+    if (view_ctor.size() - 2 <= 120)
+        out += view_ctor;
+    else
+        out += "    explicit " + c + "(ctrl::scheme::FieldRef ref)\n        : ref_(std::move(ref)) {}\n\n";
     out += "    // Whether the object is there (present and not null).\n";
     out += "    bool Present() const { return ref_.Exists(); }\n";
     out += "    // The handle this view reads through.\n";
@@ -52,8 +56,9 @@ std::string NestedClassHeader(const ClassPlan& plan) {
     out += "    // Records in validation what breaks the schema in this object and below it.\n";
     out += "    void Validate(ctrl::scheme::Validation& validation) const;\n\n";
     out += "  private:\n    ctrl::scheme::FieldRef ref_;\n};\n\n";
-    out += "// A writable " + c + ": its setters write into the object it points into.\n";
-    out += "class " + c + "Ref final : public " + c + " {\n  public:\n";
+    out += Comment("A writable " + c + ": its setters write into the object it points into.", "");
+    const std::string head = "class " + c + "Ref final : public " + c + " {";
+    out += (head.size() <= 120 ? head : "class " + c + "Ref final\n    : public " + c + " {") + "\n  public:\n";
     const std::string ctor =
         "    explicit " + c + "Ref(ctrl::scheme::MutableFieldRef ref) : " + c + "(ref), mut_(std::move(ref)) {}\n\n";
     if (ctor.size() - 2 <= 120)
@@ -90,7 +95,9 @@ std::string RootHeader(const KindPlan& plan) {
     out += "};\n\nclass " + kind + "View;\n\n";
     out += Comment(KindDescription(plan), "");
     const std::string base = "class " + kind + " final : public ctrl::scheme::TypedObjectBase<" + kind + ">,";
-    out += base + "\n" + std::string(base.find(':') + 2, ' ') + "public " + fields + "<" + kind + "> {\n";
+    const std::string indent(base.find(':') + 2, ' ');
+    out += base + "\n" + indent + "public " + fields + "<" + kind + ">" +
+           (plan.extension.empty() ? "" : ",\n" + indent + "public " + plan.extension + "<" + kind + ">") + " {\n";
     out += "  public:\n";
     out += "    static constexpr ctrl::scheme::StaticGroupVersionKind kGroupVersionKind{\n        " +
            CppStringLiteral(plan.crd->group) + ", " + CppStringLiteral(plan.version->name) + ", " +
@@ -107,11 +114,14 @@ std::string RootHeader(const KindPlan& plan) {
     out += "};\n\n";
     out += "// A read-only " + kind + " view of an object owned elsewhere.\n";
     const std::string view_base = "class " + kind + "View final : public ctrl::scheme::ObjectView,";
-    out += view_base + "\n" + std::string(view_base.find(':') + 2, ' ') + "public " + fields + "<" + kind + "View> {\n";
+    const std::string view_indent(view_base.find(':') + 2, ' ');
+    out += view_base + "\n" + view_indent + "public " + fields + "<" + kind + "View>" +
+           (plan.extension.empty() ? "" : ",\n" + view_indent + "public " + plan.extension + "<" + kind + "View>") +
+           " {\n";
     out += "  public:\n";
     out += "    explicit " + kind + "View(const ctrl::Object& object) : ObjectView(object) {}\n";
-    out += "    " + kind + "View(const " + kind +
-           "& object) : ObjectView(object) {}  // NOLINT(google-explicit-constructor)\n";
+    out += "    // NOLINTNEXTLINE(google-explicit-constructor)\n";
+    out += "    " + kind + "View(const " + kind + "& object) : ObjectView(object) {}\n";
     out += "    " + kind + "View(" + kind + "&&) = delete;\n};\n\n";
     out += "using " + kind + "List = ctrl::scheme::TypedList<" + kind + ">;\n\n";
     out += "extern template class " + fields + "<" + kind + ">;\n";
@@ -132,6 +142,8 @@ std::string EmitKindHeader(const KindPlan& plan, const EmitContext& context) {
                                "runtime/scheme/object_view.hpp", "runtime/scheme/schema_validation.hpp",
                                "runtime/scheme/typed_list.hpp", "runtime/scheme/typed_object.hpp"})
         out += "#include \"" + std::string(header) + "\"\n";
+    if (!plan.extension_header.empty())
+        out += "\n// The hand-written part of " + plan.crd->kind + ".\n#include \"" + plan.extension_header + "\"\n";
     out += "\nnamespace " + plan.cpp_namespace + " {\n\n";
     for (const ClassPlan& c : plan.classes)
         out += "class " + c.class_name + ";\nclass " + c.class_name + "Ref;\n";
@@ -175,7 +187,17 @@ std::string EmitKindSource(const KindPlan& plan, const EmitContext& context) {
         for (const Method& method : ReadMethods(field, kRootAccess))
             out += Definition(method, fields, head) + "\n";
     }
-    out += validate(plan.root, kRootAccess, fields, head) + "\n";
+    Method root_validate{{}, "void", "Validate", "ctrl::scheme::Validation& validation", true, {}};
+    if (!plan.extension.empty()) {
+        root_validate.body = {
+            "if constexpr (requires(const Self& self, ctrl::scheme::Validation& rules) { self.ValidateRules(rules); })",
+            "    static_cast<const Self&>(*this).ValidateRules(validation);"};
+    }
+    const std::vector<std::string> schema_checks = ValidateBody(plan.root, kRootAccess);
+    root_validate.body.insert(root_validate.body.end(), schema_checks.begin(), schema_checks.end());
+    if (root_validate.body.empty())
+        root_validate.params = "ctrl::scheme::Validation& /*validation*/";
+    out += Definition(root_validate, fields, head) + "\n";
     Method status{{},
                   "ctrl::Status",
                   "Validate",

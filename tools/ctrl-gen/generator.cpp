@@ -50,6 +50,19 @@ StatusOr<std::vector<GeneratedFile>> Generate(const std::vector<InputFile>& inpu
             crds.push_back(std::make_unique<Crd>(std::move(crd)));
     }
 
+    std::map<std::string, std::pair<std::string, std::string>> extensions;  // kind -> template, header
+    for (const std::string& extension : options.extensions) {
+        const std::size_t equals = extension.find('=');
+        const std::size_t colon = extension.find(':', equals == std::string::npos ? 0 : equals);
+        if (equals == std::string::npos || colon == std::string::npos || equals == 0 || colon == equals + 1 ||
+            colon + 1 == extension.size()) {
+            return BadRequestError("extension \"" + extension + "\" is not Kind=Template:header");
+        }
+        extensions[extension.substr(0, equals)] = {extension.substr(equals + 1, colon - equals - 1),
+                                                   extension.substr(colon + 1)};
+    }
+    std::set<std::string> used_extensions;
+
     std::vector<GeneratedFile> files;
     std::map<std::string, NameScope> scopes;        // by namespace
     std::map<std::string, std::string> kinds_seen;  // namespace::kind -> source
@@ -69,6 +82,11 @@ StatusOr<std::vector<GeneratedFile>> Generate(const std::vector<InputFile>& inpu
                                        "--versions");
             }
             CTRL_ASSIGN_OR_RETURN(KindPlan plan, PlanKind(*crd, *version, cpp_namespace, scopes[cpp_namespace]));
+            if (auto it = extensions.find(crd->kind); it != extensions.end()) {
+                plan.extension = it->second.first;
+                plan.extension_header = it->second.second;
+                used_extensions.insert(crd->kind);
+            }
             EmitContext context{std::filesystem::path(crd->source.substr(0, crd->source.find(','))).string(),
                                 options.include_prefix,
                                 SnakeName(crd->kind) + (versions.size() > 1 ? "_" + Identifier(version->name) : "")};
@@ -85,6 +103,10 @@ StatusOr<std::vector<GeneratedFile>> Generate(const std::vector<InputFile>& inpu
             gv.kinds.push_back(crd->kind);
             gv.kind_headers.push_back(context.file_stem + ".hpp");
         }
+    }
+    for (const auto& [kind, extension] : extensions) {
+        if (!used_extensions.contains(kind))
+            return BadRequestError("extension for " + kind + ": no such kind is generated");
     }
     if (files.empty())
         return BadRequestError(

@@ -21,6 +21,12 @@ struct Options {
     std::vector<std::string> kinds;
     // When not empty: also <bundle>.hpp and <bundle>.cpp including every generated header / source.
     std::string bundle;
+    // Hand-written additions to generated kinds: "Kind=Template:header". The kind and its view also
+    // derive from Template<Self> (a CRTP class template, named as seen from the kind's namespace,
+    // declared by header), which may add accessors and setters the schema cannot express and
+    // `void ValidateRules(ctrl::scheme::Validation&) const`, which Validate() runs before the
+    // schema's checks.
+    std::vector<std::string> extensions;
 };
 
 // One input manifest: its name (as given; the banner shows its base name) and its text.

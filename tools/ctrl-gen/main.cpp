@@ -1,6 +1,6 @@
 // ctrl-gen: generates ctrl typed kinds (C++) from CustomResourceDefinition manifests.
 //   ctrl-gen --output-dir DIR [--namespace NS] [--include-prefix P] [--versions v1,v2] [--kinds A,B]
-//            [--bundle NAME] CRD.yaml...
+//            [--bundle NAME] [--extension Kind=Template:header]... CRD.yaml...
 // Exit codes: 0 done, 1 bad input (the message names the file, document and schema path), 2 bad usage.
 
 #include <fstream>
@@ -23,6 +23,9 @@ constexpr const char* kUsage =
     "  --versions v1,v2       only these versions (default: every served version)\n"
     "  --kinds A,B            only these kinds (default: all)\n"
     "  --bundle NAME          also write NAME.hpp and NAME.cpp including every generated file\n"
+    "  --extension K=T:H      kind K (and its view) also derive from the hand-written CRTP template T<Self>\n"
+    "                         declared in header H; T may define ValidateRules(ctrl::scheme::Validation&),\n"
+    "                         which Validate() runs before the schema's checks (repeatable)\n"
     "  --help                 this text\n";
 
 std::vector<std::string> SplitList(const std::string& text) {
@@ -76,6 +79,10 @@ int main(int argc, char** argv) {
             if (!value(list))
                 return Usage("--kinds needs a value");
             options.kinds = SplitList(list);
+        } else if (arg == "--extension") {
+            if (!value(list))
+                return Usage("--extension needs a value");
+            options.extensions.push_back(list);
         } else if (arg == "--bundle") {
             if (!value(options.bundle))
                 return Usage("--bundle needs a value");

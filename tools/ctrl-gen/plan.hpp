@@ -53,6 +53,9 @@ struct KindPlan {
     std::string cpp_namespace;
     ClassPlan root;
     std::vector<ClassPlan> classes;  // breadth first from the root
+    // A hand-written CRTP base of the kind and its view (Options::extensions), and its header.
+    std::string extension;
+    std::string extension_header;
 };
 
 // The member names each generated class has besides its fields; a field whose accessors would

@@ -92,6 +92,26 @@ TEST_P(GoldenTest, LinesFitTheHouseStyle) {
     }
 }
 
+TEST(GoldenStyleTest, RealAndProjectCrdsFitTheHouseStyle) {
+    std::vector<std::filesystem::path> crds;
+    for (const auto& entry : std::filesystem::directory_iterator(kTestdata / "real"))
+        crds.push_back(entry.path());
+    crds.push_back(kTestdata / "../../../../manifests/crd/securitygrouppolicies.vpcresources.k8s.aws.yaml");
+    crds.push_back(kTestdata / "../../../../manifests/crd/cninodes.vpcresources.k8s.aws.yaml");
+    for (const std::filesystem::path& crd : crds) {
+        Options options;
+        options.cpp_namespace = "ctrl::api";
+        auto files = Generate({InputFile{crd.string(), ReadFile(crd)}}, options);
+        ASSERT_TRUE(files.Ok()) << crd << ": " << files.GetStatus();
+        for (const GeneratedFile& file : *files) {
+            std::istringstream lines(file.content);
+            int number = 0;
+            for (std::string line; std::getline(lines, line);)
+                EXPECT_LE(line.size(), 120u) << file.path << ":" << ++number << ": " << line;
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Crds, GoldenTest, ::testing::ValuesIn(CrdNames()),
                          [](const auto& info) { return info.param; });
 
@@ -117,6 +137,29 @@ TEST(GeneratorTest, TwoVersionsInOneNamespaceIsAnError) {
     ASSERT_FALSE(files.Ok());
     EXPECT_NE(files.GetStatus().Message().find("put {version} in the namespace"), std::string::npos)
         << files.GetStatus();
+}
+
+TEST(GeneratorTest, ExtensionsAddABaseAndTheirRules) {
+    Options options;
+    options.cpp_namespace = "x";
+    options.extensions = {"Widget=WidgetRules:my/widget_rules.hpp"};
+    auto files = Generate({InputFile{"nested.yaml", ReadFile(kTestdata / "crds" / "nested.yaml")}}, options);
+    ASSERT_TRUE(files.Ok()) << files.GetStatus();
+    for (const GeneratedFile& file : *files) {
+        if (file.path == "widget.hpp") {
+            EXPECT_NE(file.content.find("#include \"my/widget_rules.hpp\""), std::string::npos);
+            EXPECT_NE(file.content.find("public WidgetRules<Widget> {"), std::string::npos);
+            EXPECT_NE(file.content.find("public WidgetRules<WidgetView> {"), std::string::npos);
+        }
+        if (file.path == "widget.cpp") {
+            EXPECT_NE(file.content.find("ValidateRules(validation);"), std::string::npos);
+        }
+    }
+    options.extensions = {"Gadget=GadgetRules:g.hpp"};
+    auto unknown = Generate({InputFile{"nested.yaml", ReadFile(kTestdata / "crds" / "nested.yaml")}}, options);
+    EXPECT_EQ(unknown.GetStatus().Message(), "extension for Gadget: no such kind is generated");
+    options.extensions = {"Widget"};
+    EXPECT_FALSE(Generate({InputFile{"nested.yaml", ReadFile(kTestdata / "crds" / "nested.yaml")}}, options).Ok());
 }
 
 TEST(GeneratorTest, BundleIncludesEveryFile) {
