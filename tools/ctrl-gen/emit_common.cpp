@@ -8,18 +8,24 @@ namespace {
 
 constexpr std::size_t kColumns = 120;
 
-std::string Signature(const Method& method, const std::string& qualified_name) {
-    return qualified_name + "(" + method.params + ")" + (method.is_const ? " const" : "");
-}
-
-// A signature line (after `indent`) too long for one line gets its parameters on the next.
+// A signature as clang-format lays it out: on one line; else with the parameters on the next line;
+// else with the return type on a line of its own too.
 std::string FitSignature(const Method& method, const std::string& qualified_name, const std::string& indent,
                          const std::string& tail) {
-    const std::string line = indent + Signature(method, qualified_name) + tail;
-    if (line.size() <= kColumns || method.params.empty())
-        return line + "\n";
-    return indent + qualified_name + "(\n" + indent + "    " + method.params + ")" + (method.is_const ? " const" : "") +
-           tail + "\n";
+    const std::string qualifiers = std::string(method.is_const ? " const" : "") + tail;
+    const std::string typed = indent + method.return_type + " ";
+    const std::string one = typed + qualified_name + "(" + method.params + ")" + qualifiers;
+    if (one.size() <= kColumns)
+        return one + "\n";
+    if (method.params.empty() && method.is_const && (typed + qualified_name + "()").size() <= kColumns)
+        return typed + qualified_name + "()\n" + indent + "    const" + tail + "\n";
+    const std::string params_line = indent + "    " + method.params + ")" + qualifiers;
+    if (!method.params.empty() && (typed + qualified_name + "(").size() <= kColumns && params_line.size() <= kColumns)
+        return typed + qualified_name + "(\n" + params_line + "\n";
+    const std::string own = indent + qualified_name + "(" + method.params + ")" + qualifiers;
+    if (own.size() <= kColumns || method.params.empty())
+        return indent + method.return_type + "\n" + own + "\n";
+    return indent + method.return_type + "\n" + indent + qualified_name + "(\n" + params_line + "\n";
 }
 
 // A statement too long for one line is broken after its first opening parenthesis.
@@ -48,19 +54,12 @@ std::string Declaration(const Method& method) {
     std::string out;
     for (const std::string& line : method.comment)
         out += line.empty() ? "    //\n" : "    // " + line + "\n";
-    const std::string signature = Signature(method, method.name) + ";";
-    if (4 + method.return_type.size() + 1 + signature.size() <= kColumns)
-        return out + "    " + method.return_type + " " + signature + "\n";
-    return out + "    " + method.return_type + "\n" + FitSignature(method, method.name, "    ", ";");
+    return out + FitSignature(method, method.name, "    ", ";");
 }
 
 std::string Definition(const Method& method, const std::string& qualifier, const std::string& template_head) {
     std::string out = template_head.empty() ? "" : template_head + "\n";
-    const std::string signature = Signature(method, qualifier + "::" + method.name) + " {";
-    if (method.return_type.size() + 1 + signature.size() <= kColumns)
-        out += method.return_type + " " + signature + "\n";
-    else
-        out += method.return_type + "\n" + FitSignature(method, qualifier + "::" + method.name, "", " {");
+    out += FitSignature(method, qualifier + "::" + method.name, "", " {");
     for (const std::string& line : method.body) {
         const std::size_t spaces = line.find_first_not_of(' ');
         const std::string indent(4 + (spaces == std::string::npos ? 0 : spaces), ' ');

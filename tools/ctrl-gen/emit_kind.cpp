@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "tools/ctrl-gen/emit.hpp"
 #include "tools/ctrl-gen/naming.hpp"
 
@@ -71,6 +73,20 @@ std::string NestedClassHeader(const ClassPlan& plan) {
     return out;
 }
 
+// "class Name final : public A, public B {" on one line when it fits, else one base per line.
+std::string ClassHead(const std::string& name, const std::vector<std::string>& bases) {
+    const std::string head = "class " + name + " final : ";
+    std::string one = head;
+    for (std::size_t i = 0; i < bases.size(); ++i)
+        one += (i == 0 ? "" : ", ") + bases[i];
+    if (one.size() + 2 <= 120)
+        return one + " {\n";
+    std::string out = head;
+    for (std::size_t i = 0; i < bases.size(); ++i)
+        out += (i == 0 ? "" : std::string(head.size(), ' ')) + bases[i] + (i + 1 == bases.size() ? " {\n" : ",\n");
+    return out;
+}
+
 std::string KindDescription(const KindPlan& plan) {
     const Crd& crd = *plan.crd;
     return crd.group + "/" + plan.version->name + " " + crd.kind + " (" +
@@ -94,14 +110,16 @@ std::string RootHeader(const KindPlan& plan) {
         "Self&>(*this).AsObject()); }\n";
     out += "};\n\nclass " + kind + "View;\n\n";
     out += Comment(KindDescription(plan), "");
-    const std::string base = "class " + kind + " final : public ctrl::scheme::TypedObjectBase<" + kind + ">,";
-    const std::string indent(base.find(':') + 2, ' ');
-    out += base + "\n" + indent + "public " + fields + "<" + kind + ">" +
-           (plan.extension.empty() ? "" : ",\n" + indent + "public " + plan.extension + "<" + kind + ">") + " {\n";
+    std::vector<std::string> bases{"public ctrl::scheme::TypedObjectBase<" + kind + ">",
+                                   "public " + fields + "<" + kind + ">"};
+    if (!plan.extension.empty())
+        bases.push_back("public " + plan.extension + "<" + kind + ">");
+    out += ClassHead(kind, bases);
     out += "  public:\n";
-    out += "    static constexpr ctrl::scheme::StaticGroupVersionKind kGroupVersionKind{\n        " +
-           CppStringLiteral(plan.crd->group) + ", " + CppStringLiteral(plan.version->name) + ", " +
-           CppStringLiteral(kind) + "};\n";
+    for (const std::string& line : BracedList(
+             "static constexpr ctrl::scheme::StaticGroupVersionKind kGroupVersionKind",
+             {CppStringLiteral(plan.crd->group), CppStringLiteral(plan.version->name), CppStringLiteral(kind)}, ";", 4))
+        out += "    " + line + "\n";
     out += "    static constexpr std::string_view kListKind = " + CppStringLiteral(plan.crd->list_kind) + ";\n";
     out += "    static constexpr std::string_view kPlural = " + CppStringLiteral(plan.crd->plural) + ";\n";
     out += "    static constexpr bool kNamespaced = " + std::string(plan.crd->namespaced ? "true" : "false") + ";\n";
@@ -113,11 +131,10 @@ std::string RootHeader(const KindPlan& plan) {
     out += "    ctrl::scheme::MutableFieldRef MutableRef() { return ctrl::scheme::MutableFieldRef(*this); }\n";
     out += "};\n\n";
     out += "// A read-only " + kind + " view of an object owned elsewhere.\n";
-    const std::string view_base = "class " + kind + "View final : public ctrl::scheme::ObjectView,";
-    const std::string view_indent(view_base.find(':') + 2, ' ');
-    out += view_base + "\n" + view_indent + "public " + fields + "<" + kind + "View>" +
-           (plan.extension.empty() ? "" : ",\n" + view_indent + "public " + plan.extension + "<" + kind + "View>") +
-           " {\n";
+    std::vector<std::string> view_bases{"public ctrl::scheme::ObjectView", "public " + fields + "<" + kind + "View>"};
+    if (!plan.extension.empty())
+        view_bases.push_back("public " + plan.extension + "<" + kind + "View>");
+    out += ClassHead(kind + "View", view_bases);
     out += "  public:\n";
     out += "    explicit " + kind + "View(const ctrl::Object& object) : ObjectView(object) {}\n";
     out += "    // NOLINTNEXTLINE(google-explicit-constructor)\n";
@@ -233,9 +250,12 @@ std::string EmitRegistrationHeader(const GroupVersionPlan& plan, const std::stri
 std::string EmitRegistrationSource(const GroupVersionPlan& plan, const std::string& include_prefix) {
     std::string out = Banner("its CRDs (" + plan.group + "/" + plan.version + ")");
     out += "#include \"" + IncludePath(include_prefix, plan.file_stem + ".hpp") + "\"\n\n";
-    out += "#include \"runtime/core/status_or.hpp\"\n";
+    std::vector<std::string> includes{"runtime/core/status_or.hpp"};
     for (const std::string& header : plan.kind_headers)
-        out += "#include \"" + IncludePath(include_prefix, header) + "\"\n";
+        includes.push_back(IncludePath(include_prefix, header));
+    std::sort(includes.begin(), includes.end());
+    for (const std::string& include : includes)
+        out += "#include \"" + include + "\"\n";
     out += "\nnamespace " + plan.registration_namespace + " {\n\n";
     out += "ctrl::Status AddToScheme(ctrl::scheme::Scheme& scheme) {\n";
     for (const std::string& kind : plan.kinds)

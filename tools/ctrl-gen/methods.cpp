@@ -88,21 +88,35 @@ std::vector<std::string> RuleMembers(const Schema& schema, bool required, const 
 
 // "static constexpr ctrl::scheme::FieldRule kName{...};", wrapped to stay within 120 columns.
 void AddRule(std::vector<std::string>& body, const std::string& name, const std::vector<std::string>& members) {
-    const std::string head = "static constexpr ctrl::scheme::FieldRule " + name + "{";
-    std::string joined;
-    for (const std::string& member : members)
-        joined += (joined.empty() ? "" : ", ") + member;
-    if (4 + head.size() + joined.size() + 2 <= 120) {
-        body.push_back(head + joined + "};");
-        return;
+    for (std::string& line : BracedList("static constexpr ctrl::scheme::FieldRule " + name, members, ";", 4))
+        body.push_back(std::move(line));
+}
+
+// Bin-packs items after first_line's text; continuation lines start with `pad`. Empty when an item
+// does not fit.
+std::vector<std::string> Pack(std::string first_line, const std::vector<std::string>& items, const std::string& tail,
+                              std::size_t indent, const std::string& pad) {
+    std::vector<std::string> lines;
+    std::string line = std::move(first_line);
+    bool line_has_item = false;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string item = items[i] + (i + 1 == items.size() ? "}" + tail : ",");
+        const std::string joined = line + (line_has_item ? " " : "") + item;
+        if (indent + joined.size() <= 120) {
+            line = joined;
+            line_has_item = true;
+            continue;
+        }
+        if (!line_has_item && lines.empty() && line.back() != '{')
+            return {};
+        lines.push_back(line);
+        line = pad + item;
+        line_has_item = true;
+        if (indent + line.size() > 120)
+            return {};
     }
-    body.push_back(head);
-    if (8 + joined.size() + 2 <= 120) {
-        body.push_back("    " + joined + "};");
-        return;
-    }
-    for (std::size_t i = 0; i < members.size(); ++i)
-        body.push_back("    " + members[i] + (i + 1 == members.size() ? "};" : ","));
+    lines.push_back(line);
+    return lines;
 }
 
 // Declares the enum array of schema (when it is a string enum) and returns its name, or "".
@@ -117,14 +131,51 @@ std::string AddEnum(std::vector<std::string>& body, const Schema& schema, const 
         body.push_back(line);
     } else {
         body.push_back("static constexpr std::string_view " + name + "[] = {");
-        for (std::size_t i = 0; i < schema.enum_values.size(); ++i)
-            body.push_back("    " + CppStringLiteral(schema.enum_values[i]) + ",");
+        std::string packed = "    ";  // bin-packed with a trailing comma, as clang-format lays it out
+        for (const std::string& value : schema.enum_values) {
+            const std::string item = CppStringLiteral(value) + ",";
+            if (packed.size() > 4 && 4 + packed.size() + 1 + item.size() > 120) {
+                body.push_back(packed);
+                packed = "    ";
+            }
+            packed += (packed.size() > 4 ? " " : "") + item;
+        }
+        body.push_back(packed);
         body.push_back("};");
     }
     return name;
 }
 
 }  // namespace
+
+std::vector<std::string> BracedList(const std::string& head, const std::vector<std::string>& items,
+                                    const std::string& tail, std::size_t indent) {
+    std::string one = head + "{";
+    for (std::size_t i = 0; i < items.size(); ++i)
+        one += (i == 0 ? "" : ", ") + items[i];
+    one += "}" + tail;
+    if (indent + one.size() <= 120)
+        return {one};
+    std::string rest_line = "    ";
+    for (std::size_t i = 0; i < items.size(); ++i)
+        rest_line += (i == 0 ? "" : ", ") + items[i];
+    rest_line += "}" + tail;
+    const bool designated = !items.empty() && items.front().starts_with(".");
+    if (designated && items.size() > 2 && indent + rest_line.size() <= 120)
+        return {head + "{", rest_line};
+    if (std::vector<std::string> aligned = Pack(head + "{", items, tail, indent, std::string(head.size() + 1, ' '));
+        !aligned.empty() && aligned.front().size() > head.size() + 1) {
+        return aligned;
+    }
+    std::vector<std::string> broken{head + "{"};
+    std::vector<std::string> rest = Pack("    ", items, tail, indent, "    ");
+    if (rest.empty()) {  // an item longer than a line: one per line
+        for (std::size_t i = 0; i < items.size(); ++i)
+            rest.push_back("    " + items[i] + (i + 1 == items.size() ? "}" + tail : ","));
+    }
+    broken.insert(broken.end(), rest.begin(), rest.end());
+    return broken;
+}
 
 std::string JsonNameLiteral(const FieldPlan& field) {
     return CppStringLiteral(field.json_name);
@@ -156,10 +207,11 @@ std::vector<Method> ReadMethods(const FieldPlan& field, const Access& access) {
                 get.return_type = value;
                 const std::string read = "return " + child + access.member + "Get<" + value + ">()";
                 const std::string fallback = ".value_or(" + field.default_literal.value_or(ZeroValue(value)) + ");";
-                if (4 + read.size() + fallback.size() <= 120)
+                if (4 + read.size() + fallback.size() <= 120) {
                     get.body = {read + fallback};
-                else
-                    get.body = {read, "    " + fallback};
+                } else {  // as clang-format breaks the chain
+                    get.body = {"return " + child, "    " + access.member + "Get<" + value + ">()", "    " + fallback};
+                }
             }
             break;
         case FieldShape::kObject:

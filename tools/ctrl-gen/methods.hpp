@@ -36,6 +36,12 @@ std::vector<std::string> ValidateBody(const ClassPlan& plan, const Access& acces
 // The C++ JSON name literal of a field: "\"podSelector\"".
 std::string JsonNameLiteral(const FieldPlan& field);
 
+// `head{item, item}tail` laid out as clang-format does within 120 columns when the statement starts
+// at column `indent`: on one line, else bin-packed and aligned after the brace, else bin-packed on
+// lines indented by 4 after a break behind the brace. Lines are relative to `indent`.
+std::vector<std::string> BracedList(const std::string& head, const std::vector<std::string>& items,
+                                    const std::string& tail, std::size_t indent);
+
 // "// text" lines of at most width columns (indent included) for a description.
 std::vector<std::string> DescribeField(const FieldPlan& field);
 
