@@ -83,6 +83,14 @@ JsonValue Encode(const Object& value, PoolAllocator& allocator) {
     return JsonValue(value.Document().Root(), allocator);
 }
 
+std::vector<PathStep> Extended(const std::vector<PathStep>& path, PathStep step) {
+    std::vector<PathStep> out;
+    out.reserve(path.size() + 1);
+    out.insert(out.end(), path.begin(), path.end());
+    out.push_back(std::move(step));
+    return out;
+}
+
 bool IsPlainName(std::string_view name) {
     if (name.empty())
         return false;
@@ -118,15 +126,11 @@ std::string_view JsonTypeName(JsonType type) {
 }
 
 FieldRef FieldRef::Child(std::string_view name) const {
-    std::vector<PathStep> path = path_;
-    path.push_back(PathStep{std::string(name), 0, false});
-    return FieldRef(object_, std::move(path));
+    return FieldRef(object_, Extended(path_, PathStep{std::string(name), 0, false}));
 }
 
 FieldRef FieldRef::Item(std::size_t index) const {
-    std::vector<PathStep> path = path_;
-    path.push_back(PathStep{std::string(), index, true});
-    return FieldRef(object_, std::move(path));
+    return FieldRef(object_, Extended(path_, PathStep{std::string(), index, true}));
 }
 
 const void* FieldRef::Resolve() const {
@@ -220,15 +224,11 @@ std::string FieldRef::PathString() const {
 }
 
 MutableFieldRef MutableFieldRef::Child(std::string_view name) const {
-    std::vector<PathStep> path = path_;
-    path.push_back(PathStep{std::string(name), 0, false});
-    return MutableFieldRef(mutable_object_, std::move(path));
+    return MutableFieldRef(mutable_object_, Extended(path_, PathStep{std::string(name), 0, false}));
 }
 
 MutableFieldRef MutableFieldRef::Item(std::size_t index) const {
-    std::vector<PathStep> path = path_;
-    path.push_back(PathStep{std::string(), index, true});
-    return MutableFieldRef(mutable_object_, std::move(path));
+    return MutableFieldRef(mutable_object_, Extended(path_, PathStep{std::string(), index, true}));
 }
 
 void* MutableFieldRef::ResolveForWrite() const {

@@ -33,6 +33,14 @@ std::string Qualified(const std::string& type) {
     return type.rfind("scheme::", 0) == 0 ? "ctrl::" + type : type;
 }
 
+// The C++ type of a scalar field or of the elements of an array or map field: any JSON value is a
+// ctrl::Object.
+std::string ElementType(const FieldPlan& field) {
+    const bool json = field.shape == FieldShape::kJson || field.shape == FieldShape::kArrayOfJson ||
+                      field.shape == FieldShape::kMapOfJson;
+    return json ? "ctrl::Object" : Qualified(field.value_type);
+}
+
 std::string SchemaTypeName(const Schema& schema) {
     if (schema.int_or_string)
         return "kIntOrString";
@@ -197,6 +205,7 @@ std::vector<std::string> DescribeField(const FieldPlan& field) {
 std::vector<Method> ReadMethods(const FieldPlan& field, const Access& access) {
     const std::string child = access.read + ".Child(" + JsonNameLiteral(field) + ")";
     const std::string value = Qualified(field.value_type);
+    const std::string element = ElementType(field);
     Method get{DescribeField(field), "", field.name, "", true, {}};
     switch (field.shape) {
         case FieldShape::kScalar:
@@ -223,12 +232,9 @@ std::vector<Method> ReadMethods(const FieldPlan& field, const Access& access) {
             get.body = {"return " + child + access.member + "Get<ctrl::Object>();"};
             break;
         case FieldShape::kArrayOfScalar:
-            get.return_type = "std::vector<" + value + ">";
-            get.body = {"return " + child + access.member + "GetArray<" + value + ">();"};
-            break;
         case FieldShape::kArrayOfJson:
-            get.return_type = "std::vector<ctrl::Object>";
-            get.body = {"return " + child + access.member + "GetArray<ctrl::Object>();"};
+            get.return_type = "std::vector<" + element + ">";
+            get.body = {"return " + child + access.member + "GetArray<" + element + ">();"};
             break;
         case FieldShape::kArrayOfObject:
             get.return_type = "std::vector<" + field.class_name + ">";
@@ -237,12 +243,9 @@ std::vector<Method> ReadMethods(const FieldPlan& field, const Access& access) {
                         "    out.emplace_back(array.Item(i));", "return out;"};
             break;
         case FieldShape::kMapOfScalar:
-            get.return_type = "std::map<std::string, " + value + ">";
-            get.body = {"return " + child + access.member + "GetMap<" + value + ">();"};
-            break;
         case FieldShape::kMapOfJson:
-            get.return_type = "std::map<std::string, ctrl::Object>";
-            get.body = {"return " + child + access.member + "GetMap<ctrl::Object>();"};
+            get.return_type = "std::map<std::string, " + element + ">";
+            get.body = {"return " + child + access.member + "GetMap<" + element + ">();"};
             break;
         case FieldShape::kMapOfObject:
             get.return_type = "std::map<std::string, " + field.class_name + ">";
@@ -265,24 +268,19 @@ std::vector<Method> WriteMethods(const FieldPlan& field, const Access& access) {
     const auto setter = [&](const std::string& param, const std::string& call) {
         out.push_back(Method{{}, "void", "Set" + field.name, param, c, {child + "." + call + ";"}});
     };
+    const std::string element = ElementType(field);
     switch (field.shape) {
         case FieldShape::kScalar:
-            setter(ParamType(value) + " value", "Set(value)");
-            break;
         case FieldShape::kJson:
-            setter("const ctrl::Object& value", "Set(value)");
+            setter(ParamType(element) + " value", "Set(value)");
             break;
         case FieldShape::kArrayOfScalar:
-            setter("const std::vector<" + value + ">& values", "SetArray(values)");
-            break;
         case FieldShape::kArrayOfJson:
-            setter("const std::vector<ctrl::Object>& values", "SetArray(values)");
+            setter("const std::vector<" + element + ">& values", "SetArray(values)");
             break;
         case FieldShape::kMapOfScalar:
-            setter("const std::map<std::string, " + value + ">& values", "SetMap(values)");
-            break;
         case FieldShape::kMapOfJson:
-            setter("const std::map<std::string, ctrl::Object>& values", "SetMap(values)");
+            setter("const std::map<std::string, " + element + ">& values", "SetMap(values)");
             break;
         case FieldShape::kObject:
             out.push_back(Method{{"The object, created ({}) when absent, to write into."},

@@ -1,7 +1,8 @@
 #include "tools/ctrl-gen/naming.hpp"
 
 #include <cctype>
-#include <cstdio>
+
+#include "runtime/core/json_string.hpp"
 
 namespace ctrl::gen {
 
@@ -70,35 +71,10 @@ std::string GroupLabel(std::string_view group) {
 }
 
 std::string CppStringLiteral(std::string_view text) {
-    std::string out = "\"";
-    for (char c : text) {
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            case '?':
-                out += "\\?";  // no trigraphs
-                break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char escaped[8];
-                    std::snprintf(escaped, sizeof(escaped), "\\%03o", static_cast<unsigned char>(c));
-                    out += escaped;
-                } else {
-                    out += c;
-                }
-        }
-    }
-    return out + "\"";
+    // A JSON string literal is a C++ one (C++17 dropped trigraphs; \u escapes name characters).
+    std::string out;
+    AppendJsonString(out, text);
+    return out;
 }
 
 std::vector<std::string> CommentLines(std::string_view text, std::size_t width) {

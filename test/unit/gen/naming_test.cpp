@@ -24,7 +24,7 @@ TEST(NamingTest, SnakeNames) {
 TEST(NamingTest, GroupLabelsAndLiterals) {
     EXPECT_EQ(GroupLabel("vpcresources.k8s.aws"), "vpcresources");
     EXPECT_EQ(GroupLabel("cert-manager.io"), "cert_manager");
-    EXPECT_EQ(CppStringLiteral("a\"b\\c?\n"), R"("a\"b\\c\?\n")");
+    EXPECT_EQ(CppStringLiteral("a\"b\\c?\n\x01"), R"("a\"b\\c?\n\u0001")");
 }
 
 TEST(NamingTest, CommentsWrapAndNeverEndInABackslash) {
