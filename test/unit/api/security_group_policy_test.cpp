@@ -156,20 +156,23 @@ TEST(SecurityGroupPolicyTest, ViewOfAListItem) {
 TEST(CNINodeTest, ReadsFeaturesAndTags) {
     const std::string json = ReadTestdata("cninode.json");
     CNINode node = MustParse<CNINode>(json);
-    EXPECT_EQ(node.Features(), (std::vector<CNINodeFeature>{{"SecurityGroupsForPods", ""},
-                                                            {"CustomNetworking", "eniconfig-us-east-1a"}}));
-    EXPECT_TRUE(node.HasFeature("SecurityGroupsForPods"));
-    EXPECT_FALSE(node.HasFeature("Trunking"));
-    EXPECT_EQ(node.Tags().at("kubernetes.io/cluster/shop"), "owned");
+    const std::vector<CNINodeSpecFeatures> features = node.Spec().Features();
+    ASSERT_EQ(features.size(), 2u);
+    EXPECT_EQ(features[0].Name(), std::optional<std::string>("SecurityGroupsForPods"));
+    EXPECT_EQ(features[0].Value(), std::nullopt);
+    EXPECT_EQ(features[1].Name(), std::optional<std::string>("CustomNetworking"));
+    EXPECT_EQ(features[1].Value(), std::optional<std::string>("eniconfig-us-east-1a"));
+    EXPECT_EQ(node.Spec().Tags().at("kubernetes.io/cluster/shop"), "owned");
     EXPECT_EQ(node.Namespace(), "");
+    EXPECT_FALSE(CNINode::kNamespaced);
     ExpectRoundTrip(node, json);
 
     CNINode fresh;
-    fresh.SetFeatures({{"SecurityGroupsForPods", ""}});
+    fresh.MutableSpec().AddFeatures().SetName("SecurityGroupsForPods");
     EXPECT_EQ(fresh.ToJson(), R"({"apiVersion":"vpcresources.k8s.aws/v1alpha1","kind":"CNINode",)"
                               R"("spec":{"features":[{"name":"SecurityGroupsForPods"}]}})");
-    fresh.SetFeatures({});
-    EXPECT_TRUE(CNINodeView(fresh).Features().empty());
+    fresh.MutableSpec().ClearFeatures();
+    EXPECT_TRUE(CNINodeView(fresh).Spec().Features().empty());
 }
 
 }  // namespace

@@ -1,0 +1,189 @@
+#include "runtime/scheme/schema_validation.hpp"
+
+#include <cmath>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <utility>
+
+namespace ctrl::scheme {
+
+namespace {
+
+std::string_view WantedName(SchemaType type) {
+    switch (type) {
+        case SchemaType::kString:
+            return "a string";
+        case SchemaType::kInteger:
+            return "an integer";
+        case SchemaType::kNumber:
+            return "a number";
+        case SchemaType::kBoolean:
+            return "a boolean";
+        case SchemaType::kObject:
+            return "an object";
+        case SchemaType::kArray:
+            return "an array";
+        case SchemaType::kIntOrString:
+            return "an integer or a string";
+        case SchemaType::kAny:
+            break;
+    }
+    return "any value";
+}
+
+bool Matches(SchemaType wanted, JsonType actual) {
+    switch (wanted) {
+        case SchemaType::kString:
+            return actual == JsonType::kString;
+        case SchemaType::kInteger:
+            return actual == JsonType::kInteger;
+        case SchemaType::kNumber:
+            return actual == JsonType::kInteger || actual == JsonType::kFloat;
+        case SchemaType::kBoolean:
+            return actual == JsonType::kBool;
+        case SchemaType::kObject:
+            return actual == JsonType::kObject;
+        case SchemaType::kArray:
+            return actual == JsonType::kArray;
+        case SchemaType::kIntOrString:
+            return actual == JsonType::kInteger || actual == JsonType::kString;
+        case SchemaType::kAny:
+            break;
+    }
+    return true;
+}
+
+// Characters, as the API server counts a string's length: UTF-8 code points.
+std::size_t CodePoints(const std::string& s) {
+    std::size_t count = 0;
+    for (char c : s) {
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80)
+            ++count;
+    }
+    return count;
+}
+
+std::string Number(double value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
+// Compiled patterns, per thread (std::regex is costly to build and not shared across threads). A
+// pattern std::regex cannot read checks nothing (ctrl-gen leaves such patterns out).
+const std::regex* CompiledPattern(std::string_view pattern) {
+    thread_local std::map<std::string, std::optional<std::regex>, std::less<>> cache;
+    auto it = cache.find(pattern);
+    if (it == cache.end()) {
+        std::optional<std::regex> compiled;
+        try {
+            compiled.emplace(std::string(pattern), std::regex::ECMAScript);
+        } catch (const std::regex_error&) {
+            compiled.reset();
+        }
+        it = cache.emplace(std::string(pattern), std::move(compiled)).first;
+    }
+    return it->second ? &*it->second : nullptr;
+}
+
+}  // namespace
+
+bool Validation::Check(const FieldRef& ref, const FieldRule& rule) {
+    const JsonType actual = ref.Type();
+    if (actual == JsonType::kAbsent || actual == JsonType::kNull) {
+        if (rule.required && !(actual == JsonType::kNull && rule.nullable))
+            Add("FieldValueRequired", ref.PathString(), "Required value");
+        return false;
+    }
+    if (!Matches(rule.type, actual)) {
+        Add("FieldValueInvalid", ref.PathString(),
+            "is " + std::string(JsonTypeName(actual)) + ", not " + std::string(WantedName(rule.type)));
+        return false;
+    }
+    if (actual == JsonType::kString)
+        CheckString(ref, *ref.Get<std::string>(), rule);
+    else if (actual == JsonType::kInteger || actual == JsonType::kFloat)
+        CheckNumber(ref, ref.Get<double>().value_or(0), rule);
+    else if (actual == JsonType::kArray)
+        CheckCount(ref, ref.Size(), rule.min_items, rule.max_items, "items");
+    else if (actual == JsonType::kObject)
+        CheckCount(ref, ref.Keys().size(), rule.min_properties, rule.max_properties, "properties");
+    return true;
+}
+
+void Validation::CheckString(const FieldRef& ref, const std::string& value, const FieldRule& rule) {
+    if (!rule.enum_values.empty()) {
+        bool supported = false;
+        std::string values;
+        for (std::string_view allowed : rule.enum_values) {
+            supported = supported || allowed == value;
+            values += (values.empty() ? "\"" : ", \"") + std::string(allowed) + "\"";
+        }
+        if (!supported) {
+            Add("FieldValueNotSupported", ref.PathString(),
+                "Unsupported value: \"" + value + "\": supported values: " + values);
+        }
+    }
+    const std::size_t length = CodePoints(value);
+    if (rule.min_length && static_cast<int64_t>(length) < *rule.min_length) {
+        Add("FieldValueInvalid", ref.PathString(),
+            "must be at least " + std::to_string(*rule.min_length) + " characters long");
+    }
+    if (rule.max_length && static_cast<int64_t>(length) > *rule.max_length) {
+        Add("FieldValueTooLong", ref.PathString(),
+            "may not be more than " + std::to_string(*rule.max_length) + " characters long");
+    }
+    if (!rule.pattern.empty()) {
+        const std::regex* pattern = CompiledPattern(rule.pattern);
+        if (pattern != nullptr && !std::regex_search(value, *pattern)) {
+            Add("FieldValueInvalid", ref.PathString(),
+                "\"" + value + "\" does not match the pattern \"" + std::string(rule.pattern) + "\"");
+        }
+    }
+}
+
+void Validation::CheckNumber(const FieldRef& ref, double value, const FieldRule& rule) {
+    if (rule.minimum && (rule.exclusive_minimum ? value <= *rule.minimum : value < *rule.minimum)) {
+        Add("FieldValueInvalid", ref.PathString(),
+            std::string(rule.exclusive_minimum ? "must be greater than " : "must be greater than or equal to ") +
+                Number(*rule.minimum));
+    }
+    if (rule.maximum && (rule.exclusive_maximum ? value >= *rule.maximum : value > *rule.maximum)) {
+        Add("FieldValueInvalid", ref.PathString(),
+            std::string(rule.exclusive_maximum ? "must be less than " : "must be less than or equal to ") +
+                Number(*rule.maximum));
+    }
+}
+
+void Validation::CheckCount(const FieldRef& ref, std::size_t count, std::optional<int64_t> min,
+                            std::optional<int64_t> max, std::string_view noun) {
+    if (min && static_cast<int64_t>(count) < *min) {
+        Add("FieldValueInvalid", ref.PathString(),
+            "must have at least " + std::to_string(*min) + " " + std::string(noun));
+    }
+    if (max && static_cast<int64_t>(count) > *max) {
+        Add("FieldValueTooMany", ref.PathString(),
+            "must have at most " + std::to_string(*max) + " " + std::string(noun));
+    }
+}
+
+void Validation::Add(std::string type, std::string field, std::string message) {
+    StatusCause cause{std::move(type), std::move(message), std::move(field)};
+    for (const StatusCause& existing : causes_) {
+        if (existing == cause)
+            return;  // one problem found twice (by a hand-written rule and the schema) is one cause
+    }
+    causes_.push_back(std::move(cause));
+}
+
+Status Validation::ToStatus(std::string_view kind, const ObjectKey& key) const {
+    if (causes_.empty())
+        return OkStatus();
+    std::string message = std::string(kind) + " " + key.String() + " is invalid:";
+    for (std::size_t i = 0; i < causes_.size(); ++i)
+        message += (i == 0 ? " " : "; ") + causes_[i].field + ": " + causes_[i].message;
+    return InvalidError(std::move(message), causes_);
+}
+
+}  // namespace ctrl::scheme

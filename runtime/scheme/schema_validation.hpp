@@ -1,0 +1,68 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/core/gvk.hpp"
+#include "runtime/core/status.hpp"
+#include "runtime/scheme/field_ref.hpp"
+
+namespace ctrl::scheme {
+
+// The JSON type an OpenAPI schema asks for; kIntOrString is x-kubernetes-int-or-string, kAny a
+// schema with no type (x-kubernetes-preserve-unknown-fields alone).
+enum class SchemaType { kString, kInteger, kNumber, kBoolean, kObject, kArray, kIntOrString, kAny };
+
+// The cheap constraints of one field's schema, as a generated Validate checks them: presence,
+// type, enum, length, bounds, item and property counts, pattern (ECMAScript, as std::regex reads
+// it). Unset members check nothing. Built as a constant by generated code.
+struct FieldRule {
+    SchemaType type = SchemaType::kAny;
+    bool required = false;
+    bool nullable = false;
+    std::span<const std::string_view> enum_values = {};
+    std::optional<int64_t> min_length = std::nullopt;
+    std::optional<int64_t> max_length = std::nullopt;
+    std::optional<double> minimum = std::nullopt;
+    std::optional<double> maximum = std::nullopt;
+    bool exclusive_minimum = false;
+    bool exclusive_maximum = false;
+    std::optional<int64_t> min_items = std::nullopt;
+    std::optional<int64_t> max_items = std::nullopt;
+    std::optional<int64_t> min_properties = std::nullopt;
+    std::optional<int64_t> max_properties = std::nullopt;
+    std::string_view pattern = {};
+};
+
+// Collects the problems of one object against its schema, one StatusCause per problem naming the
+// field path ("spec.ports[1].port"), with the API server's cause types (FieldValueRequired,
+// FieldValueInvalid, FieldValueNotSupported, FieldValueTooLong, FieldValueTooMany).
+class Validation {
+  public:
+    // Checks the value ref names against rule and records what is wrong. Returns whether a value of
+    // the rule's type is there, so the caller descends into it.
+    bool Check(const FieldRef& ref, const FieldRule& rule);
+    // Records a problem found by other means (a hand-written rule beside a generated kind). A cause
+    // equal to one already recorded is dropped.
+    void Add(std::string type, std::string field, std::string message);
+
+    bool Ok() const { return causes_.empty(); }
+    const std::vector<StatusCause>& Causes() const { return causes_; }
+    // OK when nothing was recorded; else Invalid, with the causes and the message
+    // "<kind> <namespace/name> is invalid: <field>: <message>; <field>: <message>".
+    Status ToStatus(std::string_view kind, const ObjectKey& key) const;
+
+  private:
+    void CheckString(const FieldRef& ref, const std::string& value, const FieldRule& rule);
+    void CheckNumber(const FieldRef& ref, double value, const FieldRule& rule);
+    void CheckCount(const FieldRef& ref, std::size_t count, std::optional<int64_t> min, std::optional<int64_t> max,
+                    std::string_view noun);
+
+    std::vector<StatusCause> causes_;
+};
+
+}  // namespace ctrl::scheme

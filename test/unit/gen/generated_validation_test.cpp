@@ -1,0 +1,98 @@
+// Validate() of generated kinds: one cause per broken constraint, naming the field path, with the
+// API server's cause types.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "gen/gallery.hpp"
+#include "gen/quota.hpp"
+#include "gen/widget.hpp"
+
+namespace {
+
+using gentest::limits::v1::Quota;
+
+Quota QuotaWithSpec(const std::string& spec) {
+    auto quota = Quota::Parse(R"({"metadata":{"name":"q","namespace":"ns"},"spec":)" + spec + "}");
+    EXPECT_TRUE(quota.Ok()) << quota.GetStatus();
+    return std::move(quota).Value();
+}
+
+std::vector<std::string> Causes(const ctrl::Status& status) {
+    std::vector<std::string> out;
+    for (const ctrl::StatusCause& cause : status.Causes())
+        out.push_back(cause.type + " " + cause.field + ": " + cause.message);
+    return out;
+}
+
+TEST(GeneratedValidationTest, AValidObjectIsOk) {
+    const Quota quota = QuotaWithSpec(
+        R"({"mode":"Lenient","replicas":10,"ratio":1,"name":"abc-1","owners":["a@example.com"],"tags":{"a":"b"},)"
+        R"("note":null})");
+    EXPECT_TRUE(quota.Validate().Ok()) << quota.Validate();
+}
+
+TEST(GeneratedValidationTest, EveryConstraintNamesItsField) {
+    const Quota quota = QuotaWithSpec(
+        R"({"mode":"Loose","replicas":11,"ratio":0,"name":"Ab","owners":["a@example.com","b@x.org","c@example.com"],)"
+        R"("tags":{"a":"123456","b":"","c":""},"paused":"no"})");
+    const ctrl::Status status = quota.Validate();
+    EXPECT_TRUE(ctrl::IsInvalid(status)) << status;
+    EXPECT_EQ(
+        Causes(status),
+        (std::vector<std::string>{
+            R"(FieldValueNotSupported spec.mode: Unsupported value: "Loose": supported values: "Strict", "Lenient")",
+            "FieldValueInvalid spec.replicas: must be less than or equal to 10",
+            "FieldValueInvalid spec.ratio: must be greater than 0",
+            "FieldValueInvalid spec.paused: is a string, not a boolean",
+            "FieldValueInvalid spec.name: must be at least 3 characters long",
+            R"(FieldValueInvalid spec.name: "Ab" does not match the pattern "^[a-z][a-z0-9-]*$")",
+            "FieldValueTooMany spec.owners: must have at most 2 items",
+            R"(FieldValueInvalid spec.owners[1]: "b@x.org" does not match the pattern "^[a-z]+@example\.com$")",
+            "FieldValueTooMany spec.tags: must have at most 2 properties",
+            "FieldValueTooLong spec.tags.a: may not be more than 5 characters long",
+        }));
+    EXPECT_EQ(status.Message().rfind("Quota ns/q is invalid: spec.mode: Unsupported value", 0), 0u) << status;
+}
+
+TEST(GeneratedValidationTest, RequiredFieldsAndDefaults) {
+    const ctrl::Status missing = QuotaWithSpec("{}").Validate();
+    EXPECT_EQ(Causes(missing), (std::vector<std::string>{"FieldValueRequired spec.mode: Required value",
+                                                         "FieldValueRequired spec.owners: Required value"}));
+    const ctrl::Status no_spec = Quota().Validate();
+    EXPECT_EQ(Causes(no_spec), std::vector<std::string>{"FieldValueRequired spec: Required value"});
+
+    const Quota defaults = QuotaWithSpec("{}");
+    EXPECT_EQ(defaults.Spec().Mode(), "Strict");
+    EXPECT_EQ(defaults.Spec().Replicas(), 3);
+    EXPECT_EQ(defaults.Spec().Ratio(), 0.5);
+    EXPECT_FALSE(defaults.Spec().Paused());
+    EXPECT_EQ(defaults.Spec().Note(), std::nullopt);
+}
+
+TEST(GeneratedValidationTest, NestedArraysAndRequiredItemFields) {
+    auto gallery = gentest::collections::v1::Gallery::Parse(
+        R"({"spec":{"pictures":[{"title":"a"},{"tags":[1]},"x"],"rooms":{"r":{"floor":"2"}},"ratings":[1.5]}})");
+    ASSERT_TRUE(gallery.Ok());
+    EXPECT_EQ(Causes(gallery->Validate()),
+              (std::vector<std::string>{"FieldValueRequired spec.pictures[1].title: Required value",
+                                        "FieldValueInvalid spec.pictures[1].tags[0]: is an integer, not a string",
+                                        "FieldValueInvalid spec.pictures[2]: is a string, not an object",
+                                        "FieldValueInvalid spec.ratings[0]: is a float, not an integer",
+                                        "FieldValueInvalid spec.rooms.r.floor: is a string, not an integer"}));
+}
+
+TEST(GeneratedValidationTest, HandWrittenChecksJoinTheGeneratedOnes) {
+    gentest::nested::v1::Widget widget;
+    widget.MutableSpec().MutableFrame();
+    ctrl::scheme::Validation validation;
+    widget.Validate(validation);
+    validation.Add("FieldValueForbidden", "spec.size", "must be even");
+    EXPECT_EQ(Causes(validation.ToStatus("Widget", widget.Key())),
+              (std::vector<std::string>{"FieldValueRequired spec.size: Required value",
+                                        "FieldValueRequired spec.frame.material: Required value",
+                                        "FieldValueForbidden spec.size: must be even"}));
+}
+
+}  // namespace

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/core/status_or.hpp"
+
+namespace ctrl::gen {
+
+// What to generate and how to name it (the ctrl-gen command line).
+struct Options {
+    // The C++ namespace of the kinds; "{group}" becomes the group's first DNS label
+    // ("vpcresources"), "{version}" the version ("v1beta1"). Each group version's AddToScheme goes
+    // into <namespace>::<group label><version> (ctrl::api::vpcresourcesv1beta1::AddToScheme), or
+    // into <namespace> itself when it names both {group} and {version}.
+    std::string cpp_namespace = "{group}::{version}";
+    // Prefix of the #include lines between generated files: "gen" -> #include "gen/x.hpp".
+    std::string include_prefix;
+    // Only these versions / kinds; empty means every served version / every kind.
+    std::vector<std::string> versions;
+    std::vector<std::string> kinds;
+    // When not empty: also <bundle>.hpp and <bundle>.cpp including every generated header / source.
+    std::string bundle;
+    // Hand-written additions to generated kinds: "Kind=Template:header". The kind and its view also
+    // derive from Template<Self> (a CRTP class template, named as seen from the kind's namespace,
+    // declared by header), which may add accessors and setters the schema cannot express and
+    // `void ValidateRules(ctrl::scheme::Validation&) const`, which Validate() runs before the
+    // schema's checks.
+    std::vector<std::string> extensions;
+};
+
+// One input manifest: its name (as given; the banner shows its base name) and its text.
+struct InputFile {
+    std::string name;
+    std::string text;
+};
+
+// One output file, relative to the output directory.
+struct GeneratedFile {
+    std::string path;
+    std::string content;
+};
+
+// Generates the typed kinds of every CRD in inputs, in a deterministic order: files sorted by
+// path, contents depending only on the inputs' text, base names and options. Errors (BadRequest)
+// name the file, the document and the schema path.
+StatusOr<std::vector<GeneratedFile>> Generate(const std::vector<InputFile>& inputs, const Options& options);
+
+// Writes files under directory (created when missing); a file whose content is unchanged is not
+// touched, so builds that depend on it do not rerun.
+Status WriteFiles(const std::string& directory, const std::vector<GeneratedFile>& files);
+
+}  // namespace ctrl::gen

@@ -1,0 +1,374 @@
+#include "tools/ctrl-gen/methods.hpp"
+
+#include <regex>
+
+#include "tools/ctrl-gen/naming.hpp"
+
+namespace ctrl::gen {
+
+namespace {
+
+constexpr std::size_t kCommentWidth = 108;
+
+std::string ZeroValue(const std::string& type) {
+    if (type == "std::string")
+        return "std::string()";
+    if (type == "int64_t")
+        return "int64_t{0}";
+    if (type == "double")
+        return "0.0";
+    if (type == "bool")
+        return "false";
+    return "ctrl::scheme::IntOrString()";
+}
+
+std::string ParamType(const std::string& type) {
+    if (type == "int64_t" || type == "double" || type == "bool")
+        return type;
+    return "const " + type + "&";
+}
+
+// Scalar types are written relative to ctrl::scheme in the plan; generated code spells them fully.
+std::string Qualified(const std::string& type) {
+    return type.rfind("scheme::", 0) == 0 ? "ctrl::" + type : type;
+}
+
+// The C++ type of a scalar field or of the elements of an array or map field: any JSON value is a
+// ctrl::Object.
+std::string ElementType(const FieldPlan& field) {
+    const bool json = field.shape == FieldShape::kJson || field.shape == FieldShape::kArrayOfJson ||
+                      field.shape == FieldShape::kMapOfJson;
+    return json ? "ctrl::Object" : Qualified(field.value_type);
+}
+
+std::string SchemaTypeName(const Schema& schema) {
+    if (schema.int_or_string)
+        return "kIntOrString";
+    if (schema.type.empty())
+        return "kAny";
+    if (schema.type == "boolean")
+        return "kBoolean";
+    std::string name = "k" + schema.type;
+    name[1] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[1])));
+    return name;
+}
+
+bool RegexCompiles(const std::string& pattern) {
+    try {
+        std::regex compiled(pattern, std::regex::ECMAScript);
+        return true;
+    } catch (const std::regex_error&) {
+        return false;
+    }
+}
+
+// The designated initializers of a FieldRule for schema, in FieldRule's member order.
+std::vector<std::string> RuleMembers(const Schema& schema, bool required, const std::string& enum_array) {
+    std::vector<std::string> members{".type = SchemaType::" + SchemaTypeName(schema)};
+    if (required)
+        members.push_back(".required = true");
+    if (schema.nullable)
+        members.push_back(".nullable = true");
+    if (!enum_array.empty())
+        members.push_back(".enum_values = " + enum_array);
+    const auto add_int = [&](const char* name, const std::optional<int64_t>& value) {
+        if (value)
+            members.push_back(std::string(".") + name + " = " + std::to_string(*value));
+    };
+    add_int("min_length", schema.min_length);
+    add_int("max_length", schema.max_length);
+    if (schema.minimum)
+        members.push_back(".minimum = " + schema.minimum_text);
+    if (schema.maximum)
+        members.push_back(".maximum = " + schema.maximum_text);
+    if (schema.exclusive_minimum && schema.minimum)
+        members.push_back(".exclusive_minimum = true");
+    if (schema.exclusive_maximum && schema.maximum)
+        members.push_back(".exclusive_maximum = true");
+    add_int("min_items", schema.min_items);
+    add_int("max_items", schema.max_items);
+    add_int("min_properties", schema.min_properties);
+    add_int("max_properties", schema.max_properties);
+    if (!schema.pattern.empty() && RegexCompiles(schema.pattern))
+        members.push_back(".pattern = " + CppStringLiteral(schema.pattern));
+    return members;
+}
+
+// "static constexpr ctrl::scheme::FieldRule kName{...};", wrapped to stay within 120 columns.
+void AddRule(std::vector<std::string>& body, const std::string& name, const std::vector<std::string>& members) {
+    for (std::string& line : BracedList("static constexpr ctrl::scheme::FieldRule " + name, members, ";", 4))
+        body.push_back(std::move(line));
+}
+
+// Bin-packs items after first_line's text; continuation lines start with `pad`. Empty when an item
+// does not fit.
+std::vector<std::string> Pack(std::string first_line, const std::vector<std::string>& items, const std::string& tail,
+                              std::size_t indent, const std::string& pad) {
+    std::vector<std::string> lines;
+    std::string line = std::move(first_line);
+    bool line_has_item = false;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string item = items[i] + (i + 1 == items.size() ? "}" + tail : ",");
+        const std::string joined = line + (line_has_item ? " " : "") + item;
+        if (indent + joined.size() <= 120) {
+            line = joined;
+            line_has_item = true;
+            continue;
+        }
+        if (!line_has_item && lines.empty() && line.back() != '{')
+            return {};
+        lines.push_back(line);
+        line = pad + item;
+        line_has_item = true;
+        if (indent + line.size() > 120)
+            return {};
+    }
+    lines.push_back(line);
+    return lines;
+}
+
+// Declares the enum array of schema (when it is a string enum) and returns its name, or "".
+std::string AddEnum(std::vector<std::string>& body, const Schema& schema, const std::string& name) {
+    if (schema.enum_values.empty() || (schema.type != "string" && !schema.int_or_string))
+        return "";
+    std::string values;
+    for (const std::string& value : schema.enum_values)
+        values += (values.empty() ? "" : ", ") + CppStringLiteral(value);
+    const std::string line = "static constexpr std::string_view " + name + "[] = {" + values + "};";
+    if (4 + line.size() <= 120) {
+        body.push_back(line);
+    } else {
+        body.push_back("static constexpr std::string_view " + name + "[] = {");
+        std::string packed = "    ";  // bin-packed with a trailing comma, as clang-format lays it out
+        for (const std::string& value : schema.enum_values) {
+            const std::string item = CppStringLiteral(value) + ",";
+            if (packed.size() > 4 && 4 + packed.size() + 1 + item.size() > 120) {
+                body.push_back(packed);
+                packed = "    ";
+            }
+            packed += (packed.size() > 4 ? " " : "") + item;
+        }
+        body.push_back(packed);
+        body.push_back("};");
+    }
+    return name;
+}
+
+}  // namespace
+
+std::vector<std::string> BracedList(const std::string& head, const std::vector<std::string>& items,
+                                    const std::string& tail, std::size_t indent) {
+    std::string one = head + "{";
+    for (std::size_t i = 0; i < items.size(); ++i)
+        one += (i == 0 ? "" : ", ") + items[i];
+    one += "}" + tail;
+    if (indent + one.size() <= 120)
+        return {one};
+    std::string rest_line = "    ";
+    for (std::size_t i = 0; i < items.size(); ++i)
+        rest_line += (i == 0 ? "" : ", ") + items[i];
+    rest_line += "}" + tail;
+    const bool designated = !items.empty() && items.front().starts_with(".");
+    if (designated && items.size() > 2 && indent + rest_line.size() <= 120)
+        return {head + "{", rest_line};
+    if (std::vector<std::string> aligned = Pack(head + "{", items, tail, indent, std::string(head.size() + 1, ' '));
+        !aligned.empty() && aligned.front().size() > head.size() + 1) {
+        return aligned;
+    }
+    std::vector<std::string> broken{head + "{"};
+    std::vector<std::string> rest = Pack("    ", items, tail, indent, "    ");
+    if (rest.empty()) {  // an item longer than a line: one per line
+        for (std::size_t i = 0; i < items.size(); ++i)
+            rest.push_back("    " + items[i] + (i + 1 == items.size() ? "}" + tail : ","));
+    }
+    broken.insert(broken.end(), rest.begin(), rest.end());
+    return broken;
+}
+
+std::string JsonNameLiteral(const FieldPlan& field) {
+    return CppStringLiteral(field.json_name);
+}
+
+std::vector<std::string> DescribeField(const FieldPlan& field) {
+    std::string notes;
+    if (!field.schema->description.empty())
+        notes += " " + field.schema->description;
+    if (field.required)
+        notes += " Required.";
+    if (field.schema->default_value && field.default_literal)
+        notes += " Default when absent: " + field.schema->default_value->text + ".";
+    if (notes.empty())
+        return {};
+    return CommentLines(field.json_name + ":" + notes, kCommentWidth);
+}
+
+std::vector<Method> ReadMethods(const FieldPlan& field, const Access& access) {
+    const std::string child = access.read + ".Child(" + JsonNameLiteral(field) + ")";
+    const std::string value = Qualified(field.value_type);
+    const std::string element = ElementType(field);
+    Method get{DescribeField(field), "", field.name, "", true, {}};
+    switch (field.shape) {
+        case FieldShape::kScalar:
+            if (!field.required && !field.default_literal) {
+                get.return_type = "std::optional<" + value + ">";
+                get.body = {"return " + child + access.member + "Get<" + value + ">();"};
+            } else {
+                get.return_type = value;
+                const std::string read = "return " + child + access.member + "Get<" + value + ">()";
+                const std::string fallback = ".value_or(" + field.default_literal.value_or(ZeroValue(value)) + ");";
+                if (4 + read.size() + fallback.size() <= 120) {
+                    get.body = {read + fallback};
+                } else {  // as clang-format breaks the chain
+                    get.body = {"return " + child, "    " + access.member + "Get<" + value + ">()", "    " + fallback};
+                }
+            }
+            break;
+        case FieldShape::kObject:
+            get.return_type = field.class_name;
+            get.body = {"return " + field.class_name + "(" + child + ");"};
+            break;
+        case FieldShape::kJson:
+            get.return_type = "std::optional<ctrl::Object>";
+            get.body = {"return " + child + access.member + "Get<ctrl::Object>();"};
+            break;
+        case FieldShape::kArrayOfScalar:
+        case FieldShape::kArrayOfJson:
+            get.return_type = "std::vector<" + element + ">";
+            get.body = {"return " + child + access.member + "GetArray<" + element + ">();"};
+            break;
+        case FieldShape::kArrayOfObject:
+            get.return_type = "std::vector<" + field.class_name + ">";
+            get.body = {"const ctrl::scheme::FieldRef array = " + child + ";",
+                        "std::vector<" + field.class_name + "> out;", "for (std::size_t i = 0; i < array.Size(); ++i)",
+                        "    out.emplace_back(array.Item(i));", "return out;"};
+            break;
+        case FieldShape::kMapOfScalar:
+        case FieldShape::kMapOfJson:
+            get.return_type = "std::map<std::string, " + element + ">";
+            get.body = {"return " + child + access.member + "GetMap<" + element + ">();"};
+            break;
+        case FieldShape::kMapOfObject:
+            get.return_type = "std::map<std::string, " + field.class_name + ">";
+            get.body = {"const ctrl::scheme::FieldRef map = " + child + ";",
+                        "std::map<std::string, " + field.class_name + "> out;",
+                        "for (const std::string& key : map.Keys())",
+                        "    out.emplace(key, " + field.class_name + "(map.Child(key)));", "return out;"};
+            break;
+    }
+    Method has{{}, "bool", "Has" + field.name, "", true, {"return " + child + ".Exists();"}};
+    return {get, has};
+}
+
+std::vector<Method> WriteMethods(const FieldPlan& field, const Access& access) {
+    const std::string child = access.write + ".Child(" + JsonNameLiteral(field) + ")";
+    const std::string value = Qualified(field.value_type);
+    const std::string ref_class = field.class_name + "Ref";
+    const bool c = access.write_const;
+    std::vector<Method> out;
+    const auto setter = [&](const std::string& param, const std::string& call) {
+        out.push_back(Method{{}, "void", "Set" + field.name, param, c, {child + "." + call + ";"}});
+    };
+    const std::string element = ElementType(field);
+    switch (field.shape) {
+        case FieldShape::kScalar:
+        case FieldShape::kJson:
+            setter(ParamType(element) + " value", "Set(value)");
+            break;
+        case FieldShape::kArrayOfScalar:
+        case FieldShape::kArrayOfJson:
+            setter("const std::vector<" + element + ">& values", "SetArray(values)");
+            break;
+        case FieldShape::kMapOfScalar:
+        case FieldShape::kMapOfJson:
+            setter("const std::map<std::string, " + element + ">& values", "SetMap(values)");
+            break;
+        case FieldShape::kObject:
+            out.push_back(Method{{"The object, created ({}) when absent, to write into."},
+                                 ref_class,
+                                 "Mutable" + field.name,
+                                 "",
+                                 c,
+                                 {"const ctrl::scheme::MutableFieldRef field = " + child + ";", "field.EnsureObject();",
+                                  "return " + ref_class + "(field);"}});
+            break;
+        case FieldShape::kArrayOfObject:
+            out.push_back(Method{{"Appends an empty entry and returns it."},
+                                 ref_class,
+                                 "Add" + field.name,
+                                 "",
+                                 c,
+                                 {"return " + ref_class + "(" + child + ".AppendObject());"}});
+            out.push_back(Method{{"The entry at index (writes through it do nothing when there is none)."},
+                                 ref_class,
+                                 "Mutable" + field.name,
+                                 "std::size_t index",
+                                 c,
+                                 {"return " + ref_class + "(" + child + ".Item(index));"}});
+            break;
+        case FieldShape::kMapOfObject:
+            out.push_back(Method{{"The entry at key, created ({}) when absent."},
+                                 ref_class,
+                                 "Mutable" + field.name,
+                                 "std::string_view key",
+                                 c,
+                                 {"const ctrl::scheme::MutableFieldRef field = " + child + ".Child(key);",
+                                  "field.EnsureObject();", "return " + ref_class + "(field);"}});
+            break;
+    }
+    out.push_back(Method{{}, "void", "Clear" + field.name, "", c, {child + ".Remove();"}});
+    return out;
+}
+
+std::vector<std::string> ValidateBody(const ClassPlan& plan, const Access& access) {
+    std::vector<std::string> body;
+    for (const FieldPlan& field : plan.fields) {
+        const std::string child = access.read + ".Child(" + JsonNameLiteral(field) + ")";
+        const std::string rule = "k" + field.name + "Rule";
+        const std::string values = AddEnum(body, *field.schema, "k" + field.name + "Values");
+        AddRule(body, rule, RuleMembers(*field.schema, field.required, values));
+        switch (field.shape) {
+            case FieldShape::kScalar:
+            case FieldShape::kJson:
+                body.push_back("validation.Check(" + child + ", " + rule + ");");
+                break;
+            case FieldShape::kObject:
+                body.push_back("if (validation.Check(" + child + ", " + rule + "))");
+                body.push_back("    " + field.name + "().Validate(validation);");
+                break;
+            case FieldShape::kArrayOfScalar:
+            case FieldShape::kArrayOfObject:
+            case FieldShape::kArrayOfJson:
+            case FieldShape::kMapOfScalar:
+            case FieldShape::kMapOfObject:
+            case FieldShape::kMapOfJson: {
+                const bool is_array = field.shape == FieldShape::kArrayOfScalar ||
+                                      field.shape == FieldShape::kArrayOfObject ||
+                                      field.shape == FieldShape::kArrayOfJson;
+                const bool is_object =
+                    field.shape == FieldShape::kArrayOfObject || field.shape == FieldShape::kMapOfObject;
+                const std::string item_rule = "k" + field.name + "ItemRule";
+                std::vector<std::string> item_lines;
+                const std::string item_values = AddEnum(item_lines, *field.element, "k" + field.name + "ItemValues");
+                AddRule(item_lines, item_rule, RuleMembers(*field.element, false, item_values));
+                body.insert(body.end(), item_lines.begin(), item_lines.end());
+                body.push_back("if (validation.Check(" + child + ", " + rule + ")) {");
+                body.push_back("    const ctrl::scheme::FieldRef entries = " + child + ";");
+                const std::string entry = is_array ? "entries.Item(i)" : "entries.Child(key)";
+                body.push_back(is_array ? "    for (std::size_t i = 0; i < entries.Size(); ++i) {"
+                                        : "    for (const std::string& key : entries.Keys()) {");
+                if (is_object) {
+                    body.push_back("        if (validation.Check(" + entry + ", " + item_rule + "))");
+                    body.push_back("            " + field.class_name + "(" + entry + ").Validate(validation);");
+                } else {
+                    body.push_back("        validation.Check(" + entry + ", " + item_rule + ");");
+                }
+                body.push_back("    }");
+                body.push_back("}");
+                break;
+            }
+        }
+    }
+    return body;
+}
+
+}  // namespace ctrl::gen

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ctrl::gen {
+
+// A C++ identifier in PascalCase from a JSON name: "podSelector" -> "PodSelector", "x-kubernetes.io"
+// -> "XKubernetesIo", "$ref" -> "Ref", "3d" -> "Field3d", "" -> "Field". Never a C++ keyword
+// (keywords are lower case).
+std::string PascalName(std::string_view json_name);
+
+// snake_case for file names: "SecurityGroupPolicy" -> "security_group_policy", "CNINode" -> "cni_node".
+std::string SnakeName(std::string_view name);
+
+// A C++ identifier usable in a namespace name: "vpcresources.k8s.aws" -> "vpcresources" (the first
+// DNS label), "v1beta1" -> "v1beta1"; other characters become '_'.
+std::string GroupLabel(std::string_view group);
+std::string Identifier(std::string_view text);
+
+// A C++ string literal (quotes included) holding text exactly.
+std::string CppStringLiteral(std::string_view text);
+
+// The lines of a comment holding text: whitespace runs collapsed (paragraph breaks kept), wrapped to
+// width columns; never ending in a backslash (a line continuation in C++).
+std::vector<std::string> CommentLines(std::string_view text, std::size_t width);
+
+// Hands out names unique within one scope: the first asker gets the name, later ones get name2,
+// name3... in the order they ask, so the result depends only on the order of the input.
+class NameScope {
+  public:
+    explicit NameScope(std::set<std::string> reserved = {}) : taken_(std::move(reserved)) {}
+    // Whether every one of names is still free.
+    bool Free(const std::vector<std::string>& names) const;
+    void Take(const std::vector<std::string>& names);
+    // name itself when free, else the first free name + N (N = 2, 3, ...); taken afterwards.
+    std::string Unique(const std::string& name);
+
+  private:
+    std::set<std::string> taken_;
+};
+
+}  // namespace ctrl::gen

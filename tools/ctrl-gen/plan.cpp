@@ -1,0 +1,257 @@
+#include "tools/ctrl-gen/plan.hpp"
+
+#include <deque>
+#include <utility>
+
+#include "tools/ctrl-gen/naming.hpp"
+
+namespace ctrl::gen {
+
+namespace {
+
+// Schema properties that ctrl::Object already gives (type and object metadata).
+bool IsTypeOrObjectMeta(const std::string& name) {
+    return name == "apiVersion" || name == "kind" || name == "metadata";
+}
+
+bool IsScalar(const Schema& schema) {
+    return schema.int_or_string || schema.type == "string" || schema.type == "integer" || schema.type == "number" ||
+           schema.type == "boolean";
+}
+
+bool IsObjectWithProperties(const Schema& schema) {
+    return schema.type == "object" && !schema.properties.empty();
+}
+
+std::string ScalarType(const Schema& schema) {
+    if (schema.int_or_string)
+        return "scheme::IntOrString";
+    if (schema.type == "string")
+        return "std::string";
+    if (schema.type == "integer")
+        return "int64_t";
+    if (schema.type == "number")
+        return "double";
+    return "bool";
+}
+
+std::optional<std::string> DefaultLiteral(const Schema& schema) {
+    if (!schema.default_value || !IsScalar(schema))
+        return std::nullopt;
+    const DefaultValue& value = *schema.default_value;
+    using Kind = DefaultValue::Kind;
+    if (schema.int_or_string) {
+        if (value.kind == Kind::kInteger)
+            return "ctrl::scheme::IntOrString(int64_t{" + value.text + "})";
+        return "ctrl::scheme::IntOrString(std::string(" + CppStringLiteral(value.text) + "))";
+    }
+    if (schema.type == "string")
+        return "std::string(" + CppStringLiteral(value.text) + ")";
+    if (schema.type == "integer" && value.kind == Kind::kInteger)
+        return "int64_t{" + value.text + "}";
+    if (schema.type == "number" && (value.kind == Kind::kInteger || value.kind == Kind::kNumber)) {
+        const bool has_point = value.text.find_first_of(".eE") != std::string::npos;
+        return has_point ? value.text : value.text + ".0";
+    }
+    if (schema.type == "boolean" && value.kind == Kind::kBool)
+        return value.text;
+    return std::nullopt;  // a default of another type than the schema's: the API server rejects the CRD
+}
+
+std::vector<std::string> AccessorNames(const std::string& base) {
+    return {base, "Has" + base, "Set" + base, "Clear" + base, "Mutable" + base, "Add" + base};
+}
+
+// Plans classes breadth first, naming each from its owner and field with one scope per namespace.
+class Planner {
+  public:
+    Planner(const Crd& crd, NameScope& classes) : crd_(crd), classes_(classes) {}
+
+    StatusOr<KindPlan> Run(const CrdVersion& version, std::string cpp_namespace) {
+        KindPlan plan;
+        plan.crd = &crd_;
+        plan.version = &version;
+        plan.cpp_namespace = std::move(cpp_namespace);
+        const Schema& root = *version.schema;
+        if (root.type != "object")
+            return Error(root, "the root schema must be of type object");
+        plan.root.schema = version.schema;
+        for (const std::string& reserved : {crd_.kind, crd_.kind + "View", crd_.kind + "List", crd_.kind + "Fields"}) {
+            if (!classes_.Free({reserved}))
+                return Error(root, "the kind name " + reserved + " is already used by another generated class");
+            classes_.Take({reserved});
+        }
+        PlanFields(plan.root, crd_.kind, "", ReservedRootNames(), /*root=*/true);
+        while (!pending_.empty()) {
+            ClassPlan next = std::move(pending_.front());
+            pending_.pop_front();
+            PlanFields(next, next.class_name, next.json_path, ReservedClassNames(), /*root=*/false);
+            plan.classes.push_back(std::move(next));
+        }
+        return plan;
+    }
+
+  private:
+    Status Error(const Schema& schema, const std::string& message) const {
+        return BadRequestError(crd_.source + ": " + schema.location + ": " + message);
+    }
+
+    std::string ClassName(const std::string& base) {
+        std::string name = base;
+        for (int n = 2; !classes_.Free({name, name + "Ref"}); ++n)
+            name = base + std::to_string(n);
+        classes_.Take({name, name + "Ref"});
+        return name;
+    }
+
+    std::string Enqueue(const std::string& base, std::string json_path, std::shared_ptr<const Schema> schema) {
+        ClassPlan next;
+        next.class_name = ClassName(base);
+        next.json_path = std::move(json_path);
+        next.schema = std::move(schema);
+        pending_.push_back(std::move(next));
+        return pending_.back().class_name;
+    }
+
+    void PlanFields(ClassPlan& owner, const std::string& name_base, const std::string& path,
+                    const std::vector<std::string>& reserved, bool root) {
+        NameScope members(std::set<std::string>(reserved.begin(), reserved.end()));
+        for (const auto& [json_name, schema] : owner.schema->properties) {
+            if (root && IsTypeOrObjectMeta(json_name))
+                continue;
+            FieldPlan field;
+            field.json_name = json_name;
+            field.schema = schema;
+            field.required = owner.schema->IsRequired(json_name);
+            const std::string base = PascalName(json_name);
+            field.name = base;
+            for (int n = 1; !members.Free(AccessorNames(field.name)); ++n)
+                field.name = base + "Field" + (n == 1 ? "" : std::to_string(n));
+            members.Take(AccessorNames(field.name));
+            const std::string field_path = path.empty() ? json_name : path + "." + json_name;
+            const std::string class_base = name_base + base;
+            if (IsScalar(*schema)) {
+                field.shape = FieldShape::kScalar;
+                field.value_type = ScalarType(*schema);
+                field.default_literal = DefaultLiteral(*schema);
+            } else if (schema->type == "array") {
+                field.element = schema->items;
+                if (IsScalar(*schema->items)) {
+                    field.shape = FieldShape::kArrayOfScalar;
+                    field.value_type = ScalarType(*schema->items);
+                } else if (IsObjectWithProperties(*schema->items)) {
+                    field.shape = FieldShape::kArrayOfObject;
+                    field.class_name = Enqueue(class_base, field_path + "[]", schema->items);
+                } else {
+                    field.shape = FieldShape::kArrayOfJson;
+                }
+            } else if (IsObjectWithProperties(*schema)) {
+                field.shape = FieldShape::kObject;
+                field.class_name = Enqueue(class_base, field_path, schema);
+            } else if (schema->type == "object" && schema->additional_properties) {
+                field.element = schema->additional_properties;
+                if (IsScalar(*field.element)) {
+                    field.shape = FieldShape::kMapOfScalar;
+                    field.value_type = ScalarType(*field.element);
+                } else if (IsObjectWithProperties(*field.element)) {
+                    field.shape = FieldShape::kMapOfObject;
+                    field.class_name = Enqueue(class_base, field_path + "{}", field.element);
+                } else {
+                    field.shape = FieldShape::kMapOfJson;
+                }
+            } else {
+                field.shape = FieldShape::kJson;
+            }
+            owner.fields.push_back(std::move(field));
+        }
+    }
+
+    const Crd& crd_;
+    NameScope& classes_;
+    std::deque<ClassPlan> pending_;
+};
+
+}  // namespace
+
+std::vector<std::string> ReservedRootNames() {
+    return {"AddFinalizer",
+            "Annotation",
+            "Annotations",
+            "ApiVersion",
+            "AsObject",
+            "CopyFrom",
+            "CreationTimestamp",
+            "DeepCopy",
+            "DeletionTimestamp",
+            "Document",
+            "Finalizers",
+            "FromObject",
+            "GenerateName",
+            "Generation",
+            "GetGroupVersionKind",
+            "HasManagedFields",
+            "HasNestedField",
+            "IsJsonObject",
+            "Key",
+            "Kind",
+            "Label",
+            "Labels",
+            "Name",
+            "Namespace",
+            "NestedBool",
+            "NestedFloat",
+            "NestedInt",
+            "NestedMap",
+            "NestedSlice",
+            "NestedString",
+            "NestedStringMap",
+            "NestedStringSlice",
+            "Obj",
+            "OwnerReferences",
+            "Parse",
+            "Ref",
+            "MutableRef",
+            "RemoveFinalizer",
+            "RemoveManagedFields",
+            "RemoveNestedField",
+            "ResourceVersion",
+            "SetAnnotation",
+            "SetAnnotations",
+            "SetApiVersion",
+            "SetFinalizers",
+            "SetGenerateName",
+            "SetGeneration",
+            "SetGroupVersionKind",
+            "SetKind",
+            "SetLabel",
+            "SetLabels",
+            "SetName",
+            "SetNamespace",
+            "SetNestedBool",
+            "SetNestedField",
+            "SetNestedFloat",
+            "SetNestedInt",
+            "SetNestedString",
+            "SetNestedStringMap",
+            "SetNestedStringSlice",
+            "SetOwnerReferences",
+            "SetResourceVersion",
+            "SetUid",
+            "ToJson",
+            "TypedObjectBase",
+            "Uid",
+            "Validate",
+            "View",
+            "AdoptTag",
+            "ObjectView"};
+}
+
+std::vector<std::string> ReservedClassNames() {
+    return {"Present", "Validate", "Ref"};
+}
+
+StatusOr<KindPlan> PlanKind(const Crd& crd, const CrdVersion& version, std::string cpp_namespace, NameScope& classes) {
+    return Planner(crd, classes).Run(version, std::move(cpp_namespace));
+}
+
+}  // namespace ctrl::gen

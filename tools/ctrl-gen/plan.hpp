@@ -1,0 +1,71 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/core/status_or.hpp"
+#include "tools/ctrl-gen/crd.hpp"
+#include "tools/ctrl-gen/naming.hpp"
+
+namespace ctrl::gen {
+
+// How a field is read and written in C++.
+enum class FieldShape {
+    kScalar,         // std::string, int64_t, double, bool, scheme::IntOrString
+    kObject,         // a nested accessor class
+    kJson,           // any JSON value as ctrl::Object (preserve-unknown-fields, embedded objects)
+    kArrayOfScalar,  // std::vector<scalar>
+    kArrayOfObject,  // std::vector<class>, with Add/Mutable by index
+    kArrayOfJson,    // std::vector<ctrl::Object>
+    kMapOfScalar,    // std::map<std::string, scalar> (additionalProperties)
+    kMapOfObject,    // std::map<std::string, class>, with Mutable by key
+    kMapOfJson,      // std::map<std::string, ctrl::Object>
+};
+
+// One field of an object schema and the C++ names it gets.
+struct FieldPlan {
+    std::string json_name;
+    std::string name;  // accessor base: PodSelector (HasPodSelector, SetPodSelector, ...)
+    FieldShape shape = FieldShape::kScalar;
+    std::string value_type;  // the scalar C++ type, for scalar, array and map shapes
+    std::string class_name;  // the accessor class, for object shapes
+    std::shared_ptr<const Schema> schema;
+    std::shared_ptr<const Schema> element;  // items / additionalProperties, for array and map shapes
+    bool required = false;
+    std::optional<std::string> default_literal;  // C++ expression of the schema's scalar default
+};
+
+// One accessor class: an object schema with properties. The root (the kind itself) has
+// class_name "" and is emitted as the kind's fields.
+struct ClassPlan {
+    std::string class_name;
+    std::string json_path;  // "spec.podSelector", "spec.ports[]", "spec.tags{}"
+    std::shared_ptr<const Schema> schema;
+    std::vector<FieldPlan> fields;
+};
+
+// Everything generated for one kind of one served version.
+struct KindPlan {
+    const Crd* crd = nullptr;
+    const CrdVersion* version = nullptr;
+    std::string cpp_namespace;
+    ClassPlan root;
+    std::vector<ClassPlan> classes;  // breadth first from the root
+    // A hand-written CRTP base of the kind and its view (Options::extensions), and its header.
+    std::string extension;
+    std::string extension_header;
+};
+
+// The member names each generated class has besides its fields; a field whose accessors would
+// clash gets "Field" appended to its name.
+std::vector<std::string> ReservedRootNames();
+std::vector<std::string> ReservedClassNames();
+
+// Plans the classes of one kind version, their names unique in classes (one scope per C++
+// namespace, so kinds generated into one namespace never clash). Errors (BadRequest) name the
+// CRD's source and the schema path of what cannot be generated.
+StatusOr<KindPlan> PlanKind(const Crd& crd, const CrdVersion& version, std::string cpp_namespace, NameScope& classes);
+
+}  // namespace ctrl::gen
