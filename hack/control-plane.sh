@@ -38,7 +38,7 @@ running_pid() {
 
 find_binary() {
     local candidate
-    for candidate in "${BUILD_DIR}/test/support/ctrl-control-plane" "${BUILD_DIR}/bin/ctrl-control-plane"; do
+    for candidate in "${BUILD_DIR}/tools/ctrl-control-plane/ctrl-control-plane" "${BUILD_DIR}/bin/ctrl-control-plane"; do
         if [[ -x "${candidate}" ]]; then
             echo "${candidate}"
             return 0
@@ -57,7 +57,7 @@ up() {
     binary="$(find_binary)"
     mkdir -p "${DIR}"
     rm -f "${KUBECONFIG_FILE}" "${PID_FILE}"
-    nohup "${binary}" up --dir "${DIR}" >"${LOG_FILE}" 2>&1 </dev/null &
+    nohup "${binary}" up --dir "${DIR}" --setup-command "${ROOT}/hack/setup-envtest.sh" >"${LOG_FILE}" 2>&1 </dev/null &
     local pid=$!
     echo "${pid}" >"${PID_FILE}"
     say "starting (pid ${pid}, log ${LOG_FILE})"

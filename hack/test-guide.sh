@@ -97,5 +97,10 @@ wait "${guide_pid}" || {
     die "a step of docs/guide.md failed (log above, ${WORK}/guide.log; script ${WORK}/guide.sh)"
 }
 guide_pid=""
+# The guide builds in the checkout's own build directory: it must still name the checkout's real path
+# (a build configured through the symlink would name the temporary $HOME, and rebuild everything).
+if grep -q "^ctrl_SOURCE_DIR:STATIC=${WORK}" "${ROOT}/build/CMakeCache.txt" 2>/dev/null; then
+    die "the guide reconfigured ${ROOT}/build through the symlink ${WORK}/home/src/ctrl: its cd must resolve it (cd -P)"
+fi
 tail -3 "${WORK}/guide.log" >&2
 step "docs/guide.md works as written"

@@ -153,7 +153,7 @@ class ConfigSecretTest : public ::testing::Test {
         const std::optional<ctrl::api::Secret> secret = GetSecret(name);
         if (!secret)
             return {};
-        return secret->Data().ValueOr({});
+        return secret->Data().ValueOr(std::map<std::string, std::string>{});
     }
 
     boost::asio::io_context io_;
