@@ -5,22 +5,25 @@
 
 namespace configsecret {
 
-ctrl::api::Condition Ready(std::string message) {
+namespace {
+
+ctrl::api::Condition ReadyCondition(std::string_view status, std::string_view reason, std::string message) {
     ctrl::api::Condition condition;
     condition.type = "Ready";
-    condition.status = "True";
-    condition.reason = std::string(kReasonSynced);
+    condition.status = std::string(status);
+    condition.reason = std::string(reason);
     condition.message = std::move(message);
     return condition;
 }
 
+}  // namespace
+
+ctrl::api::Condition Ready(std::string message) {
+    return ReadyCondition("True", kReasonSynced, std::move(message));
+}
+
 ctrl::api::Condition NotReady(std::string_view reason, std::string message) {
-    ctrl::api::Condition condition;
-    condition.type = "Ready";
-    condition.status = "False";
-    condition.reason = std::string(reason);
-    condition.message = std::move(message);
-    return condition;
+    return ReadyCondition("False", reason, std::move(message));
 }
 
 bool ApplyStatus(examples::v1alpha1::ConfigSecret& object, const SyncOutcome& outcome, ctrl::api::Timestamp now) {
