@@ -82,7 +82,8 @@ TEST(RealCrdsTest, CertReadsDeepFieldsAndRoundTrips) {
               R"([{"oid":"1.3.6.1.4.1.311.20.2.3","utf8Value":"upn@example.com"}])");
     EXPECT_EQ(cert.ToJson(), json);
 
-    auto issuer = real::pki::v1::Cert().Spec().IssuerRef();
+    const real::pki::v1::Cert empty;  // a view reads through its object: the object must outlive it
+    auto issuer = empty.Spec().IssuerRef();
     EXPECT_EQ(issuer.Kind(), "Issuer");  // default on an absent object
 
     cert.MutableSpec().MutablePrivateKey().SetSize(100);
