@@ -7,7 +7,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 command -v clang-format >/dev/null || { echo "format: clang-format is missing; run hack/install-deps.sh" >&2; exit 1; }
 mapfile -t files < <(git ls-files --cached --others --exclude-standard -- \
-    'runtime/*.cpp' 'runtime/*.hpp' 'tools/*.cpp' 'tools/*.hpp' 'controllers/*.cpp' 'controllers/*.hpp' 'test/*.cpp' 'test/*.hpp' | sort -u)
+    'runtime/*.cpp' 'runtime/*.hpp' 'tools/*.cpp' 'tools/*.hpp' 'controllers/*.cpp' 'controllers/*.hpp' 'examples/*.cpp' 'examples/*.hpp' 'test/*.cpp' 'test/*.hpp' | sort -u)
 ((${#files[@]} > 0)) || exit 0
 
 existing=()

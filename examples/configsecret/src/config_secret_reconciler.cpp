@@ -28,14 +28,6 @@ using ctrl::Task;
 using ctrl::reconcile::Result;
 using examples::v1alpha1::ConfigSecret;
 
-namespace {
-
-std::string KeyOf(const ctrl::Object& object) {
-    return std::string(object.Namespace()) + "/" + std::string(object.Name());
-}
-
-}  // namespace
-
 // One reconcile of one ConfigSecret: the steps of Reconcile, sharing the object read.
 class ConfigSecretReconciler::Run {
   public:
@@ -52,7 +44,7 @@ class ConfigSecretReconciler::Run {
         if (ctrl::controllerutil::AddFinalizer(cs_, kFinalizer)) {
             const Status added = co_await r_.client_.Update(ctx_, cs_);
             if (!added.Ok())
-                co_return added.Annotate("adding the finalizer to ConfigSecret " + KeyOf(cs_));
+                co_return added.Annotate("adding the finalizer to ConfigSecret " + cs_.Key().String());
         }
         const ctrl::Object original = cs_.DeepCopy();
         SyncOutcome outcome = co_await Sync();
@@ -79,10 +71,9 @@ class ConfigSecretReconciler::Run {
                 continue;
             const ctrl::Object before = config_map.DeepCopy();
             SetUsedBy(config_map, names);
-            const Status patched =
-                co_await r_.client_.Patch(ctx_, config_map, ctrl::client::MergeFrom(before));
+            const Status patched = co_await r_.client_.Patch(ctx_, config_map, ctrl::client::MergeFrom(before));
             if (!patched.Ok() && !ctrl::IsNotFound(patched))
-                co_return patched.Annotate("releasing ConfigMap " + KeyOf(config_map));
+                co_return patched.Annotate("releasing ConfigMap " + config_map.Key().String());
         }
         co_return ctrl::OkStatus();
     }
@@ -97,7 +88,7 @@ class ConfigSecretReconciler::Run {
         ctrl::controllerutil::RemoveFinalizer(cs_, kFinalizer);
         const Status removed = co_await r_.client_.Update(ctx_, cs_);
         if (!removed.Ok() && !ctrl::IsNotFound(removed))
-            co_return removed.Annotate("removing the finalizer of ConfigSecret " + KeyOf(cs_));
+            co_return removed.Annotate("removing the finalizer of ConfigSecret " + cs_.Key().String());
         log_.Info("Released the ConfigMaps of a deleted ConfigSecret");
         co_return Result{};
     }
@@ -120,12 +111,11 @@ class ConfigSecretReconciler::Run {
         const Status read = co_await r_.client_.Get(ctx_, config_map_key, config_map);
         if (ctrl::IsNotFound(read)) {
             outcome.condition = NotReady(kReasonConfigMapNotFound, "ConfigMap " + config_map_name + " not found");
-            r_.recorder_.Event(cs_, ctrl::api::kEventTypeWarning, kReasonConfigMapNotFound,
-                               outcome.condition.message);
+            r_.recorder_.Event(cs_, ctrl::api::kEventTypeWarning, kReasonConfigMapNotFound, outcome.condition.message);
             co_return outcome;  // the ConfigMap's creation enqueues this ConfigSecret again
         }
         if (!read.Ok()) {
-            outcome.error = read.Annotate("reading ConfigMap " + ns + "/" + config_map_name);
+            outcome.error = read.Annotate("reading ConfigMap " + config_map_key.String());
             co_return outcome;
         }
         std::set<std::string> users = UsedBy(config_map);
@@ -134,7 +124,7 @@ class ConfigSecretReconciler::Run {
         if (SetUsedBy(config_map, users)) {
             const Status marked = co_await r_.client_.Patch(ctx_, config_map, ctrl::client::MergeFrom(before));
             if (!marked.Ok()) {
-                outcome.error = marked.Annotate("marking ConfigMap " + ns + "/" + config_map_name);
+                outcome.error = marked.Annotate("marking ConfigMap " + config_map_key.String());
                 co_return outcome;
             }
         }
@@ -163,7 +153,7 @@ class ConfigSecretReconciler::Run {
         StatusOr<ctrl::controllerutil::OperationResult> result =
             co_await ctrl::controllerutil::CreateOrUpdate(ctx_, r_.client_, secret, mutate);
         if (!result.Ok()) {
-            outcome.error = result.GetStatus().Annotate("writing Secret " + ns + "/" + outcome.secret_name);
+            outcome.error = result.GetStatus().Annotate("writing Secret " + secret.Key().String());
             co_return outcome;
         }
         if (*result != ctrl::controllerutil::OperationResult::kNone) {
@@ -204,7 +194,7 @@ class ConfigSecretReconciler::Run {
                 continue;
             const Status deleted = co_await r_.client_.Delete(ctx_, old);
             if (!deleted.Ok() && !ctrl::IsNotFound(deleted))
-                co_return deleted.Annotate("deleting the old Secret " + KeyOf(old));
+                co_return deleted.Annotate("deleting the old Secret " + old.Key().String());
             log_.Info("Deleted a Secret under an old name", "secret", std::string(old.Name()));
         }
         co_return ctrl::OkStatus();
@@ -216,7 +206,7 @@ class ConfigSecretReconciler::Run {
         ctrl::client::SubResourceClient status = r_.client_.Status();
         const Status patched = co_await status.Patch(ctx_, cs_, ctrl::client::MergeFrom(original));
         if (!patched.Ok())
-            co_return patched.Annotate("writing the status of ConfigSecret " + KeyOf(cs_));
+            co_return patched.Annotate("writing the status of ConfigSecret " + cs_.Key().String());
         co_return ctrl::OkStatus();
     }
 

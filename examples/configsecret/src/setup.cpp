@@ -21,8 +21,8 @@ ctrl::Status SetupWithManager(ctrl::manager::Manager& mgr) {
 
     // A ConfigMap's events concern the ConfigSecrets of its namespace that name it.
     const ctrl::cache::Cache& cache = mgr.GetCache();
-    auto config_map_to_users =
-        ctrl::handler::EnqueueRequestsFromMapFunc([&cache, field](const ctrl::Context&, const ctrl::Object& config_map) {
+    auto config_map_to_users = ctrl::handler::EnqueueRequestsFromMapFunc(
+        [&cache, field](const ctrl::Context&, const ctrl::Object& config_map) {
             std::vector<ctrl::reconcile::Request> requests;
             auto users = cache.ListSharedNow<examples::v1alpha1::ConfigSecret>(
                 ctrl::client::InNamespace(std::string(config_map.Namespace())),

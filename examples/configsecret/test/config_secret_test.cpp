@@ -145,7 +145,8 @@ class ConfigSecretTest : public ::testing::Test {
         const std::optional<ConfigSecret> object = GetConfigSecret();
         if (!object || object->NestedInt({"status", "observedGeneration"}).ValueOr(-1) != object->Generation())
             return "";
-        const std::vector<ctrl::api::Condition> conditions = ctrl::api::ReadConditions(*object, {"status", "conditions"});
+        const std::vector<ctrl::api::Condition> conditions =
+            ctrl::api::ReadConditions(*object, {"status", "conditions"});
         const std::optional<ctrl::api::Condition> ready = ctrl::api::FindCondition(conditions, "Ready");
         return ready ? ready->status + "/" + ready->reason : "";
     }
