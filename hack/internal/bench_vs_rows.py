@@ -149,6 +149,7 @@ ROWS = [
     ]),
     ("Reads (one thread, 100 pods in the namespace)", [
         ("cached Get (us)", key("cached_get_us"), "lower", "{:.2f}", "reads", "reads"),
+        ("cached shared Get, no copy (us)", key("shared_get_us"), "lower", "{:.2f}", "reads", "reads"),
         ("cached List of 100 pods (us)", key("cached_list_us"), "lower", "{:.1f}", "reads", "reads"),
         ("direct Get from the API server (us)", key("direct_get_us"), "lower", "{:,.0f}", "reads", "reads"),
     ]),

@@ -132,6 +132,7 @@ bool Cache::Stopped() const {
 StoreOptions Cache::StoreOptionsFor(const GroupVersionKind& gvk) const {
     StoreOptions store;
     store.transform = options_.default_transform;
+    store.hot_views = options_.hot_views;
     if (auto it = options_.by_object.find(gvk); it != options_.by_object.end() && it->second.transform)
         store.transform = *it->second.transform;
     return store;
@@ -266,6 +267,8 @@ Task<Status> Cache::IndexField(GroupVersionKind gvk, std::string field, FieldExt
 
 Task<StatusOr<CachedObject>> Cache::Find(const GroupVersionKind& gvk, bool metadata_only, const ObjectKey& key,
                                          Context& ctx) {
+    if (std::optional<StatusOr<CachedObject>> now = FindNow(gvk, metadata_only, key))
+        co_return std::move(*now);
     CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, metadata_only, /*for_read=*/true, ctx));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(entry->mapping, key, "get"));
     const std::string namespace_name = entry->mapping.Namespaced() ? key.namespace_name : std::string();

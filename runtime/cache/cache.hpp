@@ -132,6 +132,10 @@ class Cache final : public client::Reader, public Informers {
     // The stores to read for namespace_name ("" = all), after their informers synced.
     Task<StatusOr<std::vector<const Store*>>> SyncedStores(Entry& entry, std::string_view namespace_name,
                                                            bool named_read, Context& ctx);
+    // Find without suspending, when the kind's informers exist and have synced (the common case,
+    // which then costs no coroutine frame beyond Find's); nullopt when Find must wait.
+    std::optional<StatusOr<CachedObject>> FindNow(const GroupVersionKind& gvk, bool metadata_only,
+                                                  const ObjectKey& key) const;
     // The cached object key names (a copy or a view is the caller's choice); NotFound as the
     // server says it, Invalid for a key without a name or a namespace its kind needs.
     Task<StatusOr<CachedObject>> Find(const GroupVersionKind& gvk, bool metadata_only, const ObjectKey& key,

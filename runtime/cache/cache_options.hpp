@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -39,6 +40,9 @@ struct CacheOptions {
     // (controller-runtime's ReaderFailOnMissingInformer). Default: false.
     bool reader_fail_on_missing_informer = false;
     ReflectorOptions reflector{};
+    // Per informer: shared reads' decoded views kept after their readers let go (StoreOptions::
+    // hot_views). Default 256; 0 keeps none.
+    std::size_t hot_views = 256;
     // Where the informers' metrics go (ctrl_informer_*). Default: metrics::DefaultRegistry().
     metrics::Registry* registry = nullptr;
 };

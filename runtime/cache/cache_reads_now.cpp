@@ -1,5 +1,6 @@
 // Cache reads that never suspend: GetSharedNow / ListSharedNow answer from informers that have
-// synced, for code running on the loop that must not wait (event handlers' map functions).
+// synced, for code running on the loop that must not wait (event handlers' map functions); FindNow
+// is every named read's fast path.
 
 #include <mutex>
 #include <utility>
@@ -29,6 +30,31 @@ StatusOr<const Cache::Entry*> Cache::SyncedEntryNow(const GroupVersionKind& gvk)
         if (!informer->HasSynced())
             return UnavailableError("the informer of " + gvk.String() + " has not synced yet");
     return entry;
+}
+
+std::optional<StatusOr<CachedObject>> Cache::FindNow(const GroupVersionKind& gvk, bool metadata_only,
+                                                     const ObjectKey& key) const {
+    const Entry* entry = nullptr;
+    {
+        std::lock_guard lock(mu_);
+        if (auto it = entries_.find(EntryKey{gvk, metadata_only}); it != entries_.end())
+            entry = it->second.get();
+    }
+    if (entry == nullptr || !Started())
+        return std::nullopt;
+    if (Status checked = client::CheckNamedKey(entry->mapping, key, "get"); !checked.Ok())
+        return checked;
+    const std::string namespace_name = entry->mapping.Namespaced() ? key.namespace_name : std::string();
+    StatusOr<std::vector<Informer*>> chosen = ChooseInformers(*entry, namespace_name, /*named_read=*/true);
+    if (!chosen.Ok())
+        return chosen.GetStatus();
+    for (const Informer* informer : *chosen)
+        if (!informer->HasSynced())
+            return std::nullopt;
+    for (const Informer* informer : *chosen)
+        if (CachedObject cached = informer->GetStore().Get(namespace_name, key.name))
+            return cached;
+    return internal::ObjectNotFound(entry->mapping, key.name);
 }
 
 StatusOr<std::shared_ptr<const Object>> Cache::GetSharedNow(const GroupVersionKind& gvk, const ObjectKey& key) const {

@@ -1,6 +1,7 @@
 #include "runtime/cache/cached_object.hpp"
 
 #include "runtime/cache/internal/compact_value.hpp"
+#include "runtime/cache/internal/store_context.hpp"
 #include "runtime/cache/internal/stored_object.hpp"
 
 namespace ctrl::cache {
@@ -20,7 +21,7 @@ std::string_view CachedObject::Name() const {
 std::string CachedObject::ResourceVersion() const {
     if (!entry_)
         return {};
-    const internal::CompactCursor root(entry_->Value().Bytes(), *keys_);
+    const internal::CompactCursor root(entry_->Value().Bytes(), context_->keys);
     std::optional<internal::CompactCursor> rv = root.Find({"metadata", "resourceVersion"});
     std::optional<std::string_view> text = rv ? rv->String() : std::nullopt;
     return text ? std::string(*text) : std::string();
@@ -29,13 +30,13 @@ std::string CachedObject::ResourceVersion() const {
 std::map<std::string, std::string> CachedObject::Labels() const {
     if (!entry_)
         return {};
-    const internal::CompactCursor root(entry_->Value().Bytes(), *keys_);
+    const internal::CompactCursor root(entry_->Value().Bytes(), context_->keys);
     std::optional<internal::CompactCursor> labels = root.Find({"metadata", "labels"});
     return labels ? labels->StringMap() : std::map<std::string, std::string>();
 }
 
 Object CachedObject::Copy() const {
-    return entry_ ? entry_->Value().Decode(*keys_) : Object();
+    return entry_ ? entry_->Value().Decode(context_->keys) : Object();
 }
 
 std::shared_ptr<const Object> CachedObject::Shared() const {
@@ -44,8 +45,9 @@ std::shared_ptr<const Object> CachedObject::Shared() const {
     if (std::shared_ptr<const Object> view = entry_->LiveView())
         return view;
     // Two readers may decode at once; each gets a correct view and the last one is remembered.
-    auto view = std::make_shared<const Object>(entry_->Value().Decode(*keys_));
+    auto view = std::make_shared<const Object>(entry_->Value().Decode(context_->keys));
     entry_->RememberView(view);
+    context_->views.Keep(view);
     return view;
 }
 

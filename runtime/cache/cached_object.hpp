@@ -12,8 +12,8 @@
 namespace ctrl::cache {
 
 namespace internal {
-class KeyTable;
 class StoredObject;
+struct StoreContext;
 }  // namespace internal
 
 // One object as a cache holds it (DESIGN.md decision 4): immutable, shared, kept in a compact
@@ -26,8 +26,9 @@ class StoredObject;
 class CachedObject {
   public:
     CachedObject() = default;
-    CachedObject(std::shared_ptr<const internal::StoredObject> entry, std::shared_ptr<const internal::KeyTable> keys)
-        : entry_(std::move(entry)), keys_(std::move(keys)) {}
+    CachedObject(std::shared_ptr<const internal::StoredObject> entry,
+                 std::shared_ptr<const internal::StoreContext> context)
+        : entry_(std::move(entry)), context_(std::move(context)) {}
 
     explicit operator bool() const { return entry_ != nullptr; }
 
@@ -43,8 +44,9 @@ class CachedObject {
 
     // An owning deep copy, with a pool sized to fit (about 4 us for a 5 KB pod).
     Object Copy() const;
-    // A shared const view: the one someone already holds, else a fresh decode that the next
-    // reader gets too while anyone holds it.
+    // A shared const view: the one someone already holds or the store keeps hot (its last few
+    // hundred decodes, StoreOptions::hot_views), else a fresh decode that the next reader gets too
+    // while anyone holds it.
     std::shared_ptr<const Object> Shared() const;
 
     // Bytes of the compact form.
@@ -55,7 +57,7 @@ class CachedObject {
 
   private:
     std::shared_ptr<const internal::StoredObject> entry_;
-    std::shared_ptr<const internal::KeyTable> keys_;
+    std::shared_ptr<const internal::StoreContext> context_;
 };
 
 }  // namespace ctrl::cache

@@ -58,4 +58,18 @@ StatusOr<rest::HttpRequest> BuildWatchRequest(const ListWatchTarget& target, con
     return Base(target, /*list=*/false).List(params).Timeout(header_timeout).Build();
 }
 
+StatusOr<rest::HttpRequest> BuildWatchListRequest(const ListWatchTarget& target, int64_t timeout_seconds,
+                                                  std::chrono::milliseconds header_timeout) {
+    rest::ListParams params;
+    params.label_selector = target.label_selector;
+    params.field_selector = target.field_selector;
+    params.resource_version = "";  // with NotOlderThan: a consistent read, as a list without one
+    params.resource_version_match = "NotOlderThan";
+    params.watch = true;
+    params.allow_watch_bookmarks = true;
+    params.send_initial_events = true;
+    params.timeout_seconds = timeout_seconds;
+    return Base(target, /*list=*/false).List(params).Timeout(header_timeout).Build();
+}
+
 }  // namespace ctrl::cache

@@ -38,4 +38,10 @@ StatusOr<rest::HttpRequest> BuildListRequest(const ListWatchTarget& target, int6
 StatusOr<rest::HttpRequest> BuildWatchRequest(const ListWatchTarget& target, const std::string& resource_version,
                                               int64_t timeout_seconds, std::chrono::milliseconds header_timeout);
 
+// A watch-list: the objects at the latest resourceVersion as ADDED events (served from the API
+// server's watch cache), a bookmark annotated k8s.io/initial-events-end, then the changes after it;
+// ended by the server after timeout_seconds.
+StatusOr<rest::HttpRequest> BuildWatchListRequest(const ListWatchTarget& target, int64_t timeout_seconds,
+                                                  std::chrono::milliseconds header_timeout);
+
 }  // namespace ctrl::cache

@@ -10,6 +10,7 @@
 #include "runtime/cache/internal/informer_faults.hpp"
 #include "runtime/cache/internal/listener.hpp"
 #include "runtime/cache/internal/reflector_metrics.hpp"
+#include "runtime/cache/internal/reflector_state.hpp"
 #include "runtime/core/log.hpp"
 #include "runtime/core/object_list.hpp"
 #include "runtime/core/sleep.hpp"
@@ -39,39 +40,6 @@ log::Logger LoggerFor(const Context& ctx, const ListWatchTarget& target) {
 }
 
 }  // namespace
-
-// Where the state machine is. kListing: gathering pages into `replacement` (none yet: the next page
-// is the first). kWatching: `stream` open (or about to be opened from `resource_version`).
-struct Reflector::State {
-    explicit State(const ReflectorOptions& options) : backoff(options.initial_backoff, options.max_backoff) {}
-
-    Phase phase = Phase::kListing;
-    std::optional<StoreReplacement> replacement;
-    std::string continue_token;
-    std::string resource_version;
-    std::unique_ptr<rest::WatchStream> stream;
-    std::optional<Context> watch_ctx;  // the watch's own deadline, a little after its timeoutSeconds
-    Clock::time_point watch_started{};
-    int64_t watch_events = 0;
-    int gone_in_a_row = 0;
-    internal::Backoff backoff;
-    log::Logger log;
-    Clock::time_point list_started{};
-    int64_t list_pages = 0;
-
-    void CloseWatch() {
-        if (stream)
-            stream->Close();
-        stream.reset();
-        watch_ctx.reset();
-    }
-    void Relist() {
-        CloseWatch();
-        phase = Phase::kListing;
-        replacement.reset();
-        continue_token.clear();
-    }
-};
 
 bool EventHandlerRegistration::HasSynced() const {
     return listener_ && listener_->HasSynced();
@@ -123,6 +91,8 @@ Task<void> Reflector::Run(Context ctx) {
             state.Relist();
             if (state.gone_in_a_row++ == 0)
                 continue;
+        } else if (state.phase == Phase::kStreaming && FallBackToPages(state, status)) {
+            continue;  // at once, as client-go: making progress matters more than the stream
         } else if (state.phase == Phase::kListing) {
             state.log.Error(status, "list failed: listing again after a backoff");
             state.Relist();  // the next attempt starts the list over
@@ -149,8 +119,11 @@ Task<void> Reflector::Run(Context ctx) {
 }
 
 Task<Status> Reflector::Step(State& state, Context& ctx) {
-    if (state.phase == Phase::kListing)
+    if (state.phase == Phase::kListing) {
+        if (options_.watch_list && !state.watch_list_refused && !state.pages_next && !state.replacement)
+            co_return co_await OpenWatchList(state, ctx);
         co_return co_await ListPage(state, ctx);
+    }
     if (!state.stream)
         co_return co_await OpenWatch(state, ctx);
     co_return co_await ReadEvent(state, ctx);
@@ -162,6 +135,7 @@ Task<Status> Reflector::ListPage(State& state, Context& ctx) {
         state.continue_token.clear();
         state.list_started = Clock::now();
         state.list_pages = 0;
+        state.pages_next = false;
         state.log.V(2).Info("listing", "reason",
                             !HasSynced()              ? "initial list"
                             : state.gone_in_a_row > 0 ? "resourceVersion expired"
@@ -218,13 +192,16 @@ Status Reflector::ApplyList(State& state) {
         synced_.store(true, std::memory_order_release);
         synced_event_.Notify();
     }
-    state.log.V(1).Info(initial ? "synced" : "relisted", "objects", store_.Size(), "pages", state.list_pages, "took",
+    state.log.V(1).Info(initial ? "synced" : "relisted", "objects", store_.Size(), "how",
+                        state.phase == Phase::kStreaming ? "watch-list" : "pages", "pages", state.list_pages, "took",
                         Clock::now() - state.list_started, "resourceVersion", state.resource_version);
     SetResourceVersion(state.resource_version);
     metrics_->Listed(initial, state.gone_in_a_row > 0);
     {
         std::lock_guard lock(mu_);
         ++stats_.lists;
+        if (state.phase == Phase::kStreaming)
+            ++stats_.watch_lists;
         last_error_ = OkStatus();
     }
     state.phase = Phase::kWatching;
@@ -304,9 +281,14 @@ Task<Status> Reflector::ReadEvent(State& state, Context& ctx) {
                             : ctx.Err().Ok() ? "it failed"
                                              : "stopping",
                             "events", state.watch_events);
-        if (own_deadline)
+        if (own_deadline && state.phase == Phase::kWatching)
             co_return OkStatus();  // our deadline, not a failure: renew
         co_return next.GetStatus().Annotate("watching " + target_.Describe());
+    }
+    if (!next->has_value() && state.phase == Phase::kStreaming) {
+        state.CloseWatch();
+        co_return UnavailableError("the watch-list of " + target_.Describe() +
+                                   " ended before the bookmark that ends its initial events");
     }
     if (!next->has_value()) {
         const bool short_watch = state.watch_events == 0 && Clock::now() - state.watch_started < kShortWatch;
@@ -318,6 +300,8 @@ Task<Status> Reflector::ReadEvent(State& state, Context& ctx) {
             co_return UnavailableError("the watch of " + target_.Describe() + " ended at once without an event");
         co_return OkStatus();  // the server's timeoutSeconds: renew from the last resourceVersion
     }
+    if (state.phase == Phase::kStreaming)
+        co_return ApplyInitialEvent(state, std::move(**next));
     co_return ApplyEvent(state, std::move(**next));
 }
 

@@ -31,6 +31,13 @@ class ReflectorMetrics;
 
 // How a Reflector lists and watches. Every field says its default.
 struct ReflectorOptions {
+    // Whether a list streams as a watch-list (client-go's WatchListClient, on by default there too):
+    // one watch with sendInitialEvents=true that the API server answers from its watch cache, every
+    // object an ADDED event, then a bookmark marking the end of the initial events, after which
+    // the same watch goes on. When the server refuses it or the stream fails before that
+    // bookmark, that list is made in pages instead (and a refused watch-list is not asked for
+    // again). Default true; false: always list in pages.
+    bool watch_list = true;
     // Items per list page (limit=, then continue=). Default 500, as client-go's pager.
     int64_t page_size = 500;
     // A watch asks the server to end it after a random time in [min_watch_timeout, 2 x
@@ -50,10 +57,12 @@ struct ReflectorOptions {
 
 // Counters of what a Reflector did, for tests and metrics.
 struct ReflectorStats {
-    int64_t lists = 0;       // complete lists (each ends in a Store::Replace)
-    int64_t list_pages = 0;  // list requests answered
-    int64_t watches = 0;     // watch requests opened
-    int64_t events = 0;      // ADDED, MODIFIED and DELETED events applied
+    int64_t lists = 0;                 // complete lists, paged or streamed (each ends in a Store::Replace)
+    int64_t list_pages = 0;            // list requests answered
+    int64_t watch_lists = 0;           // of the complete lists, those streamed as a watch-list
+    int64_t watch_list_fallbacks = 0;  // watch-lists refused or failed, then listed in pages
+    int64_t watches = 0;               // watch requests opened
+    int64_t events = 0;                // ADDED, MODIFIED and DELETED events applied
     int64_t bookmarks = 0;
     int64_t failures = 0;  // failed list or watch attempts
     int64_t expired = 0;   // of which 410 Gone / Expired (each followed by a relist)
@@ -61,17 +70,16 @@ struct ReflectorStats {
 
 // Keeps a Store equal to the server's set of objects of one resource and tells event handlers
 // what changed (client-go's reflector with the shared informer's dispatch; kube-rs's watcher
-// state machine). It lists in pages (limit, continue), replaces the store with the result in one
-// step, then watches from the list's resourceVersion with bookmarks; each event updates the store
-// and is dispatched. A watch the server ends (its timeoutSeconds) or that drops is renewed from
-// the last resourceVersion seen (bookmarks advance it) without a relist; a 410 Gone / Expired
-// (too old a resourceVersion, or an expired continue token mid-list) relists, and the objects
-// that vanished meanwhile are deleted and dispatched with final_state_unknown. Failed attempts are
-// retried forever with backoff; the last failure is kept (LastError) so a sync wait can say why
-// it waits. An object the store refuses (its transform failed) is left out of the cache, logged
-// and counted (ctrl_informer_transform_errors_total): a listed one is skipped, and for a watched
-// one the state held before is deleted (handlers get OnDelete with final_state_unknown), so the
-// cache never holds a state older than the server's without saying so.
+// state machine). It lists, as a watch-list stream or in pages (limit, continue; see
+// ReflectorOptions::watch_list), replaces the store with the result in one step, then watches from
+// the list's resourceVersion with bookmarks; each event updates the store and is dispatched. A watch the server ends
+// (its timeoutSeconds) or that drops is renewed from the last resourceVersion seen (bookmarks advance it) without a
+// relist; a 410 Gone / Expired (too old a resourceVersion, or an expired continue token mid-list) relists, and the
+// objects that vanished meanwhile are deleted and dispatched with final_state_unknown. Failed attempts are retried
+// forever with backoff; the last failure is kept (LastError) so a sync wait can say why it waits. An object the store
+// refuses (its transform failed) is left out of the cache, logged and counted (ctrl_informer_transform_errors_total): a
+// listed one is skipped, and for a watched one the state held before is deleted (handlers get OnDelete with
+// final_state_unknown), so the cache never holds a state older than the server's without saying so.
 //
 // Handlers are called without the dispatch lock (each through its own queue, in order; see
 // internal::Listener): changes are queued to every handler under the lock, then delivered after
@@ -120,13 +128,20 @@ class Reflector final {
     const ListWatchTarget& Target() const { return target_; }
 
   private:
-    // The state machine: list pages until the last, then watch; each Step performs one request
-    // or reads one event.
-    enum class Phase { kListing, kWatching };
+    // The state machine: list pages until the last (kListing), or read a watch-list's initial
+    // events until its end bookmark (kStreaming), then watch; each Step performs one request or
+    // reads one event.
+    enum class Phase { kListing, kStreaming, kWatching };
     struct State;
 
     Task<Status> Step(State& state, Context& ctx);
     Task<Status> ListPage(State& state, Context& ctx);
+    // reflector_watch_list.cpp: opens the watch-list stream; takes its initial events.
+    Task<Status> OpenWatchList(State& state, Context& ctx);
+    Status ApplyInitialEvent(State& state, rest::WatchEvent event);
+    // After a failed watch-list: whether to list in pages at once (and whether the server
+    // refused watch-lists for good).
+    bool FallBackToPages(State& state, const Status& status);
     Task<Status> OpenWatch(State& state, Context& ctx);
     Task<Status> ReadEvent(State& state, Context& ctx);
     using Listeners = std::vector<std::shared_ptr<internal::Listener>>;

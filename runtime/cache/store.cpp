@@ -5,7 +5,7 @@
 
 #include "runtime/cache/internal/compact_value.hpp"
 #include "runtime/cache/internal/indexer.hpp"
-#include "runtime/cache/internal/key_table.hpp"
+#include "runtime/cache/internal/store_context.hpp"
 #include "runtime/cache/internal/stored_object.hpp"
 
 namespace ctrl::cache {
@@ -26,7 +26,7 @@ std::string NamespacePrefix(std::string_view namespace_name) {
 
 Store::Store(StoreOptions options)
     : options_(std::move(options)),
-      keys_(std::make_shared<internal::KeyTable>()),
+      context_(std::make_shared<internal::StoreContext>(options_.hot_views)),
       indexer_(std::make_unique<internal::Indexer>()) {}
 
 Store::~Store() = default;
@@ -34,7 +34,7 @@ Store::~Store() = default;
 CachedObject Store::Handle(EntryPtr entry) const {
     if (!entry)
         return {};
-    return CachedObject(std::move(entry), keys_);
+    return CachedObject(std::move(entry), context_);
 }
 
 StatusOr<Store::EntryPtr> Store::Encode(Object& object) const {
@@ -49,7 +49,8 @@ StatusOr<Store::EntryPtr> Store::Encode(Object& object) const {
             return BadRequestError("transform of " + key + " changed its namespace or name");
     }
     const std::size_t namespace_length = object.Namespace().size();
-    return std::make_shared<const StoredObject>(std::move(key), namespace_length, CompactValue::Encode(object, *keys_));
+    return std::make_shared<const StoredObject>(std::move(key), namespace_length,
+                                                CompactValue::Encode(object, context_->keys));
 }
 
 Store::EntryPtr Store::PutLocked(EntryMap& map, EntryPtr entry) {
@@ -171,7 +172,8 @@ StatusOr<StoreReplaceResult> Store::Replace(StoreReplacement replacement, std::s
                 if (complete) {
                     indexer_->PutValues(key, std::move(replacement.index_values_[i]));
                 } else {  // an index was added while the objects were gathered
-                    indexer_->PutValues(key, internal::Indexer::Compute(funcs, entries[i]->Value().Decode(*keys_)));
+                    indexer_->PutValues(key,
+                                        internal::Indexer::Compute(funcs, entries[i]->Value().Decode(context_->keys)));
                 }
             }
         }
@@ -230,7 +232,7 @@ Status Store::AddIndex(std::string name, IndexFunc fn) {
         return AlreadyExistsError("the store already has an index named \"" + name + "\"");
     indexer_->Define(std::move(name), std::move(fn));
     for (const auto& [key, entry] : objects_) {
-        const Object object = entry->Value().Decode(*keys_);
+        const Object object = entry->Value().Decode(context_->keys);
         indexer_->IndexLast(std::string(key), object);
     }
     return OkStatus();

@@ -18,8 +18,8 @@ namespace ctrl::cache {
 
 namespace internal {
 class Indexer;
-class KeyTable;
 class StoredObject;
+struct StoreContext;
 }  // namespace internal
 
 // The name under which ByIndex finds the objects of one namespace (client-go's NamespaceIndex).
@@ -29,6 +29,10 @@ inline constexpr std::string_view kNamespaceIndex = "namespace";
 struct StoreOptions {
     // Applied to every object before it is stored. Default: StripManagedFields. Null: none.
     TransformFunc transform = StripManagedFields;
+    // Shared views (CachedObject::Shared) kept decoded after their readers let go: the last
+    // hot_views decodes, so rereading a hot object costs no decode. Memory: up to hot_views decoded
+    // objects (a 4 KB pod decodes to ~10 KB). Default 256; 0 keeps none.
+    std::size_t hot_views = 256;
 };
 
 // What one ingest did: the stored state before (null for a new object) and after.
@@ -145,7 +149,7 @@ class Store final {
     std::vector<CachedObject> ListLocked(std::string_view namespace_name) const;
 
     const StoreOptions options_;
-    const std::shared_ptr<internal::KeyTable> keys_;
+    const std::shared_ptr<internal::StoreContext> context_;  // the member names, the hot views
     mutable std::shared_mutex mu_;
     EntryMap objects_;
     std::unique_ptr<internal::Indexer> indexer_;

@@ -115,7 +115,7 @@ class CompactForm final : public Form {
     ctrl::Object Read(std::size_t i) const override { return values_[i].Decode(keys_); }
 
   private:
-    ctrl::cache::internal::KeyTable keys_;
+    ctrl::cache::internal::InternTable keys_;
     std::vector<ctrl::cache::internal::CompactValue> values_;
 };
 
@@ -169,7 +169,7 @@ std::unique_ptr<Form> MakeForm(std::string_view name) {
     if (name == "json-text")
         return std::make_unique<JsonTextForm>();
     if (name == "compact-binary")
-        return std::make_unique<CompactForm>(ctrl::cache::internal::KeyTable::kMaxKeys);
+        return std::make_unique<CompactForm>(ctrl::cache::internal::InternTable::kMaxNames);
     if (name == "compact-binary-no-intern")
         return std::make_unique<CompactForm>(0);
     return nullptr;

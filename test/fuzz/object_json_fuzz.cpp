@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "runtime/cache/internal/compact_value.hpp"
-#include "runtime/cache/internal/key_table.hpp"
+#include "runtime/cache/internal/intern_table.hpp"
 #include "runtime/core/object.hpp"
 #include "test/fuzz/fuzz_input.hpp"
 
@@ -41,7 +41,9 @@ void ReadEveryAccessor(const Object& object) {
 }
 
 void CheckCompactForm(const Object& object, const std::string& json) {
-    cache::internal::KeyTable keys;
+    cache::internal::InternTable keys;
+    // Encoded twice: the second time, string values seen the first time are interned (value refs).
+    (void)cache::internal::CompactValue::Encode(object, keys);
     const cache::internal::CompactValue compact = cache::internal::CompactValue::Encode(object, keys);
     const Object decoded = compact.Decode(keys);
     if (!(decoded == object))

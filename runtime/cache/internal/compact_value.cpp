@@ -15,13 +15,14 @@ using ctrl::internal::JsonValue;
 
 // Tag types (top 3 bits of a value's first byte).
 enum Type : uint8_t {
-    kLiteral = 0,  // immediate: 0 null, 1 false, 2 true
-    kUint = 1,     // a non-negative integer: immediate < 24 is the value, else 1-8 little-endian bytes follow
-    kNegInt = 2,   // a negative integer n, stored as the kUint of -1 - n
-    kDouble = 3,   // 8 bytes follow
-    kString = 4,   // immediate < 31 is the length, 31: a varint length follows; then the bytes
-    kObject = 5,   // the member count like a string's length; then (name, value) per member
-    kArray = 6,    // the element count like a string's length; then the values
+    kLiteral = 0,   // immediate: 0 null, 1 false, 2 true
+    kUint = 1,      // a non-negative integer: immediate < 24 is the value, else 1-8 little-endian bytes follow
+    kNegInt = 2,    // a negative integer n, stored as the kUint of -1 - n
+    kDouble = 3,    // 8 bytes follow
+    kString = 4,    // immediate < 31 is the length, 31: a varint length follows; then the bytes
+    kObject = 5,    // the member count like a string's length; then (name, value) per member
+    kArray = 6,     // the element count like a string's length; then the values
+    kValueRef = 7,  // an interned string value: its id like a kUint's value
 };
 constexpr uint8_t kImmediateMask = 0x1f;
 constexpr uint8_t kLongLength = 31;
@@ -34,7 +35,7 @@ constexpr uint8_t kInlineName = 0xE0;
 constexpr uint8_t kLongName = 0xFF;
 constexpr uint32_t kOneByteIds = kTwoByteId;
 constexpr uint32_t kTwoByteIds = kOneByteIds + (uint32_t{1} << 13);
-static_assert(KeyTable::kMaxKeys <= kTwoByteIds);
+static_assert(InternTable::kMaxNames <= kTwoByteIds);
 
 uint8_t Tag(Type type, uint8_t immediate) {
     return static_cast<uint8_t>((type << 5) | immediate);
@@ -42,7 +43,7 @@ uint8_t Tag(Type type, uint8_t immediate) {
 
 class Encoder {
   public:
-    explicit Encoder(KeyTable& keys) : keys_(keys) {}
+    explicit Encoder(InternTable& strings) : strings_(strings) {}
 
     void Value(const JsonValue& value) {
         if (value.IsNull()) {
@@ -60,8 +61,13 @@ class Encoder {
             std::memcpy(raw, &d, sizeof d);
             out_.append(raw, sizeof raw);
         } else if (value.IsString()) {
-            Length(kString, value.GetStringLength());
-            out_.append(value.GetString(), value.GetStringLength());
+            const std::string_view s(value.GetString(), value.GetStringLength());
+            if (const std::optional<uint32_t> id = strings_.InternValueLocked(s)) {
+                Integer(kValueRef, *id);
+            } else {
+                Length(kString, s.size());
+                out_.append(s);
+            }
         } else if (value.IsObject()) {
             Length(kObject, value.MemberCount());
             for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
@@ -109,7 +115,7 @@ class Encoder {
     }
 
     void Name(std::string_view name) {
-        const std::optional<uint32_t> id = keys_.InternLocked(name);
+        const std::optional<uint32_t> id = strings_.InternNameLocked(name);
         if (id && *id < kOneByteIds) {
             out_.push_back(static_cast<char>(*id));
         } else if (id && *id < kTwoByteIds) {
@@ -126,7 +132,7 @@ class Encoder {
         }
     }
 
-    KeyTable& keys_;
+    InternTable& strings_;
     std::string out_;
 };
 
@@ -178,12 +184,12 @@ class Reader {
         at_ += n;
         return s;
     }
-    std::string_view Name(const KeyTable& keys) {
+    std::string_view Name(const InternTable& strings) {
         const uint8_t b = Byte();
         if (b < kTwoByteId)
-            return keys.Name(b);
+            return strings.Name(b);
         if (b < kInlineName)
-            return keys.Name(kOneByteIds + ((static_cast<uint32_t>(b - kTwoByteId) << 8) | Byte()));
+            return strings.Name(kOneByteIds + ((static_cast<uint32_t>(b - kTwoByteId) << 8) | Byte()));
         if (b < kLongName)
             return Bytes(b - kInlineName);
         return Bytes(Varint());
@@ -201,6 +207,7 @@ class Reader {
         switch (tag >> 5) {
             case kUint:
             case kNegInt:
+            case kValueRef:
                 Integer(immediate);
                 break;
             case kDouble:
@@ -234,7 +241,7 @@ class Reader {
 // sizes every object and array exactly.
 class Decoder {
   public:
-    Decoder(Reader reader, const KeyTable& keys) : reader_(reader), keys_(keys) {}
+    Decoder(Reader reader, const InternTable& strings) : reader_(reader), strings_(strings) {}
 
     template <typename Handler>
     bool operator()(Handler& handler) {
@@ -266,12 +273,16 @@ class Decoder {
                 const std::string_view s = reader_.Bytes(reader_.Length(immediate));
                 return handler.String(s.data(), static_cast<rapidjson::SizeType>(s.size()), true);
             }
+            case kValueRef: {
+                const std::string_view s = strings_.Value(static_cast<uint32_t>(reader_.Integer(immediate)));
+                return handler.String(s.data(), static_cast<rapidjson::SizeType>(s.size()), true);
+            }
             case kObject: {
                 const uint64_t count = reader_.Length(immediate);
                 if (!handler.StartObject())
                     return false;
                 for (uint64_t i = 0; i < count; ++i) {
-                    const std::string_view name = reader_.Name(keys_);
+                    const std::string_view name = reader_.Name(strings_);
                     if (!reader_.Ok() ||
                         !handler.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()), true) ||
                         !Value(handler, depth + 1))
@@ -295,16 +306,17 @@ class Decoder {
     }
 
     Reader reader_;
-    const KeyTable& keys_;
+    const InternTable& strings_;
 };
 
 }  // namespace
 
-CompactValue CompactValue::Encode(const Object& object, KeyTable& keys) {
-    Encoder encoder(keys);
+CompactValue CompactValue::Encode(const Object& object, InternTable& strings) {
+    Encoder encoder(strings);
     encoder.Out().reserve(4096);
     {
-        auto lock = keys.Lock();
+        auto lock = strings.Lock();
+        strings.NextObjectLocked();
         encoder.Value(object.Document().Root());
     }
     CompactValue value;
@@ -314,11 +326,11 @@ CompactValue CompactValue::Encode(const Object& object, KeyTable& keys) {
     return value;
 }
 
-Object CompactValue::Decode(const KeyTable& keys) const {
+Object CompactValue::Decode(const InternTable& strings) const {
     Object object;
     if (size_ == 0)
         return object;
-    Decoder decoder(Reader(bytes_.get(), bytes_.get() + size_), keys);
+    Decoder decoder(Reader(bytes_.get(), bytes_.get() + size_), strings);
     JsonDocument& doc = object.Document();
     doc.doc.Populate(decoder);
     // Populate leaves the document as it was when the generator fails; the bytes came from
@@ -331,7 +343,7 @@ bool CompactCursor::IsObject() const {
 }
 
 bool CompactCursor::IsString() const {
-    return at_ < end_ && (*at_ >> 5) == kString;
+    return at_ < end_ && ((*at_ >> 5) == kString || (*at_ >> 5) == kValueRef);
 }
 
 std::optional<CompactCursor> CompactCursor::Member(std::string_view name) const {
@@ -340,8 +352,8 @@ std::optional<CompactCursor> CompactCursor::Member(std::string_view name) const 
     Reader reader(at_, end_);
     const uint8_t tag = reader.Byte();
     for (uint64_t n = reader.Length(tag & kImmediateMask); n > 0 && reader.Ok(); --n) {
-        if (reader.Name(*keys_) == name)
-            return reader.Ok() ? std::optional(CompactCursor(reader.At(), end_, *keys_)) : std::nullopt;
+        if (reader.Name(*strings_) == name)
+            return reader.Ok() ? std::optional(CompactCursor(reader.At(), end_, *strings_)) : std::nullopt;
         reader.SkipValue();
     }
     return std::nullopt;
@@ -362,6 +374,10 @@ std::optional<std::string_view> CompactCursor::String() const {
         return std::nullopt;
     Reader reader(at_, end_);
     const uint8_t tag = reader.Byte();
+    if ((tag >> 5) == kValueRef) {
+        const uint64_t id = reader.Integer(tag & kImmediateMask);
+        return reader.Ok() ? std::optional(strings_->Value(static_cast<uint32_t>(id))) : std::nullopt;
+    }
     const std::string_view s = reader.Bytes(reader.Length(tag & kImmediateMask));
     return reader.Ok() ? std::optional(s) : std::nullopt;
 }
@@ -373,8 +389,8 @@ std::map<std::string, std::string> CompactCursor::StringMap() const {
     Reader reader(at_, end_);
     const uint8_t tag = reader.Byte();
     for (uint64_t n = reader.Length(tag & kImmediateMask); n > 0 && reader.Ok(); --n) {
-        const std::string_view name = reader.Name(*keys_);
-        const CompactCursor value(reader.At(), end_, *keys_);
+        const std::string_view name = reader.Name(*strings_);
+        const CompactCursor value(reader.At(), end_, *strings_);
         if (std::optional<std::string_view> s = value.String())
             out.emplace(name, *s);
         reader.SkipValue();

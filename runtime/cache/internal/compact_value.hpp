@@ -9,30 +9,32 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/cache/internal/key_table.hpp"
+#include "runtime/cache/internal/intern_table.hpp"
 #include "runtime/core/object.hpp"
 
 namespace ctrl::cache::internal {
 
-// One JSON value in the cache's compact binary form: one exact-size heap block, about 0.6 bytes
-// per byte of compact JSON text for Kubernetes objects (member names are KeyTable ids, small
-// numbers and short strings carry their type and length in one tag byte). Every value survives
+// One JSON value in the cache's compact binary form: one exact-size heap block, about 0.4-0.6 bytes
+// per byte of compact JSON text for Kubernetes objects (member names, and string values the store's
+// objects repeat, are InternTable ids; small numbers and short strings carry their type and length
+// in one tag byte). Every value survives
 // Encode -> Decode exactly, integers and doubles included. Immutable; safe to read from any thread.
 //
 // The form, for the curious: a value is a tag byte (type in the top 3 bits, a small immediate in
 // the low 5) and what the tag announces; objects and arrays announce their member count, and each
-// member is a name reference (an interned id in 1 or 2 bytes, or the name inline) and a value.
+// member is a name reference (an interned id in 1 or 2 bytes, or the name inline) and a value; a
+// string is inline or the id of an interned value.
 class CompactValue {
   public:
     CompactValue() = default;
     CompactValue(CompactValue&&) noexcept = default;
     CompactValue& operator=(CompactValue&&) noexcept = default;
 
-    // Encodes object's document, interning member names in keys.
-    static CompactValue Encode(const Object& object, KeyTable& keys);
-    // A fresh Object equal to the encoded one, its pool sized to fit. keys must be the table the
+    // Encodes object's document, interning member names and repeated string values in strings.
+    static CompactValue Encode(const Object& object, InternTable& strings);
+    // A fresh Object equal to the encoded one, its pool sized to fit. strings must be the table the
     // value was encoded with.
-    Object Decode(const KeyTable& keys) const;
+    Object Decode(const InternTable& strings) const;
 
     std::span<const uint8_t> Bytes() const { return {bytes_.get(), size_}; }
     std::size_t Size() const { return size_; }
@@ -43,11 +45,11 @@ class CompactValue {
 };
 
 // A read-only position in an encoded value, for reading a few fields (metadata) without decoding
-// the whole object. Valid while the CompactValue and the KeyTable live.
+// the whole object. Valid while the CompactValue and the InternTable live.
 class CompactCursor {
   public:
-    CompactCursor(std::span<const uint8_t> bytes, const KeyTable& keys)
-        : at_(bytes.data()), end_(bytes.data() + bytes.size()), keys_(&keys) {}
+    CompactCursor(std::span<const uint8_t> bytes, const InternTable& strings)
+        : at_(bytes.data()), end_(bytes.data() + bytes.size()), strings_(&strings) {}
 
     bool IsObject() const;
     bool IsString() const;
@@ -61,11 +63,12 @@ class CompactCursor {
     std::map<std::string, std::string> StringMap() const;
 
   private:
-    CompactCursor(const uint8_t* at, const uint8_t* end, const KeyTable& keys) : at_(at), end_(end), keys_(&keys) {}
+    CompactCursor(const uint8_t* at, const uint8_t* end, const InternTable& strings)
+        : at_(at), end_(end), strings_(&strings) {}
 
     const uint8_t* at_;
     const uint8_t* end_;
-    const KeyTable* keys_;
+    const InternTable* strings_;
 };
 
 }  // namespace ctrl::cache::internal

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -29,20 +30,15 @@ func timedLoop(seconds float64, batch int, op func(i int) error) (float64, int, 
 	return float64(time.Since(start).Nanoseconds()) / 1e3 / float64(ops), ops, nil
 }
 
-// RunReads runs the reads scenario.
-func RunReads(args *ProbeArgs) int {
-	const name = "reads"
-	seconds := args.Number("seconds", 2)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	clients, err := newClients(ctx, args, false)
-	if err != nil {
-		fail(name, "warm-up: %v", err)
-	}
-	namespace := args.Namespace(1)
+// newPodCache makes, starts and syncs a cache over the pods of namespace; noCopy sets
+// DefaultUnsafeDisableDeepCopy.
+func newPodCache(ctx context.Context, name string, clients *Clients, namespace string, noCopy bool) cache.Cache {
 	opts := clients.cacheOptions()
 	stripOrKeep(&opts, false)
 	opts.DefaultNamespaces = map[string]cache.Config{namespace: {}}
+	if noCopy {
+		opts.DefaultUnsafeDisableDeepCopy = ptr.To(true)
+	}
 	podCache, err := cache.New(clients.Config, opts)
 	if err != nil {
 		fail(name, "cache.New: %v", err)
@@ -58,6 +54,21 @@ func RunReads(args *ProbeArgs) int {
 	if !podCache.WaitForCacheSync(ctx) {
 		fail(name, "the cache did not sync")
 	}
+	return podCache
+}
+
+// RunReads runs the reads scenario.
+func RunReads(args *ProbeArgs) int {
+	const name = "reads"
+	seconds := args.Number("seconds", 2)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clients, err := newClients(ctx, args, false)
+	if err != nil {
+		fail(name, "warm-up: %v", err)
+	}
+	namespace := args.Namespace(1)
+	podCache := newPodCache(ctx, name, clients, namespace, false)
 	cached, err := client.New(clients.Config, client.Options{
 		HTTPClient: clients.HTTP, Scheme: clients.Scheme, Mapper: clients.Mapper,
 		Cache: &client.CacheOptions{Reader: podCache},
@@ -77,6 +88,16 @@ func RunReads(args *ProbeArgs) int {
 	})
 	if err != nil {
 		fail(name, "cached Get: %v", err)
+	}
+	// controller-runtime's read without a copy: a cache made with DefaultUnsafeDisableDeepCopy
+	// hands out the informer's own object (Get then copies the struct, not what it points to).
+	sharedCache := newPodCache(ctx, name, clients, namespace, true)
+	sharedUs, sharedOps, err := timedLoop(seconds, 100, func(i int) error {
+		var pod corev1.Pod
+		return sharedCache.Get(ctx, keys[i%len(keys)], &pod)
+	})
+	if err != nil {
+		fail(name, "cached shared Get: %v", err)
 	}
 	items := 0
 	listUs, listOps, err := timedLoop(seconds, 10, func(int) error {
@@ -100,6 +121,8 @@ func RunReads(args *ProbeArgs) int {
 	var figures Figures
 	figures.Add("cached_get_us", getUs)
 	figures.Add("cached_get_ops", float64(getOps))
+	figures.Add("shared_get_us", sharedUs)
+	figures.Add("shared_get_ops", float64(sharedOps))
 	figures.Add("cached_list_us", listUs)
 	figures.Add("cached_list_ops", float64(listOps))
 	figures.Add("cached_list_items", float64(items))

@@ -46,7 +46,8 @@ Task<ReadRate> ReadFor(double seconds, Read read) {
 }  // namespace
 
 // reads [--seconds S]: a cache over the pods of P-1 (100), synced, read through the manager-style
-// client (cached Get, cached List, copies into typed pods) and a direct Get from the API server.
+// client (cached Get, cached List, copies into typed pods), the cache's shared read (GetShared, no
+// copy) and a direct Get from the API server.
 int RunReads(const ProbeArgs& args) {
     const double seconds = args.Number("seconds", 2);
     if (seconds <= 0) {
@@ -92,6 +93,13 @@ int RunReads(const ProbeArgs& args) {
                                           api::Pod pod;
                                           co_return co_await cached.Get(ctx, keys[i % per_namespace], pod);
                                       }));
+    cache::Cache& shared_reader = cluster.GetCache();
+    const ReadRate shared_get = RunOn(loop.Executor(), ReadFor(seconds, [&](int i) -> Task<Status> {
+                                          const ObjectKey& key = keys[i % per_namespace];
+                                          StatusOr<std::shared_ptr<const Object>> pod =
+                                              co_await shared_reader.GetShared<api::Pod>(ctx, key);
+                                          co_return pod.GetStatus();
+                                      }));
     const ReadRate cached_list = RunOn(loop.Executor(), ReadFor(seconds, [&](int) -> Task<Status> {
                                            api::PodList pods;
                                            Status listed = co_await cached.List(ctx, pods, client::InNamespace(ns));
@@ -104,6 +112,7 @@ int RunReads(const ProbeArgs& args) {
                                       }));
     StopCluster(stop, cluster, loop);
     for (const auto& [what, rate] : {std::pair<const char*, const ReadRate&>("cached Get", cached_get),
+                                     std::pair<const char*, const ReadRate&>("cached shared Get", shared_get),
                                      std::pair<const char*, const ReadRate&>("cached List", cached_list),
                                      std::pair<const char*, const ReadRate&>("direct Get", direct_get)}) {
         if (!rate.error.Ok())
@@ -114,6 +123,8 @@ int RunReads(const ProbeArgs& args) {
     auto us = [](const ReadRate& rate) { return rate.seconds * 1e6 / rate.ops; };
     PrintResult({{"cached_get_us", us(cached_get)},
                  {"cached_get_ops", cached_get.ops},
+                 {"shared_get_us", us(shared_get)},
+                 {"shared_get_ops", shared_get.ops},
                  {"cached_list_us", us(cached_list)},
                  {"cached_list_ops", cached_list.ops},
                  {"cached_list_items", static_cast<double>(list_items)},

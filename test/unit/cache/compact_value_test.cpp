@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "runtime/cache/internal/compact_value.hpp"
-#include "runtime/cache/internal/key_table.hpp"
+#include "runtime/cache/internal/intern_table.hpp"
 #include "runtime/core/object.hpp"
 #include "test/support/realistic_pod.hpp"
 
@@ -23,7 +23,7 @@ Object MustParse(std::string_view json) {
 }
 
 // Encodes and decodes json; the result must equal it as JSON and as text.
-void ExpectRoundTrip(std::string_view json, KeyTable& keys) {
+void ExpectRoundTrip(std::string_view json, InternTable& keys) {
     const Object original = MustParse(json);
     const CompactValue value = CompactValue::Encode(original, keys);
     const Object decoded = value.Decode(keys);
@@ -32,7 +32,7 @@ void ExpectRoundTrip(std::string_view json, KeyTable& keys) {
 }
 
 TEST(CompactValueTest, ScalarsRoundTrip) {
-    KeyTable keys;
+    InternTable keys;
     for (const char* json : {"null",
                              "true",
                              "false",
@@ -65,7 +65,7 @@ TEST(CompactValueTest, ScalarsRoundTrip) {
 }
 
 TEST(CompactValueTest, IntegersKeepTheirKindAndFloatsStayFloats) {
-    KeyTable keys;
+    InternTable keys;
     const Object original = MustParse(R"({"i":-7,"u":18446744073709551615,"f":2.0})");
     const Object decoded = CompactValue::Encode(original, keys).Decode(keys);
     EXPECT_EQ(decoded.NestedInt({"i"}).Value(), -7);
@@ -75,7 +75,7 @@ TEST(CompactValueTest, IntegersKeepTheirKindAndFloatsStayFloats) {
 }
 
 TEST(CompactValueTest, LengthsAtEveryBoundaryRoundTrip) {
-    KeyTable keys;
+    InternTable keys;
     for (std::size_t n : {0, 1, 30, 31, 32, 127, 128, 300, 70000}) {
         std::string s(n, 'x');
         ExpectRoundTrip("\"" + s + "\"", keys);
@@ -91,40 +91,40 @@ TEST(CompactValueTest, LengthsAtEveryBoundaryRoundTrip) {
 }
 
 TEST(CompactValueTest, NamesOfEveryKindRoundTrip) {
-    KeyTable keys;
+    InternTable keys;
     const std::string long_name(500, 'n');
     ExpectRoundTrip(
         R"({"":1,"a":{"a":{"a":[]}},"k:{\"uid\":\"1\"}":{},"v:\"10.0.0.1\"":{},")" + long_name + R"(":true})", keys);
     // Unique-looking and long names are kept inline, not interned.
-    EXPECT_EQ(keys.Size(), 2u);  // "" and "a"
+    EXPECT_EQ(keys.NameCount(), 2u);  // "" and "a"
     // Duplicate names are kept as they came (JSON equality cannot compare them: text can).
     const Object duplicates = MustParse(R"({"dup":1,"dup":2})");
     EXPECT_EQ(CompactValue::Encode(duplicates, keys).Decode(keys).ToJson(), R"({"dup":1,"dup":2})");
 }
 
-TEST(CompactValueTest, AFullKeyTableStoresNewNamesInline) {
-    KeyTable keys(/*max_keys=*/200);
+TEST(CompactValueTest, AFullInternTableStoresNewNamesInline) {
+    InternTable keys(/*max_names=*/200);
     std::string object = "{";
     for (int i = 0; i < 1000; ++i)
         object += (i ? ",\"name" : "\"name") + std::to_string(i) + "\":" + std::to_string(i);
     object += "}";
     ExpectRoundTrip(object, keys);
-    EXPECT_EQ(keys.Size(), 200u);
+    EXPECT_EQ(keys.NameCount(), 200u);
     ExpectRoundTrip(object, keys);  // the ids interned the first time (both one- and two-byte) read back
 }
 
 TEST(CompactValueTest, TwoByteIdsRoundTrip) {
-    KeyTable keys;
+    InternTable keys;
     std::string object = "{";
     for (int i = 0; i < 3000; ++i)
         object += (i ? ",\"f" : "\"f") + std::to_string(i) + "\":{\"x\":" + std::to_string(i) + "}";
     object += "}";
     ExpectRoundTrip(object, keys);
-    EXPECT_EQ(keys.Size(), 3001u);
+    EXPECT_EQ(keys.NameCount(), 3001u);
 }
 
 TEST(CompactValueTest, DeepNestingRoundTrips) {
-    KeyTable keys;
+    InternTable keys;
     std::string json;
     for (int i = 0; i < 900; ++i)
         json += "[";
@@ -134,7 +134,7 @@ TEST(CompactValueTest, DeepNestingRoundTrips) {
 }
 
 TEST(CompactValueTest, PodIsMuchSmallerThanItsJson) {
-    KeyTable keys;
+    InternTable keys;
     for (bool strip : {false, true}) {
         Object pod = MustParse(testing::RealisticPodJson(7, 100, 1));
         if (strip)
@@ -148,7 +148,7 @@ TEST(CompactValueTest, PodIsMuchSmallerThanItsJson) {
 }
 
 TEST(CompactValueTest, CursorReadsMetadataWithoutDecoding) {
-    KeyTable keys;
+    InternTable keys;
     const Object pod = MustParse(testing::RealisticPodJson(3, 4242, 0));
     const CompactValue value = CompactValue::Encode(pod, keys);
     const CompactCursor root(value.Bytes(), keys);
@@ -162,13 +162,51 @@ TEST(CompactValueTest, CursorReadsMetadataWithoutDecoding) {
     EXPECT_FALSE(root.Find({"metadata", "labels"})->String());
 }
 
+// Issue 19: string values the store's objects share are held once (from their second sight), values
+// unique to one object stay inline, and every value reads back the same either way.
+TEST(CompactValueTest, RepeatedStringValuesAreInternedFromTheirSecondSight) {
+    InternTable strings;
+    const Object first = MustParse(R"({"image":"registry.example.com/web:1.2","uid":"0001-aaaa","s":"abc"})");
+    const Object second = MustParse(R"({"image":"registry.example.com/web:1.2","uid":"0002-bbbb","s":"abc"})");
+    const CompactValue a = CompactValue::Encode(first, strings);
+    EXPECT_EQ(strings.ValueCount(), 0u);  // first sights only
+    const CompactValue b = CompactValue::Encode(second, strings);
+    EXPECT_EQ(strings.ValueCount(), 1u);  // the image; "abc" is too short to be worth an id
+    EXPECT_LT(b.Size() + 20, a.Size()) << "the image is an id in the second object";
+    const CompactValue c = CompactValue::Encode(second, strings);
+    EXPECT_EQ(strings.ValueCount(), 2u);  // now another object shows the second uid too
+    EXPECT_EQ(a.Decode(strings), first);
+    EXPECT_EQ(b.Decode(strings), second);
+    EXPECT_EQ(c.Decode(strings).ToJson(), second.ToJson());
+    const CompactCursor root(b.Bytes(), strings);
+    ASSERT_TRUE(root.Member("image")->IsString());
+    EXPECT_EQ(root.Member("image")->String(), "registry.example.com/web:1.2");
+    EXPECT_EQ(root.Member("s")->String(), "abc");
+}
+
+TEST(CompactValueTest, AFullValueTableAndLongValuesStayInline) {
+    InternTable strings(InternTable::kMaxNames, /*max_values=*/3);
+    const std::string long_value(InternTable::kMaxValueBytes + 1, 'v');
+    std::string object = R"({"long":")" + long_value + R"(","list":[)";
+    for (int i = 0; i < 10; ++i)
+        object +=
+            std::string(i ? "," : "") + R"("value-)" + std::to_string(i) + R"(","value-)" + std::to_string(i) + "\"";
+    object += "]}";
+    ExpectRoundTrip(object, strings);
+    EXPECT_EQ(strings.ValueCount(), 0u) << "values repeated inside one object only are not interned";
+    ExpectRoundTrip(object, strings);
+    EXPECT_EQ(strings.ValueCount(), 3u);
+}
+
 TEST(CompactValueTest, DecodesOnOtherThreadsWhileNamesAreAdded) {
-    KeyTable keys;
+    InternTable keys;
     const Object pod = MustParse(testing::RealisticPodJson(1, 1, 0));
     const CompactValue value = CompactValue::Encode(pod, keys);
     std::thread writer([&] {
-        for (int i = 0; i < 5000; ++i)
-            (void)keys.Intern("name-" + std::to_string(i));
+        for (int i = 0; i < 5000; ++i) {
+            (void)keys.InternName("name-" + std::to_string(i));
+            (void)keys.InternValue("value-" + std::to_string(i / 2));  // interned on the second sight
+        }
     });
     for (int i = 0; i < 200; ++i)
         ASSERT_EQ(value.Decode(keys), pod);

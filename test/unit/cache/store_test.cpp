@@ -183,6 +183,34 @@ TEST(StoreTest, FailedReplaceChangesNothing) {
     EXPECT_EQ(store.LastSyncResourceVersion(), "");
 }
 
+// Issue 19: a shared read of a hot object decodes nothing. The store keeps its last hot_views
+// decoded views alive after their readers let go; an older one is freed when pushed out.
+TEST(StoreTest, HotViewsKeepTheLastDecodedViewsAliveUntilPushedOut) {
+    Store store({.hot_views = 2});
+    for (const char* name : {"a", "b", "c"})
+        ASSERT_TRUE(store.Add(Pod("ns", name)).Ok());
+    std::weak_ptr<const Object> a_view = store.Get("ns", "a").Shared();
+    ASSERT_FALSE(a_view.expired()) << "no reader holds it, yet the store keeps it";
+    EXPECT_EQ(store.Get("ns", "a").Shared(), a_view.lock()) << "a reread is the same view, not a fresh decode";
+    std::weak_ptr<const Object> b_view = store.Get("ns", "b").Shared();
+    std::weak_ptr<const Object> c_view = store.Get("ns", "c").Shared();  // the third decode pushes a's out
+    EXPECT_TRUE(a_view.expired());
+    EXPECT_FALSE(b_view.expired());
+    EXPECT_FALSE(c_view.expired());
+    EXPECT_EQ(store.Get("ns", "a").Shared()->Name(), "a");  // decoded again
+    EXPECT_TRUE(b_view.expired());
+}
+
+TEST(StoreTest, NoHotViewsFreesAViewWhenItsLastReaderLetsGo) {
+    Store store({.hot_views = 0});
+    ASSERT_TRUE(store.Add(Pod("ns", "a")).Ok());
+    std::shared_ptr<const Object> held = store.Get("ns", "a").Shared();
+    std::weak_ptr<const Object> view = held;
+    EXPECT_EQ(store.Get("ns", "a").Shared(), held);
+    held.reset();
+    EXPECT_TRUE(view.expired());
+}
+
 TEST(StoreTest, SharedViewsAreDecodedOnceWhileHeld) {
     Store store;
     auto change = store.Add(Pod("ns", "a"));

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "runtime/cache/internal/backoff.hpp"
+#include "runtime/cache/reflector.hpp"
+#include "runtime/core/log.hpp"
+
+// The reflector's state between Steps, shared by reflector.cpp and reflector_watch_list.cpp.
+
+namespace ctrl::cache {
+
+// Where the state machine is. kListing: gathering pages into `replacement` (none yet: the next page
+// is the first; or, with watch-lists on and no fallback pending, the watch-list is opened next).
+// kStreaming: a watch-list `stream` open, its initial events gathered into `replacement` until the
+// bookmark that ends them. kWatching: `stream` open (or about to be opened from `resource_version`).
+struct Reflector::State {
+    explicit State(const ReflectorOptions& options) : backoff(options.initial_backoff, options.max_backoff) {}
+
+    Phase phase = Phase::kListing;
+    std::optional<StoreReplacement> replacement;
+    std::string continue_token;
+    std::string resource_version;
+    std::unique_ptr<rest::WatchStream> stream;
+    std::optional<Context> watch_ctx;  // the watch's own deadline, a little after its timeoutSeconds
+    std::chrono::steady_clock::time_point watch_started{};
+    int64_t watch_events = 0;
+    int gone_in_a_row = 0;
+    internal::Backoff backoff;
+    log::Logger log;
+    std::chrono::steady_clock::time_point list_started{};
+    int64_t list_pages = 0;
+    // The next list is made in pages (a watch-list just failed), once.
+    bool pages_next = false;
+    // The server refused a watch-list's parameters: lists are made in pages from now on.
+    bool watch_list_refused = false;
+
+    void CloseWatch() {
+        if (stream)
+            stream->Close();
+        stream.reset();
+        watch_ctx.reset();
+    }
+    void Relist() {
+        CloseWatch();
+        phase = Phase::kListing;
+        replacement.reset();
+        continue_token.clear();
+    }
+};
+
+}  // namespace ctrl::cache

@@ -1,0 +1,101 @@
+// The reflector's watch-list: a list streamed as one watch (sendInitialEvents=true), its initial
+// events gathered like list pages until the bookmark that ends them, the watch then going on; and
+// the fallback to a paged list when the server refuses it or the stream fails first.
+
+#include <chrono>
+#include <string>
+#include <utility>
+
+#include "runtime/cache/internal/informer_faults.hpp"
+#include "runtime/cache/internal/reflector_state.hpp"
+#include "runtime/cache/reflector.hpp"
+#include "runtime/rest/watch_decoder.hpp"
+
+namespace ctrl::cache {
+
+namespace {
+
+// The annotation of the bookmark that ends a watch-list's initial events.
+constexpr std::string_view kInitialEventsEnd = "k8s.io/initial-events-end";
+
+}  // namespace
+
+Task<Status> Reflector::OpenWatchList(State& state, Context& ctx) {
+    state.replacement.emplace(store_.BeginReplace());
+    state.continue_token.clear();
+    state.list_started = std::chrono::steady_clock::now();
+    state.list_pages = 0;
+    state.phase = Phase::kStreaming;  // from here, a failure falls back to pages
+    state.log.V(2).Info("listing", "reason",
+                        !HasSynced()              ? "initial list"
+                        : state.gone_in_a_row > 0 ? "resourceVersion expired"
+                                                  : "the previous list failed",
+                        "how", "watch-list");
+    const int64_t timeout_seconds = WatchTimeoutSeconds();
+    StatusOr<rest::HttpRequest> request = BuildWatchListRequest(target_, timeout_seconds, options_.request_timeout);
+    if (!request.Ok())
+        co_return request.GetStatus().Annotate("streaming the list of " + target_.Describe());
+    // As a watch's: should the server not end it (a half-open connection), this deadline does.
+    Context watch_ctx = Context::WithTimeout(ctx, std::chrono::seconds(timeout_seconds + 30));
+    StatusOr<std::unique_ptr<rest::WatchStream>> stream = co_await client_.Watch(std::move(request).Value(), watch_ctx);
+    {
+        std::lock_guard lock(mu_);
+        ++stats_.watches;
+    }
+    if (!stream.Ok()) {
+        // A server that does not take watch-lists says so about their parameters: 400 or 422.
+        if (IsBadRequest(stream.GetStatus()) || IsInvalid(stream.GetStatus()))
+            state.watch_list_refused = true;
+        co_return stream.GetStatus().Annotate("streaming the list of " + target_.Describe());
+    }
+    state.stream = std::move(stream).Value();
+    state.watch_ctx = std::move(watch_ctx);
+    state.watch_started = std::chrono::steady_clock::now();
+    state.watch_events = 0;
+    co_return OkStatus();
+}
+
+Status Reflector::ApplyInitialEvent(State& state, rest::WatchEvent event) {
+    using Type = rest::WatchEvent::Type;
+    switch (event.type) {
+        case Type::kError:
+            return rest::StatusFromWatchEvent(event).Annotate("streaming the list of " + target_.Describe());
+        case Type::kAdded:
+            ++state.watch_events;
+            if (Status added = state.replacement->Add(std::move(event.object)); !added.Ok())
+                faults_->TransformFailed(added.Annotate("listing " + target_.Describe()));
+            return OkStatus();
+        case Type::kBookmark: {
+            {
+                std::lock_guard lock(mu_);
+                ++stats_.bookmarks;
+            }
+            if (event.object.Annotation(kInitialEventsEnd).value_or("") != "true")
+                return OkStatus();  // progress only: the initial events go on
+            std::string resource_version(event.object.ResourceVersion());
+            if (resource_version.empty())
+                return BadRequestError("the bookmark that ends the initial events of the watch-list of " +
+                                       target_.Describe() + " has no resourceVersion");
+            state.resource_version = std::move(resource_version);
+            return ApplyList(state);
+        }
+        default:
+            // The server sends only ADDED events before the end bookmark; a change before it means
+            // the stream is not what it claims, and a paged list is the safe answer.
+            return BadRequestError(std::string("the watch-list of ") + target_.Describe() + " sent a " +
+                                   (event.type == Type::kModified ? "MODIFIED" : "DELETED") +
+                                   " event before the end of its initial events");
+    }
+}
+
+bool Reflector::FallBackToPages(State& state, const Status& status) {
+    state.log.Error(status, state.watch_list_refused ? "the server refuses watch-lists: listing in pages from now on"
+                                                     : "the watch-list failed: listing in pages this time");
+    state.Relist();
+    state.pages_next = true;
+    std::lock_guard lock(mu_);
+    ++stats_.watch_list_fallbacks;
+    return true;
+}
+
+}  // namespace ctrl::cache
