@@ -87,6 +87,7 @@ def _sync_rows(variant, label):
     rows = [
         (f"{label}: Start -> synced (s)", key("sync_s"), "lower", "{:.2f}", case, case),
         (f"{label}: client CPU (s)", key("cpu_s"), "lower", "{:.2f}", case, case),
+        (f"{label}: API server CPU during the probe (s)", key("apiserver_cpu_s"), "lower", "{:.2f}", case, case),
         (f"{label}: RSS after sync, settled (MiB)", key("rss_after_bytes", 1 / MIB), "lower", "{:.1f}", case, case),
         (f"{label}: RSS right after sync (MiB)", key("rss_raw_bytes", 1 / MIB), "lower", "{:.1f}", case, case),
         (f"{label}: RSS peak (MiB)", key("rss_peak_bytes", 1 / MIB), "lower", "{:.1f}", case, case),
@@ -97,6 +98,8 @@ def _sync_rows(variant, label):
     rows += [
         (f"{label}: Start -> synced (s), controller-runtime with protobuf", key("sync_s"), "lower", "{:.2f}", case, pb),
         (f"{label}: client CPU (s), controller-runtime with protobuf", key("cpu_s"), "lower", "{:.2f}", case, pb),
+        (f"{label}: API server CPU during the probe (s), controller-runtime with protobuf", key("apiserver_cpu_s"),
+         "lower", "{:.2f}", case, pb),
         (f"{label}: RSS held per pod (B), controller-runtime with protobuf", held_per("pod"), "lower", "{:,.0f}",
          case, pb),
     ]

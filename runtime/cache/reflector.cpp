@@ -255,7 +255,9 @@ Task<Status> Reflector::OpenWatch(State& state, Context& ctx) {
     // The server ends the watch after timeout_seconds; should it not (a half-open connection), the
     // watch's own deadline shortly after ends it here.
     Context watch_ctx = Context::WithTimeout(ctx, std::chrono::seconds(timeout_seconds + 30));
-    StatusOr<std::unique_ptr<rest::WatchStream>> stream = co_await client_.Watch(std::move(request).Value(), watch_ctx);
+    const rest::WatchStreamOptions stream_options = StreamOptions();
+    StatusOr<std::unique_ptr<rest::WatchStream>> stream =
+        co_await client_.Watch(std::move(request).Value(), watch_ctx, stream_options);
     {
         std::lock_guard lock(mu_);
         ++stats_.watches;
@@ -466,6 +468,13 @@ std::string Reflector::LastResourceVersion() const {
 ReflectorStats Reflector::Stats() const {
     std::lock_guard lock(mu_);
     return stats_;
+}
+
+rest::WatchStreamOptions Reflector::StreamOptions() const {
+    rest::WatchStreamOptions options;
+    // The store would strip them: the stream does not build them (half of a typical object).
+    options.decoder.drop_managed_fields = store_.DropsManagedFields();
+    return options;
 }
 
 int64_t Reflector::WatchTimeoutSeconds() {

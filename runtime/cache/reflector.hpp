@@ -157,6 +157,8 @@ class Reflector final {
     void SetResourceVersion(std::string resource_version);
     void Fail(Status status);
     int64_t WatchTimeoutSeconds();
+    // How a watch's stream is decoded for this reflector's store.
+    rest::WatchStreamOptions StreamOptions() const;
 
     rest::RestClient& client_;
     const ListWatchTarget target_;

@@ -37,7 +37,9 @@ Task<Status> Reflector::OpenWatchList(State& state, Context& ctx) {
         co_return request.GetStatus().Annotate("streaming the list of " + target_.Describe());
     // As a watch's: should the server not end it (a half-open connection), this deadline does.
     Context watch_ctx = Context::WithTimeout(ctx, std::chrono::seconds(timeout_seconds + 30));
-    StatusOr<std::unique_ptr<rest::WatchStream>> stream = co_await client_.Watch(std::move(request).Value(), watch_ctx);
+    const rest::WatchStreamOptions stream_options = StreamOptions();
+    StatusOr<std::unique_ptr<rest::WatchStream>> stream =
+        co_await client_.Watch(std::move(request).Value(), watch_ctx, stream_options);
     {
         std::lock_guard lock(mu_);
         ++stats_.watches;

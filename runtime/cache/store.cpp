@@ -269,6 +269,12 @@ StatusOr<std::vector<std::string>> Store::IndexValues(std::string_view index) co
     return indexer_->Values(index);
 }
 
+bool Store::DropsManagedFields() const {
+    using Plain = Status (*)(Object&);
+    const Plain* plain = options_.transform.target<Plain>();
+    return plain != nullptr && *plain == &StripManagedFields;
+}
+
 Status Store::ApplyTransform(Object& object) const {
     if (!options_.transform)
         return OkStatus();

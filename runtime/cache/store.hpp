@@ -128,6 +128,9 @@ class Store final {
     // Applies the store's transform to object (for an object that is not stored: the final state
     // a DELETED event carries). Errors as Add's.
     Status ApplyTransform(Object& object) const;
+    // Whether the transform is StripManagedFields itself, so objects may come without their
+    // managedFields already (a watch then never builds them).
+    bool DropsManagedFields() const;
 
     // The resourceVersion of the last Replace ("" before the first).
     std::string LastSyncResourceVersion() const;

@@ -252,10 +252,15 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest reque
 }
 
 Task<StatusOr<std::unique_ptr<WatchStream>>> RestClient::Watch(HttpRequest request, Context ctx) {
+    return Watch(std::move(request), std::move(ctx), WatchStreamOptions{});
+}
+
+Task<StatusOr<std::unique_ptr<WatchStream>>> RestClient::Watch(HttpRequest request, Context ctx,
+                                                               WatchStreamOptions options) {
     const std::string url = internal::LoggedUrl(config_.host, request.target);
     CTRL_CO_ASSIGN_OR_RETURN(std::unique_ptr<BodyStream> body, co_await Stream(std::move(request), ctx));
     internal::RequestLogger(ctx).V(4).Info("watch opened", "url", url);
-    co_return std::make_unique<WatchStream>(std::move(body));
+    co_return std::make_unique<WatchStream>(std::move(body), std::move(options));
 }
 
 }  // namespace ctrl::rest

@@ -39,6 +39,8 @@ class RestClient final {
     Task<StatusOr<std::unique_ptr<BodyStream>>> Stream(HttpRequest request, Context ctx);
     // Stream() decoded as watch events.
     Task<StatusOr<std::unique_ptr<WatchStream>>> Watch(HttpRequest request, Context ctx);
+    // The same, the stream read and decoded as options say.
+    Task<StatusOr<std::unique_ptr<WatchStream>>> Watch(HttpRequest request, Context ctx, WatchStreamOptions options);
 
     const Config& GetConfig() const { return config_; }
     void SetMaxRetries(int max_retries) { max_retries_ = max_retries; }

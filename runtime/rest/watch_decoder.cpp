@@ -125,7 +125,8 @@ StatusOr<std::optional<WatchEvent>> WatchDecoder::Next() {
     begin_ = lines_end_ = end_;
     if (IsBlank(rest))
         return std::optional<WatchEvent>();
-    auto event = internal::ParseWatchEvent(rest, offset, options_.fast_path_max_event_bytes);
+    auto event =
+        internal::ParseWatchEvent(rest, offset, options_.fast_path_max_event_bytes, options_.drop_managed_fields);
     if (!event.Ok()) {
         return Fail(UnavailableError("watch stream ended mid-event after " + std::to_string(BytesFed()) + " bytes (" +
                                      std::to_string(rest.size()) + " bytes of an unfinished event)"));
@@ -134,7 +135,8 @@ StatusOr<std::optional<WatchEvent>> WatchDecoder::Next() {
 }
 
 StatusOr<std::optional<WatchEvent>> WatchDecoder::DecodeLine(std::string_view line, std::uint64_t offset) {
-    auto event = internal::ParseWatchEvent(line, offset, options_.fast_path_max_event_bytes);
+    auto event =
+        internal::ParseWatchEvent(line, offset, options_.fast_path_max_event_bytes, options_.drop_managed_fields);
     if (!event.Ok())
         return Fail(event.GetStatus());
     return std::optional<WatchEvent>(std::move(event).Value());

@@ -20,6 +20,10 @@ struct WatchDecoderOptions {
     // RapidJSON alone); larger ones by RapidJSON alone. The fast path's scratch memory, one per thread, grows to ~14x
     // the largest event it parsed, so this bounds it. 0 turns the fast path off. Default 256 KiB.
     std::size_t fast_path_max_event_bytes = std::size_t{256} << 10;
+    // Build each event's object without metadata.managedFields, for a consumer that drops them anyway
+    // (a cache with the default transform): they are often half of an object's bytes, and the fast path
+    // then never builds them. Default false: objects as the server sent them.
+    bool drop_managed_fields = false;
 };
 
 // Decodes a watch response body incrementally: newline-delimited JSON events

@@ -40,8 +40,9 @@ uint64_t InternTable::Hash(std::string_view s) {
         h = ((h ^ word) * kMul);
         h ^= h >> 29;
     }
-    uint64_t tail = 0;
-    std::memcpy(&tail, s.data() + i, s.size() - i);
+    uint64_t tail = 0;  // byte by byte: a memcpy of a variable length is a call
+    for (std::size_t j = 0; i + j < s.size(); ++j)
+        tail |= static_cast<uint64_t>(static_cast<uint8_t>(s[i + j])) << (8 * j);
     h = (h ^ tail) * kMul;
     // A multiply carries a byte only upwards: mix the high bits down (MurmurHash3's finalizer), as
     // the tables index by the low bits ("value-1" and "value-2" differ in their 7th byte only).

@@ -170,6 +170,35 @@ bool Emit(simdjson::dom::element value, Document& doc) {
     return false;
 }
 
+// The event's object into doc, as Emit does, leaving out metadata.managedFields.
+bool EmitWithoutManagedFields(simdjson::dom::object object, Document& doc) {
+    doc.StartObject();
+    rapidjson::SizeType members = 0;
+    for (const simdjson::dom::key_value_pair field : object) {
+        doc.Key(field.key.data(), static_cast<rapidjson::SizeType>(field.key.size()), true);
+        ++members;
+        simdjson::dom::object metadata;
+        if (field.key != "metadata" || field.value.get_object().get(metadata) != simdjson::SUCCESS) {
+            if (!Emit(field.value, doc))
+                return false;
+            continue;
+        }
+        doc.StartObject();
+        rapidjson::SizeType kept = 0;
+        for (const simdjson::dom::key_value_pair meta : metadata) {
+            if (meta.key == "managedFields")
+                continue;
+            doc.Key(meta.key.data(), static_cast<rapidjson::SizeType>(meta.key.size()), true);
+            if (!Emit(meta.value, doc))
+                return false;
+            ++kept;
+        }
+        if (!doc.EndObject(kept))
+            return false;
+    }
+    return doc.EndObject(members);
+}
+
 // simdjson's DOM parser, one per thread: a line is parsed and built into its Object before the thread does
 // anything else, so sharing it is safe, and memory does not grow with the number of watches.
 struct FastParser {
@@ -182,7 +211,7 @@ struct FastParser {
 
 // nullopt when simdjson cannot decode the line (malformed JSON, an integer beyond 64 bits, too deep): the
 // RapidJSON path then decides.
-std::optional<StatusOr<WatchEvent>> ParseFast(std::string_view line, std::uint64_t offset) {
+std::optional<StatusOr<WatchEvent>> ParseFast(std::string_view line, std::uint64_t offset, bool drop_managed_fields) {
     thread_local FastParser fast;
     if (!fast.usable)
         return std::nullopt;
@@ -209,8 +238,15 @@ std::optional<StatusOr<WatchEvent>> ParseFast(std::string_view line, std::uint64
     if (!object || !object->is_object())
         return StatusOr<WatchEvent>(NoObject(line, offset));
     WatchEvent event{*type, Object()};
-    auto generate = [value = *object](Document& doc) { return Emit(value, doc); };
-    event.object.Document().doc.Populate(generate);
+    if (drop_managed_fields) {
+        auto generate = [value = object->get_object().value_unsafe()](Document& doc) {
+            return EmitWithoutManagedFields(value, doc);
+        };
+        event.object.Document().doc.Populate(generate);
+    } else {
+        auto generate = [value = *object](Document& doc) { return Emit(value, doc); };
+        event.object.Document().doc.Populate(generate);
+    }
     return StatusOr<WatchEvent>(std::move(event));
 }
 
@@ -239,12 +275,16 @@ StatusOr<WatchEvent> ParseSlow(std::string_view line, std::uint64_t offset) {
 
 }  // namespace
 
-StatusOr<WatchEvent> ParseWatchEvent(std::string_view line, std::uint64_t offset, std::size_t fast_path_max_bytes) {
+StatusOr<WatchEvent> ParseWatchEvent(std::string_view line, std::uint64_t offset, std::size_t fast_path_max_bytes,
+                                     bool drop_managed_fields) {
     if (line.size() <= fast_path_max_bytes) {
-        if (auto event = ParseFast(line, offset))
+        if (auto event = ParseFast(line, offset, drop_managed_fields))
             return std::move(*event);
     }
-    return ParseSlow(line, offset);
+    StatusOr<WatchEvent> event = ParseSlow(line, offset);
+    if (event.Ok() && drop_managed_fields)
+        event->object.RemoveManagedFields();
+    return event;
 }
 
 }  // namespace ctrl::rest::internal

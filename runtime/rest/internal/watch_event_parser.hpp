@@ -18,7 +18,9 @@ inline constexpr std::size_t kWatchEventParserPadding = 64;
 // built through the document's SAX interface; RapidJSON parses the others, and any line simdjson refuses,
 // so errors and edge cases (integers beyond 64 bits, depth) read exactly as Object::Parse reads them.
 // BadRequest for malformed JSON (stream byte offset, reason, snippet), a wrapper that is no JSON object, a
-// missing or unknown type, or an object that is no JSON object.
-StatusOr<WatchEvent> ParseWatchEvent(std::string_view line, std::uint64_t offset, std::size_t fast_path_max_bytes);
+// missing or unknown type, or an object that is no JSON object. drop_managed_fields: the object comes without
+// metadata.managedFields (the fast path never builds them).
+StatusOr<WatchEvent> ParseWatchEvent(std::string_view line, std::uint64_t offset, std::size_t fast_path_max_bytes,
+                                     bool drop_managed_fields = false);
 
 }  // namespace ctrl::rest::internal

@@ -1,6 +1,6 @@
 // The reflector against the real control plane (issue 6, acceptance 1): 1,000 realistic pods sync,
 // then creates, updates and deletes become visible in the cache within a 10 s deadline; the typical
-// delay is printed.
+// delay is printed. Both ways of listing (issue 19): the watch-list stream, and pages.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -38,7 +38,8 @@ std::string Summary(std::vector<Clock::duration> delays) {
     return text;
 }
 
-class InformerSyncTest : public ClusterTest {
+// The parameter: whether the reflector lists as a watch-list (else in pages).
+class InformerSyncTest : public ClusterTest, public ::testing::WithParamInterface<bool> {
   protected:
     // Waits (polling every millisecond, at most kTestWait) until condition holds; returns how long
     // it took from `since`, or nullopt when the deadline passed.
@@ -49,9 +50,10 @@ class InformerSyncTest : public ClusterTest {
     }
 };
 
-TEST_F(InformerSyncTest, ThousandPodsSyncThenChangesAreVisibleWithinTenSeconds) {
+TEST_P(InformerSyncTest, ThousandPodsSyncThenChangesAreVisibleWithinTenSeconds) {
     constexpr std::size_t kPods = 1000;
-    const std::string ns = "cache-sync";
+    const bool watch_list = GetParam();
+    const std::string ns = watch_list ? "cache-sync-stream" : "cache-sync-pages";
     ASSERT_TRUE(Run(CreateNamespace(*client_, ns, Within(30s))).Ok());
     const auto create_started = Clock::now();
     Status created = Run(CreatePods(*client_, ns, "pod-", kPods, /*parallel=*/32, Within(300s)));
@@ -59,7 +61,7 @@ TEST_F(InformerSyncTest, ThousandPodsSyncThenChangesAreVisibleWithinTenSeconds) 
     std::printf("created %zu pods in %.0f ms\n", kPods, Millis(Clock::now() - create_started));
 
     const auto sync_started = Clock::now();
-    StartReflector(ns);
+    StartReflector(ns, {.watch_list = watch_list});
     Status synced = Run(reflector_->WaitForSync(Within(60s)));
     ASSERT_TRUE(synced.Ok()) << synced;
     const auto sync_took = Clock::now() - sync_started;
@@ -67,10 +69,20 @@ TEST_F(InformerSyncTest, ThousandPodsSyncThenChangesAreVisibleWithinTenSeconds) 
     std::size_t json_bytes = 0;
     for (const CachedObject& object : store_.List())
         json_bytes += object.Copy().ToJson().size();
-    std::printf("synced %zu pods in %.0f ms (%lld list pages); compact form %.0f B/pod for %.0f B/pod of JSON\n", kPods,
-                Millis(sync_took), static_cast<long long>(reflector_->Stats().list_pages),
+    std::printf("synced %zu pods in %.0f ms (%s); compact form %.0f B/pod for %.0f B/pod of JSON\n", kPods,
+                Millis(sync_took), watch_list ? "a watch-list" : "pages of 500",
                 static_cast<double>(store_.EncodedBytes()) / kPods, static_cast<double>(json_bytes) / kPods);
-    EXPECT_EQ(reflector_->Stats().list_pages, 2);  // 500 per page
+    const ReflectorStats synced_stats = reflector_->Stats();
+    if (watch_list) {
+        // The real server streams it: no page, no fallback, one watch for the list and what follows.
+        EXPECT_EQ(synced_stats.watch_lists, 1);
+        EXPECT_EQ(synced_stats.list_pages, 0);
+        EXPECT_EQ(synced_stats.watch_list_fallbacks, 0);
+        EXPECT_EQ(synced_stats.watches, 1);
+    } else {
+        EXPECT_EQ(synced_stats.list_pages, 2);  // 500 per page
+        EXPECT_EQ(synced_stats.watch_lists, 0);
+    }
     const Object first = store_.Get(ns, PodName("pod-", 0)).Copy();
     EXPECT_EQ(first.Kind(), "Pod");
     EXPECT_FALSE(first.HasManagedFields());
@@ -117,6 +129,9 @@ TEST_F(InformerSyncTest, ThousandPodsSyncThenChangesAreVisibleWithinTenSeconds) 
     EXPECT_EQ(reflector_->Stats().lists, 1);
     EXPECT_TRUE(reflector_->LastError().Ok()) << reflector_->LastError();
 }
+
+INSTANTIATE_TEST_SUITE_P(Listing, InformerSyncTest, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "WatchList" : "Pages"; });
 
 }  // namespace
 }  // namespace ctrl::cache::test

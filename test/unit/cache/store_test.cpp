@@ -183,6 +183,14 @@ TEST(StoreTest, FailedReplaceChangesNothing) {
     EXPECT_EQ(store.LastSyncResourceVersion(), "");
 }
 
+// Issue 19: only the default transform lets a watch leave managedFields out before the store sees them.
+TEST(StoreTest, DropsManagedFieldsOnlyWithTheDefaultTransform) {
+    EXPECT_TRUE(Store().DropsManagedFields());
+    EXPECT_TRUE(Store({.transform = StripManagedFields}).DropsManagedFields());
+    EXPECT_FALSE(Store({.transform = nullptr}).DropsManagedFields());
+    EXPECT_FALSE(Store({.transform = [](Object& object) { return StripManagedFields(object); }}).DropsManagedFields());
+}
+
 // Issue 19: a shared read of a hot object decodes nothing. The store keeps its last hot_views
 // decoded views alive after their readers let go; an older one is freed when pushed out.
 TEST(StoreTest, HotViewsKeepTheLastDecodedViewsAliveUntilPushedOut) {

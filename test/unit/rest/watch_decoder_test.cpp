@@ -132,6 +132,26 @@ TEST(WatchDecoderTest, BothParsersDecodeTheRecordedStreamIdentically) {
               R"json("message":"too old resource version: 1201 (1215)","reason":"Expired","code":410})json");
 }
 
+// Issue 19: a cache that strips managedFields has the stream leave them out; both parsers agree, and
+// nothing else of the object (nor a member named managedFields elsewhere) is touched.
+TEST(WatchDecoderTest, DropManagedFieldsLeavesOutOnlyMetadataManagedFieldsOnBothParsers) {
+    const std::string line =
+        R"({"type":"ADDED","object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","managedFields":)"
+        R"([{"manager":"kubectl","fieldsV1":{"f:spec":{}}}],"labels":{"x":"y"}},"spec":{"managedFields":1}}})";
+    for (WatchDecoderOptions options : {WatchDecoderOptions{}, kRapidJsonOnly}) {
+        options.drop_managed_fields = true;
+        StatusOr<WatchEvent> event = DecodeOne(line, options);
+        ASSERT_TRUE(event.Ok()) << event.GetStatus();
+        EXPECT_EQ(
+            event->object.ToJson(),
+            R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","labels":{"x":"y"}},"spec":{"managedFields":1}})");
+        options.drop_managed_fields = false;
+        StatusOr<WatchEvent> kept = DecodeOne(line, options);
+        ASSERT_TRUE(kept.Ok()) << kept.GetStatus();
+        EXPECT_TRUE(kept->object.HasManagedFields());
+    }
+}
+
 TEST(WatchDecoderTest, ASplitAtEveryBytePositionDecodesIdentically) {
     const std::string stream = ReadTestdata("watch_events.ndjson");
     auto whole = DecodeAll(stream);
