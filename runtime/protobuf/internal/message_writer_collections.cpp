@@ -80,15 +80,13 @@ Status MessageWriter::WriteMap(const Field& field, std::size_t begin, std::size_
         std::string_view key;
         bool has_value;
         Occurrence value;
-        std::size_t order;
     };
     std::vector<Entry> entries;
     entries.reserve(end - begin);
-    std::string merged_scratch;
     for (std::size_t i = begin; i < end; ++i) {
         WireReader reader(occurrences_[i].bytes);
         WireField wire;
-        Entry entry{{}, false, {}, i};
+        Entry entry{{}, false, {}};
         std::string_view value_bytes;
         while (reader.Next(wire)) {
             if (wire.number == 1) {
@@ -115,11 +113,13 @@ Status MessageWriter::WriteMap(const Field& field, std::size_t begin, std::size_
     std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
     Key(field.json, first);
     out_ += '{';
+    bool first_entry = true;
     for (std::size_t i = 0; i < entries.size(); ++i) {
         if (i + 1 < entries.size() && entries[i + 1].key == entries[i].key) {
             continue;  // the last entry of a key wins
         }
-        out_ += i == 0 ? "" : ",";
+        out_ += first_entry ? "" : ",";
+        first_entry = false;
         AppendGoString(out_, entries[i].key);
         out_ += ':';
         const bool wrapped = (field.flags & kWrapped) != 0;
@@ -128,9 +128,6 @@ Status MessageWriter::WriteMap(const Field& field, std::size_t begin, std::size_
         if (!status.Ok()) {
             return status;
         }
-    }
-    if (out_.back() == ',') {
-        out_.pop_back();
     }
     out_ += '}';
     return OkStatus();

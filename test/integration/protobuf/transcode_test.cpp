@@ -167,6 +167,49 @@ TEST_F(TranscodeTest, WatchListStreamsTranscodeToTheServersJsonEvents) {
     std::printf("compared %d watch events\n", events);
 }
 
+TEST_F(TranscodeTest, WatchedChangesTranscodeToTheServersJsonEvents) {
+    // Changes after a list's resourceVersion, watched from it in both encodings: ADDED, MODIFIED
+    // (labels, data, a deletionTimestamp) and DELETED events.
+    const std::string configmaps = "/api/v1/namespaces/" + namespace_ + "/configmaps";
+    const std::string pods = "/api/v1/namespaces/" + namespace_ + "/pods";
+    StatusOr<std::string> list = server_->Get(configmaps, kJson);
+    ASSERT_TRUE(list.Ok()) << list.GetStatus();
+    StatusOr<Object> parsed = Object::Parse(*list);
+    ASSERT_TRUE(parsed.Ok());
+    const std::string from = std::string(parsed->ResourceVersion());
+    ASSERT_FALSE(from.empty());
+    const std::string cm = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"changing"},"data":{"a":"1"}})";
+    ASSERT_TRUE(server_->Send("POST", configmaps, cm).Ok());
+    ASSERT_TRUE(server_
+                    ->Send("PATCH", configmaps + "/changing", R"({"data":{"b":"<2>"},"binaryData":{"x":"AAE="}})",
+                           "application/merge-patch+json")
+                    .Ok());
+    ASSERT_TRUE(server_->Send("DELETE", configmaps + "/changing", "").Ok());
+    const std::string pod = pods + "/" + ctrl::testing::WorkloadPodName(workload_, kWorkloadPods - 1);
+    ASSERT_TRUE(
+        server_->Send("PATCH", pod, R"({"metadata":{"labels":{"changed":"yes"}}})", "application/merge-patch+json")
+            .Ok());
+    ASSERT_TRUE(server_->Send("DELETE", pod, R"({"gracePeriodSeconds":0})").Ok());
+    int events = 0;
+    for (const std::string& collection : {configmaps, pods}) {
+        // The server ends each watch after a second; nothing else changes the namespace meanwhile.
+        const std::string target = collection + "?watch=true&resourceVersion=" + from + "&timeoutSeconds=1";
+        StatusOr<std::string> json = server_->Get(target, kJson);
+        StatusOr<std::string> pb = server_->Get(target, kProtobufWatch);
+        ASSERT_TRUE(json.Ok()) << json.GetStatus();
+        ASSERT_TRUE(pb.Ok()) << pb.GetStatus();
+        const std::vector<std::string> want = JsonWatchEvents(*json);
+        const std::vector<std::string> got = TranscodedWatchEvents(*pb);
+        ASSERT_GE(want.size(), 3u) << *json;
+        ASSERT_EQ(got.size(), want.size()) << collection;
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            EXPECT_EQ(got[i], want[i]) << collection << " event " << i;
+        }
+        events += static_cast<int>(want.size());
+    }
+    std::printf("compared %d watched changes\n", events);
+}
+
 TEST_F(TranscodeTest, KindsOutsideClientGosSchemeAreNoMatch) {
     // kube-aggregator's APIService is served as protobuf but is not in client-go's scheme: the
     // caller falls back to JSON.
