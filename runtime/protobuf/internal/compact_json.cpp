@@ -5,12 +5,23 @@
 #include "runtime/protobuf/internal/go_json.hpp"
 
 // AppendCompactJson: a validating recursive-descent pass that copies the value without
-// whitespace, re-escaping strings as encoding/json's compact with HTML escaping does (it keeps
-// the escapes it finds and escapes `<`, `>`, `&`, U+2028 and U+2029).
+// whitespace, escaping in strings what encoding/json's compact with HTML escaping does.
 namespace ctrl::protobuf::internal {
 namespace {
 
 constexpr int kMaxDepth = 1000;
+
+// The bytes inside a string Compactor::String stops at: the closing quote, escapes, control
+// characters, what encoding/json escapes ('<', '>', '&') and 0xE2 (U+2028 and U+2029 start with it).
+struct StopTable {
+    bool stop[256] = {};
+    constexpr StopTable() {
+        for (int c = 0; c < 256; ++c) {
+            stop[c] = c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c == 0xE2;
+        }
+    }
+};
+constexpr StopTable kStop;
 
 class Compactor {
   public:
@@ -92,55 +103,73 @@ class Compactor {
         }
     }
 
+    // Copies a string, keeping the escapes it has; like encoding/json's compact it escapes '<',
+    // '>', '&', U+2028 and U+2029 and copies other bytes (valid UTF-8 or not) as they are.
     bool String() {
-        const std::size_t start = ++pos_;
-        while (pos_ < in_.size() && in_[pos_] != '"') {
-            const auto c = static_cast<unsigned char>(in_[pos_]);
+        out_ += '"';
+        std::size_t run = ++pos_;
+        const auto* bytes = reinterpret_cast<const unsigned char*>(in_.data());
+        while (true) {
+            while (pos_ < in_.size() && !kStop.stop[bytes[pos_]]) {
+                ++pos_;
+            }
+            if (pos_ >= in_.size()) {
+                return false;
+            }
+            const unsigned char c = bytes[pos_];
+            if (c == '"') {
+                out_.append(in_.substr(run, pos_ - run));
+                out_ += '"';
+                ++pos_;
+                return true;
+            }
             if (c < 0x20) {
                 return false;
             }
             if (c == '\\') {
-                ++pos_;
-                if (pos_ >= in_.size()) {
+                if (!Escape()) {
                     return false;
                 }
-                const char e = in_[pos_];
-                if (e == 'u') {
-                    for (int i = 1; i <= 4; ++i) {
-                        if (pos_ + static_cast<std::size_t>(i) >= in_.size() ||
-                            !std::isxdigit(static_cast<unsigned char>(in_[pos_ + static_cast<std::size_t>(i)]))) {
-                            return false;
-                        }
-                    }
-                    pos_ += 4;
-                } else if (std::string_view("\"\\/bfnrt").find(e) == std::string_view::npos) {
-                    return false;
+                continue;
+            }
+            if (c == 0xE2) {
+                if (pos_ + 2 < in_.size() && bytes[pos_ + 1] == 0x80 && (bytes[pos_ + 2] & ~1u) == 0xA8) {
+                    out_.append(in_.substr(run, pos_ - run));
+                    out_ += bytes[pos_ + 2] == 0xA8 ? "\\u2028" : "\\u2029";
+                    pos_ += 3;
+                    run = pos_;
+                } else {
+                    ++pos_;
                 }
+                continue;
             }
-            ++pos_;
+            out_.append(in_.substr(run, pos_ - run));  // '<', '>' or '&'
+            out_ += c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026";
+            run = ++pos_;
         }
-        if (pos_ >= in_.size()) {
-            return false;
-        }
-        // Escapes already present stay as they are; AppendGoString's rules apply to the rest.
-        out_ += '"';
-        std::size_t run = start;
-        for (std::size_t i = start; i < pos_; ++i) {
-            if (in_[i] == '\\') {
-                AppendPlain(in_.substr(run, i - run));
-                const std::size_t len = in_[i + 1] == 'u' ? 6 : 2;
-                out_.append(in_.substr(i, len));
-                i += len - 1;
-                run = i + 1;
-            }
-        }
-        AppendPlain(in_.substr(run, pos_ - run));
-        out_ += '"';
-        ++pos_;
-        return true;
     }
 
-    void AppendPlain(std::string_view s) { AppendGoStringContents(out_, s); }
+    // Checks the escape at pos_ (a backslash) and steps over it.
+    bool Escape() {
+        if (pos_ + 1 >= in_.size()) {
+            return false;
+        }
+        const char e = in_[pos_ + 1];
+        if (e == 'u') {
+            for (std::size_t i = 2; i < 6; ++i) {
+                if (pos_ + i >= in_.size() || !std::isxdigit(static_cast<unsigned char>(in_[pos_ + i]))) {
+                    return false;
+                }
+            }
+            pos_ += 6;
+            return true;
+        }
+        if (std::string_view("\"\\/bfnrt").find(e) == std::string_view::npos) {
+            return false;
+        }
+        pos_ += 2;
+        return true;
+    }
 
     bool Literal(std::string_view word) {
         if (in_.substr(pos_, word.size()) != word) {

@@ -44,16 +44,32 @@ std::size_t Utf8Length(std::string_view s, std::size_t i, unsigned& code) {
     return 0;
 }
 
+// The bytes AppendEscaped cannot copy as they are: control characters, '"', '\\', '<', '>', '&'
+// and everything from 0x80 (checked as UTF-8).
+struct EscapeTable {
+    bool special[256] = {};
+    constexpr EscapeTable() {
+        for (int c = 0; c < 256; ++c) {
+            special[c] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&';
+        }
+    }
+};
+constexpr EscapeTable kEscape;
+
 // Appends the characters of a string's contents (no quotes), escaped as encoding/json does.
 void AppendEscaped(std::string& out, std::string_view s) {
     std::size_t start = 0;
-    for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t i = 0;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(s.data());
+    while (true) {
+        while (i < s.size() && !kEscape.special[bytes[i]]) {
+            ++i;
+        }
+        if (i >= s.size()) {
+            break;
+        }
+        const unsigned char c = bytes[i];
         if (c < 0x80) {
-            if (c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&') {
-                ++i;
-                continue;
-            }
             out.append(s.data() + start, i - start);
             switch (c) {
                 case '"':

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <string>
 
 #include "runtime/protobuf/internal/go_json.hpp"
@@ -62,6 +63,24 @@ bool IsScalar(Kind kind) {
            kind == Kind::kFloat64;
 }
 
+// Whether encoding/json leaves a field out when it is absent from the bytes (nil or zero).
+bool IsOmittedWhenAbsent(const Field& field) {
+    if ((field.flags & kOmitEmpty) == 0) {
+        return false;
+    }
+    switch (field.shape) {
+        case Shape::kPointer:
+        case Shape::kMap:
+            return true;
+        case Shape::kRepeated:
+            return field.json != "items";
+        case Shape::kSingle:
+            return IsScalar(field.kind) || (field.flags & kWrapped) != 0;
+        default:
+            return false;
+    }
+}
+
 }  // namespace
 
 Status MessageWriter::Malformed(std::string_view what) const {
@@ -87,14 +106,18 @@ Status MessageWriter::Malformed(std::string_view what) const {
     return BadRequestError(std::move(message));
 }
 
-void MessageWriter::Key(const char* name, bool& first) {
+void MessageWriter::Key(std::string_view name, bool& first) {
+    const std::size_t size = out_.size();
+    out_.resize(size + name.size() + (first ? 3 : 4));
+    char* at = out_.data() + size;
     if (!first) {
-        out_ += ',';
+        *at++ = ',';
     }
     first = false;
-    out_ += '"';
-    out_ += name;
-    out_ += "\":";
+    *at++ = '"';
+    std::memcpy(at, name.data(), name.size());
+    at[name.size()] = '"';
+    at[name.size() + 1] = ':';
 }
 
 std::string_view MessageWriter::MessageBytes(std::size_t begin, std::size_t end, std::string& merged) const {
@@ -216,6 +239,9 @@ Status MessageWriter::WriteFields(std::int32_t message, std::string_view data, c
         while (last < end && occurrences_[last].field == i) {
             ++last;
         }
+        if (last == cursor && IsOmittedWhenAbsent(fields[i])) {
+            continue;
+        }
         path_.push_back(fields[i].json);
         status = WriteField(fields[i], cursor, last, type_meta, first);
         path_.pop_back();
@@ -251,8 +277,7 @@ Status MessageWriter::WriteField(const Field& field, std::size_t begin, std::siz
             return status;
         }
         case Shape::kRepeated:
-            if (begin == end && type_meta != nullptr && type_meta->kind.ends_with("List") &&
-                std::string_view(field.json) == "items") {
+            if (begin == end && type_meta != nullptr && type_meta->kind.ends_with("List") && field.json == "items") {
                 Key(field.json, first);
                 out_ += "[]";  // the server's lists never say "items":null
                 return OkStatus();

@@ -45,7 +45,7 @@ class MessageWriter final {
     // Appends a value of `kind`; `value` null means absent (Go's zero value).
     Status WriteValue(Kind kind, std::int32_t message, bool wrapped, const Occurrence* value);
     Status WriteSpecial(Kind kind, std::string_view bytes, bool present);
-    void Key(const char* name, bool& first);
+    void Key(std::string_view name, bool& first);
     // The bytes of a singular message field: the one occurrence, or all of them concatenated
     // (protobuf merges repeated occurrences of a message) into `merged`.
     std::string_view MessageBytes(std::size_t begin, std::size_t end, std::string& merged) const;
@@ -55,7 +55,7 @@ class MessageWriter final {
     std::string& out_;
     std::vector<Occurrence> occurrences_;
     std::vector<std::int32_t> messages_;  // the messages being written, outermost first
-    std::vector<const char*> path_;       // the JSON names leading to the current field
+    std::vector<std::string_view> path_;  // the JSON names leading to the current field
 };
 
 }  // namespace ctrl::protobuf::internal

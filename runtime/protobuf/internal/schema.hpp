@@ -56,7 +56,7 @@ inline constexpr std::uint8_t kElementTypeMeta = 8;
 struct Field {
     std::uint32_t number;
     Wire wire;
-    const char* json;
+    std::string_view json;  // empty for kInline and kTypeMeta
     Shape shape;
     Kind kind;
     std::uint8_t flags;

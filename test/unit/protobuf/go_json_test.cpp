@@ -46,6 +46,10 @@ TEST(GoJsonTest, CompactJsonDropsSpaceAndEscapesAsGo) {
     std::string out;
     ASSERT_TRUE(AppendCompactJson(out, " { \"a\" : [ 1 , -2.5E+3 , \"x\\u00e9<\" ] , \"b\":{ } }\n"));
     EXPECT_EQ(out, R"({"a":[1,-2.5E+3,"x\u00e9\u003c"],"b":{}})");
+    // Unlike a string it writes itself, encoding/json copies invalid UTF-8 from a Marshaler as it is.
+    out.clear();
+    ASSERT_TRUE(AppendCompactJson(out, "[\"\xff & \xe2\x80\xa9 \xe2\x82\xac\"]"));
+    EXPECT_EQ(out, "[\"\xff \\u0026 \\u2029 \xe2\x82\xac\"]");
     for (const char* bad : {"", "{", "{\"a\"}", "[1,]x", "\"\\q\"", "tru", "{\"a\":1}}", "-"}) {
         std::string sink = "kept";
         EXPECT_FALSE(AppendCompactJson(sink, bad)) << bad;
