@@ -1,0 +1,61 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/core/status.hpp"
+#include "runtime/protobuf/internal/schema.hpp"
+
+// Writes protobuf messages of the built-in schema as the JSON encoding/json writes for the same Go
+// structs. Internal to ctrl::protobuf.
+namespace ctrl::protobuf::internal {
+
+// The kind and apiVersion an envelope carries, written where a message inlines metav1.TypeMeta.
+struct TypeMetaValues {
+    std::string_view kind;
+    std::string_view api_version;
+};
+
+// One writer per call; it keeps scratch space across the messages of one object.
+class MessageWriter final {
+  public:
+    MessageWriter(const Schema& schema, std::string& out) : schema_(schema), out_(out) {}
+
+    // Appends message `message` decoded from `data` as a JSON object.
+    Status WriteObject(std::int32_t message, std::string_view data, const TypeMetaValues* type_meta);
+    // Appends the object an envelope (`k8s\0` + runtime.Unknown) holds, with its kind and apiVersion.
+    Status WriteEnvelope(std::string_view envelope);
+
+  private:
+    // A field of the message being written, as found on the wire.
+    struct Occurrence {
+        std::uint32_t field;  // position in the message's fields
+        std::uint8_t wire_type;
+        std::uint64_t number;
+        std::string_view bytes;
+    };
+
+    Status WriteFields(std::int32_t message, std::string_view data, const TypeMetaValues* type_meta, bool& first);
+    Status WriteField(const Field& field, std::size_t begin, std::size_t end, const TypeMetaValues* type_meta,
+                      bool& first);
+    Status WriteRepeated(const Field& field, std::size_t begin, std::size_t end, bool& first);
+    Status WriteMap(const Field& field, std::size_t begin, std::size_t end, bool& first);
+    // Appends a value of `kind`; `value` null means absent (Go's zero value).
+    Status WriteValue(Kind kind, std::int32_t message, bool wrapped, const Occurrence* value);
+    Status WriteSpecial(Kind kind, std::string_view bytes, bool present);
+    void Key(std::string_view name, bool& first);
+    // The bytes of a singular message field: the one occurrence, or all of them concatenated
+    // (protobuf merges repeated occurrences of a message) into `merged`.
+    std::string_view MessageBytes(std::size_t begin, std::size_t end, std::string& merged) const;
+    Status Malformed(std::string_view what) const;
+
+    const Schema& schema_;
+    std::string& out_;
+    std::vector<Occurrence> occurrences_;
+    std::vector<std::int32_t> messages_;  // the messages being written, outermost first
+    std::vector<std::string_view> path_;  // the JSON names leading to the current field
+};
+
+}  // namespace ctrl::protobuf::internal
