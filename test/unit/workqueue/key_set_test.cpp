@@ -1,5 +1,8 @@
 #include <chrono>
+#include <deque>
 #include <functional>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -72,6 +75,61 @@ TEST(KeySet, ListsProcessingKeysLongestRunningFirst) {
     starts.clear();
     keys.ForEachStart([&](Clock::time_point start) { starts.push_back(start); });
     EXPECT_EQ(starts, (std::vector<Clock::time_point>{t0 + 1s, t0 + 9s}));
+}
+
+// client-go's rules as a model (a dirty set, a processing set, a FIFO), and the KeySet driven by
+// random Adds, Takes and Dones over enough keys that its index grows and erases: every answer and
+// every handed-out key must match the model.
+TEST(KeySet, MatchesClientGosModelUnderRandomOperations) {
+    Keys keys;
+    std::set<std::string> dirty;
+    std::set<std::string> processing;
+    std::deque<std::string> fifo;
+    std::mt19937 rng(3);
+    const auto t0 = Clock::now();
+    for (int step = 0; step < 50000; ++step) {
+        const std::string key = "key-" + std::to_string(rng() % 300);
+        switch (rng() % 3) {
+            case 0: {
+                Keys::Added want = Keys::Added::kQueued;
+                if (dirty.count(key)) {
+                    want = Keys::Added::kDuplicate;
+                } else if (processing.count(key)) {
+                    want = Keys::Added::kDeferred;
+                }
+                if (want != Keys::Added::kDuplicate)
+                    dirty.insert(key);
+                if (want == Keys::Added::kQueued)
+                    fifo.push_back(key);
+                ASSERT_EQ(keys.Add(key, At(t0)), want) << "step " << step;
+                break;
+            }
+            case 1: {
+                ASSERT_EQ(keys.HasQueued(), !fifo.empty());
+                if (fifo.empty())
+                    break;
+                Clock::time_point added;
+                ASSERT_EQ(keys.Take(t0, &added), fifo.front()) << "step " << step;
+                dirty.erase(fifo.front());
+                processing.insert(fifo.front());
+                fifo.pop_front();
+                break;
+            }
+            default: {
+                Keys::Finished want = Keys::Finished::kNotProcessing;
+                if (processing.count(key)) {
+                    processing.erase(key);
+                    want = dirty.count(key) ? Keys::Finished::kRequeued : Keys::Finished::kIdle;
+                    if (want == Keys::Finished::kRequeued)
+                        fifo.push_back(key);
+                }
+                Clock::time_point started;
+                ASSERT_EQ(keys.Done(key, &started), want) << "step " << step;
+            }
+        }
+        ASSERT_EQ(keys.Queued(), fifo.size());
+        ASSERT_EQ(keys.Processing(), processing.size());
+    }
 }
 
 }  // namespace
