@@ -54,7 +54,7 @@ class AdaptiveMutex final {
     static constexpr int kLocked = 1;
     static constexpr int kContended = 2;  // locked, and a thread may sleep on it
     // Polls before sleeping: a few microseconds, many critical sections of the queue.
-    static constexpr int kSpins = 400;
+    static constexpr int kSpins = 100;
 
     std::atomic<int> state_{kUnlocked};
 };

@@ -31,12 +31,6 @@ class NodeIndex final {
         }
     }
 
-    // Starts loading the slot where a lookup of hash begins, for a Find or Erase soon after.
-    void Prefetch(std::size_t hash) const {
-        if (capacity_ != 0)
-            __builtin_prefetch(&slots_[Home(hash)]);
-    }
-
     // Adds node, whose key (hashing to hash) must not be in the index.
     void Insert(Node* node, std::size_t hash) {
         if (2 * (size_ + 1) > capacity_)

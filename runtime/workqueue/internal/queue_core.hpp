@@ -434,7 +434,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
     using Delays = DelayHeap<T, Hash, Eq>;
 
     // SpinForWork's polls (a pause each) before Get blocks.
-    static constexpr int kGetSpins = 256;
+    static constexpr int kGetSpins = 100;
 
     mutable AdaptiveMutex mu_;
     std::condition_variable_any get_cv_;

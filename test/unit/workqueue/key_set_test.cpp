@@ -132,5 +132,36 @@ TEST(KeySet, MatchesClientGosModelUnderRandomOperations) {
     }
 }
 
+// The nodes of the last 256 finished keys are kept: a re-Add takes its node back, a new key takes
+// the oldest over, and no more are kept however many keys finish.
+TEST(KeySet, KeepsTheNodesOfTheLastFinishedKeys) {
+    Keys keys;
+    const auto t0 = Clock::now();
+    Clock::time_point ignored;
+    for (int i = 0; i < 5000; ++i)
+        ASSERT_EQ(keys.Add("key-" + std::to_string(i), At(t0)), Keys::Added::kQueued);
+    for (int i = 0; i < 5000; ++i)
+        ASSERT_EQ(keys.Take(t0, &ignored), "key-" + std::to_string(i));
+    for (int i = 0; i < 5000; ++i) {
+        ASSERT_EQ(keys.Done("key-" + std::to_string(i), &ignored), Keys::Finished::kIdle);
+        ASSERT_LE(keys.Kept(), 256u);
+    }
+    EXPECT_EQ(keys.Kept(), 256u);                                   // key-4744 .. key-4999
+    EXPECT_EQ(keys.Add("key-4999", At(t0)), Keys::Added::kQueued);  // its kept node
+    EXPECT_EQ(keys.Kept(), 255u);
+    EXPECT_EQ(keys.Done("key-4999", &ignored), Keys::Finished::kNotProcessing);
+    EXPECT_EQ(keys.Done("key-4998", &ignored), Keys::Finished::kNotProcessing);  // kept, not processing
+    EXPECT_EQ(keys.Add("new", At(t0)), Keys::Added::kQueued);                    // takes key-4744's node over
+    EXPECT_EQ(keys.Kept(), 254u);
+    EXPECT_EQ(keys.Add("key-4744", At(t0)), Keys::Added::kQueued);  // forgotten: new again
+    EXPECT_EQ(keys.Add("key-4745", At(t0)), Keys::Added::kQueued);  // taken over by key-4744
+    EXPECT_EQ(keys.Kept(), 252u);
+    EXPECT_EQ(keys.Take(t0, &ignored), "key-4999");
+    EXPECT_EQ(keys.Take(t0, &ignored), "new");
+    EXPECT_EQ(keys.Take(t0, &ignored), "key-4744");
+    EXPECT_EQ(keys.Take(t0, &ignored), "key-4745");
+    EXPECT_FALSE(keys.HasQueued());
+}
+
 }  // namespace
 }  // namespace ctrl::workqueue::internal
