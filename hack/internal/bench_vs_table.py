@@ -65,8 +65,9 @@ def render_table(rows, results, meta, selected=None):
         for label, value, better, fmt, ctrl_case, cr_case in section_rows:
             if selected is not None and not {ctrl_case, cr_case} <= set(selected):
                 continue
-            ours, missing_ours = _values(results, ctrl_case, "ctrl", value)
-            theirs, missing_theirs = _values(results, cr_case, "controller-runtime", value)
+            ours_value, theirs_value = value if isinstance(value, tuple) else (value, value)
+            ours, missing_ours = _values(results, ctrl_case, "ctrl", ours_value)
+            theirs, missing_theirs = _values(results, cr_case, "controller-runtime", theirs_value)
             if missing_ours or missing_theirs:
                 problems.append(f"{label}: figures missing: ctrl {missing_ours} controller-runtime {missing_theirs}")
             if not ours or not theirs:

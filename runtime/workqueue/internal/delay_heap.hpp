@@ -4,94 +4,117 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
+#include <memory>
 #include <utility>
 #include <vector>
 
+#include "runtime/workqueue/internal/node_index.hpp"
+
 namespace ctrl::workqueue::internal {
 
-// The items waiting for their AddAfter deadline: a binary min-heap on (deadline, arrival)
-// over the nodes of a map from item to slot, so an item waits at most once and
-// re-scheduling it only ever moves its deadline earlier (client-go's waiting queue). Not
-// thread-safe: the queue guards it with its lock.
+// The items waiting for their AddAfter deadline: a binary min-heap on (deadline, arrival) whose
+// entries carry those two values beside a pointer to the item's node, so ordering never reads a
+// node; a flat NodeIndex finds an item's node, so an item waits at most once and re-scheduling it
+// only ever moves its deadline earlier (client-go's waiting queue). The caller may hash an item
+// before taking its lock (HashOf). Not thread-safe: the queue guards it with its lock.
 template <typename T, typename Hash = std::hash<T>, typename Eq = std::equal_to<T>>
 class DelayHeap final {
   public:
     using Clock = std::chrono::steady_clock;
 
+    DelayHeap() = default;
+    DelayHeap(const DelayHeap&) = delete;
+    DelayHeap& operator=(const DelayHeap&) = delete;
+    ~DelayHeap() { Clear(); }
+
+    // The hash Push takes; thread-safe (it touches no state).
+    static std::size_t HashOf(const T& item) { return Hash{}(item); }
+
     // Schedules item for deadline, or moves its existing deadline earlier.
-    void Push(const T& item, Clock::time_point deadline) {
-        auto [it, inserted] = slots_.try_emplace(item);
-        Slot& slot = it->second;
-        if (inserted) {
-            slot = Slot{deadline, next_arrival_++, heap_.size()};
-            heap_.push_back(&*it);
-            SiftUp(slot.index);
-        } else if (deadline < slot.deadline) {
-            slot.deadline = deadline;
-            SiftUp(slot.index);
+    void Push(const T& item, Clock::time_point deadline) { Push(item, HashOf(item), deadline); }
+    void Push(const T& item, std::size_t hash, Clock::time_point deadline) {
+        if (Node* node = index_.Find(item, hash)) {
+            Entry& entry = heap_[node->index];
+            if (deadline < entry.deadline) {
+                entry.deadline = deadline;
+                SiftUp(node->index);
+            }
+            return;
         }
+        if (heap_.size() == heap_.capacity())  // so nothing throws once the node exists
+            heap_.reserve(2 * heap_.size() + 16);
+        auto owned = std::make_unique<Node>(item, hash, heap_.size());
+        index_.Insert(owned.get(), hash);
+        heap_.push_back(Entry{deadline, next_arrival_++, owned.release()});
+        SiftUp(heap_.size() - 1);
     }
 
     bool Empty() const { return heap_.empty(); }
     std::size_t Size() const { return heap_.size(); }
     // The earliest deadline. Requires !Empty().
-    Clock::time_point NextDeadline() const { return heap_.front()->second.deadline; }
+    Clock::time_point NextDeadline() const { return heap_.front().deadline; }
 
     // Removes every item whose deadline is at or before now, earliest first, passing each to fn.
     template <typename Fn>
     void PopDue(Clock::time_point now, Fn&& fn) {
-        while (!heap_.empty() && heap_.front()->second.deadline <= now) {
-            Node* top = heap_.front();
+        while (!heap_.empty() && heap_.front().deadline <= now) {
+            std::unique_ptr<Node> top(heap_.front().node);
             heap_.front() = heap_.back();
-            heap_.front()->second.index = 0;
             heap_.pop_back();
             if (!heap_.empty())
                 SiftDown(0);
-            auto handle = slots_.extract(top->first);
-            fn(std::move(handle.key()));
+            index_.Erase(top.get(), top->hash);
+            fn(std::move(top->key));
         }
     }
 
     void Clear() {
+        for (const Entry& entry : heap_)
+            delete entry.node;
         heap_.clear();
-        slots_.clear();
+        index_.Clear();
     }
 
   private:
-    struct Slot {
+    struct Node {
+        Node(const T& item, std::size_t item_hash, std::size_t heap_index)
+            : key(item), hash(item_hash), index(heap_index) {}
+
+        T key;
+        std::size_t hash;
+        std::size_t index;  // of its entry in the heap
+    };
+    struct Entry {
         Clock::time_point deadline;
         uint64_t arrival = 0;  // breaks ties: equal deadlines leave in the order they came
-        std::size_t index = 0;
+        Node* node = nullptr;
     };
-    using Map = std::unordered_map<T, Slot, Hash, Eq>;
-    using Node = typename Map::value_type;
 
-    static bool Before(const Node* a, const Node* b) {
-        if (a->second.deadline != b->second.deadline)
-            return a->second.deadline < b->second.deadline;
-        return a->second.arrival < b->second.arrival;
+    static bool Before(const Entry& a, const Entry& b) {
+        if (a.deadline != b.deadline)
+            return a.deadline < b.deadline;
+        return a.arrival < b.arrival;
     }
 
-    void Place(Node* node, std::size_t index) {
-        heap_[index] = node;
-        node->second.index = index;
+    void Place(const Entry& entry, std::size_t index) {
+        heap_[index] = entry;
+        entry.node->index = index;
     }
 
     void SiftUp(std::size_t index) {
-        Node* node = heap_[index];
+        const Entry entry = heap_[index];
         while (index > 0) {
             const std::size_t parent = (index - 1) / 2;
-            if (!Before(node, heap_[parent]))
+            if (!Before(entry, heap_[parent]))
                 break;
             Place(heap_[parent], index);
             index = parent;
         }
-        Place(node, index);
+        Place(entry, index);
     }
 
     void SiftDown(std::size_t index) {
-        Node* node = heap_[index];
+        const Entry entry = heap_[index];
         const std::size_t size = heap_.size();
         while (true) {
             std::size_t child = 2 * index + 1;
@@ -99,16 +122,16 @@ class DelayHeap final {
                 break;
             if (child + 1 < size && Before(heap_[child + 1], heap_[child]))
                 ++child;
-            if (!Before(heap_[child], node))
+            if (!Before(heap_[child], entry))
                 break;
             Place(heap_[child], index);
             index = child;
         }
-        Place(node, index);
+        Place(entry, index);
     }
 
-    Map slots_;
-    std::vector<Node*> heap_;
+    NodeIndex<Node, Eq> index_;
+    std::vector<Entry> heap_;
     uint64_t next_arrival_ = 0;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -20,6 +21,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
+#include "runtime/workqueue/internal/adaptive_mutex.hpp"
 #include "runtime/workqueue/internal/delay_heap.hpp"
 #include "runtime/workqueue/internal/instruments.hpp"
 #include "runtime/workqueue/internal/key_set.hpp"
@@ -46,13 +48,19 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
           metrics_period_(metrics_period) {}
 
     void Add(const T& item) {
+        const std::size_t hash = Keys::HashOf(item);
         std::unique_lock lock(mu_);
-        if (AddLocked(item))
+        if (AddLocked(item, hash))
             WakeOne(lock);
     }
 
     std::optional<T> Get() {
         std::unique_lock lock(mu_);
+        if (!keys_.HasQueued() && !shutting_down_) {
+            lock.unlock();
+            SpinForWork();
+            lock.lock();
+        }
         while (!keys_.HasQueued() && !shutting_down_) {
             ++blocked_getters_;
             get_cv_.wait(lock);
@@ -86,13 +94,15 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
     }
 
     void Done(const T& item) {
+        const std::size_t hash = Keys::HashOf(item);
         std::unique_lock lock(mu_);
         Clock::time_point started;
-        const auto finished = keys_.Done(item, &started);
-        if (finished == KeySet<T, Hash, Eq>::Finished::kNotProcessing)
+        const auto finished = keys_.Done(item, hash, &started);
+        if (finished == Keys::Finished::kNotProcessing)
             return;
         Drainers drainers = keys_.Processing() == 0 ? TakeDrainersLocked() : Drainers{};
-        if (finished == KeySet<T, Hash, Eq>::Finished::kRequeued) {
+        if (finished == Keys::Finished::kRequeued) {
+            PublishQueuedLocked();
             WakeOne(lock);
         } else {
             lock.unlock();
@@ -102,21 +112,30 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
     }
 
     void AddAfter(const T& item, std::chrono::nanoseconds delay) {
-        std::unique_lock lock(mu_);
-        if (shutting_down_)
-            return;
-        instruments_.Retried();
         if (delay <= std::chrono::nanoseconds::zero()) {
-            if (AddLocked(item))
+            const std::size_t hash = Keys::HashOf(item);
+            std::unique_lock lock(mu_);
+            if (shutting_down_)
+                return;
+            instruments_.Retried();
+            if (AddLocked(item, hash))
                 WakeOne(lock);
             return;
         }
+        // The clock and the hash are read before the lock, so the critical section is the insert.
         const Clock::time_point deadline = DeadlineAfter(delay);
-        delays_.Push(item, deadline);
-        if (deadline >= armed_deadline_)
+        const std::size_t hash = Delays::HashOf(item);
+        std::unique_lock lock(mu_);
+        if (shutting_down_)
             return;
-        armed_deadline_ = deadline;
+        delays_.Push(item, hash, deadline);
+        const bool arm = deadline < armed_deadline_;
+        if (arm)
+            armed_deadline_ = deadline;
         lock.unlock();
+        instruments_.Retried();
+        if (!arm)
+            return;
         boost::asio::post(strand_, [weak = this->weak_from_this()] {
             if (auto self = weak.lock())
                 self->ArmDelayTimer();
@@ -168,16 +187,34 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         return now + std::chrono::duration_cast<Clock::duration>(delay);
     }
 
-    // Marks item dirty. True when it entered the FIFO, so a consumer can take it now.
+    // Marks item (hashing to hash) dirty. True when it entered the FIFO, so a consumer can take
+    // it now.
     template <typename U>
-    bool AddLocked(U&& item) {
+    bool AddLocked(U&& item, std::size_t hash) {
         if (shutting_down_)
             return false;
-        const auto added = keys_.Add(std::forward<U>(item), [this] { return instruments_.Now(); });
-        if (added == KeySet<T, Hash, Eq>::Added::kDuplicate)
+        const auto added = keys_.Add(std::forward<U>(item), hash, [this] { return instruments_.Now(); });
+        if (added == Keys::Added::kDuplicate)
             return false;
         instruments_.Added();
-        return added == KeySet<T, Hash, Eq>::Added::kQueued;
+        if (added != Keys::Added::kQueued)
+            return false;
+        PublishQueuedLocked();
+        return true;
+    }
+
+    // Mirrors whether the FIFO has keys into queued_hint_, which SpinForWork reads without the lock.
+    void PublishQueuedLocked() { queued_hint_.store(keys_.HasQueued(), std::memory_order_relaxed); }
+
+    // Before a thread blocks in Get on an empty queue: watches, without the lock, for a key or a
+    // shutdown for kGetSpins pauses (a few microseconds). A producer that is adding keys usually
+    // adds the next one within that time, and then neither side pays for a futex sleep and wake-up.
+    void SpinForWork() const {
+        for (int i = 0; i < kGetSpins; ++i) {
+            if (queued_hint_.load(std::memory_order_relaxed) || shutting_down_hint_.load(std::memory_order_relaxed))
+                return;
+            CpuRelax();
+        }
     }
 
     // A key handed out, and how long it waited (observed once the lock is released: the
@@ -192,6 +229,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         const Clock::time_point now = instruments_.Now();
         Clock::time_point added;
         Taken taken{keys_.Take(now, &added), now - added};
+        PublishQueuedLocked();
         instruments_.Taken();
         if (instruments_.Enabled() && !metrics_loop_running_)
             StartMetricsLoopLocked();
@@ -206,7 +244,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
 
     // Gives one newly queued key to a waiting consumer, if any; releases the lock. A suspended
     // coroutine is handed the key; a blocked thread is woken to take it.
-    void WakeOne(std::unique_lock<std::mutex>& lock) {
+    void WakeOne(std::unique_lock<AdaptiveMutex>& lock) {
         if (!get_waiters_.empty()) {
             Resume<std::optional<T>> waiter = std::move(get_waiters_.front());
             get_waiters_.pop_front();
@@ -222,7 +260,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
     }
 
     // WakeOne for `ready` keys at once (a batch of expired deadlines); releases the lock.
-    void WakeMany(std::size_t ready, std::unique_lock<std::mutex>& lock) {
+    void WakeMany(std::size_t ready, std::unique_lock<AdaptiveMutex>& lock) {
         std::vector<std::pair<Resume<std::optional<T>>, Taken>> handoffs;
         while (ready > 0 && !get_waiters_.empty()) {
             handoffs.emplace_back(std::move(get_waiters_.front()), TakeLocked());
@@ -282,6 +320,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
             drain_ = drain;
             first = !shutting_down_;
             shutting_down_ = true;
+            shutting_down_hint_.store(true, std::memory_order_relaxed);
             if (first) {
                 // Consumers wait only while the FIFO is empty: every waiter is told "shut down".
                 getters = std::exchange(get_waiters_, {});
@@ -335,7 +374,10 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         if (shutting_down_)
             return;
         std::size_t ready = 0;
-        delays_.PopDue(Clock::now(), [&](T&& item) { ready += AddLocked(std::move(item)) ? 1 : 0; });
+        delays_.PopDue(Clock::now(), [&](T&& item) {
+            const std::size_t hash = Keys::HashOf(item);
+            ready += AddLocked(std::move(item), hash) ? 1 : 0;
+        });
         const bool more = !delays_.Empty();
         const Clock::time_point next = more ? delays_.NextDeadline() : Clock::time_point::max();
         armed_deadline_ = next;
@@ -388,11 +430,19 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
     const Instruments instruments_;
     const Clock::duration metrics_period_;
 
-    mutable std::mutex mu_;
-    std::condition_variable get_cv_;
-    std::condition_variable drain_cv_;
-    KeySet<T, Hash, Eq> keys_;
-    DelayHeap<T, Hash, Eq> delays_;
+    using Keys = KeySet<T, Hash, Eq>;
+    using Delays = DelayHeap<T, Hash, Eq>;
+
+    // SpinForWork's polls (a pause each) before Get blocks.
+    static constexpr int kGetSpins = 100;
+
+    mutable AdaptiveMutex mu_;
+    std::condition_variable_any get_cv_;
+    std::condition_variable_any drain_cv_;
+    Keys keys_;
+    Delays delays_;
+    std::atomic<bool> queued_hint_{false};         // keys_.HasQueued(), stored under mu_
+    std::atomic<bool> shutting_down_hint_{false};  // shutting_down_, stored under mu_
     std::deque<Resume<std::optional<T>>> get_waiters_;
     std::vector<Resume<bool>> drain_waiters_;
     std::size_t blocked_getters_ = 0;
