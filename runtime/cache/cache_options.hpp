@@ -40,6 +40,12 @@ struct CacheOptions {
     // (controller-runtime's ReaderFailOnMissingInformer). Default: false.
     bool reader_fail_on_missing_informer = false;
     ReflectorOptions reflector{};
+    // Watch built-in kinds in protobuf, as controller-runtime does (ListWatchTarget::protobuf): the
+    // API server encodes it several times faster than JSON, and each event is transcoded into the
+    // exact JSON the server would have sent, so cached objects are the same either way. Custom
+    // resources are JSON. An event the transcoder cannot read switches that informer to JSON for
+    // good (logged; ReflectorStats::protobuf_fallbacks). Default true.
+    bool protobuf = true;
     // Per informer: shared reads' decoded views kept after their readers let go (StoreOptions::
     // hot_views). Default 256; 0 keeps none.
     std::size_t hot_views = 256;

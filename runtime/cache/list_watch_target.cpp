@@ -12,6 +12,9 @@ rest::RequestBuilder Base(const ListWatchTarget& target, bool list) {
         builder.Header("Accept",
                        list ? "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
                             : "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json");
+    } else if (target.protobuf && !list) {
+        // JSON second: what a server that cannot send this kind in protobuf falls back to.
+        builder.Header("Accept", "application/vnd.kubernetes.protobuf, application/json");
     }
     builder.GroupVersion(target.resource.ToGroupVersion()).Resource(target.resource.resource);
     if (target.namespaced && !target.namespace_name.empty())

@@ -249,7 +249,7 @@ void Reflector::Deliver(const Listeners& listeners) {
 Task<Status> Reflector::OpenWatch(State& state, Context& ctx) {
     const int64_t timeout_seconds = WatchTimeoutSeconds();
     StatusOr<rest::HttpRequest> request =
-        BuildWatchRequest(target_, state.resource_version, timeout_seconds, options_.request_timeout);
+        BuildWatchRequest(WatchTarget(state), state.resource_version, timeout_seconds, options_.request_timeout);
     if (!request.Ok())
         co_return request.GetStatus().Annotate("watching " + target_.Describe());
     // The server ends the watch after timeout_seconds; should it not (a half-open connection), the
@@ -266,6 +266,7 @@ Task<Status> Reflector::OpenWatch(State& state, Context& ctx) {
         co_return stream.GetStatus().Annotate("watching " + target_.Describe() + " from resourceVersion " +
                                               state.resource_version);
     state.stream = std::move(stream).Value();
+    CountProtobuf(*state.stream);
     state.watch_ctx = std::move(watch_ctx);
     state.watch_started = Clock::now();
     state.watch_events = 0;
@@ -275,6 +276,8 @@ Task<Status> Reflector::OpenWatch(State& state, Context& ctx) {
 
 Task<Status> Reflector::ReadEvent(State& state, Context& ctx) {
     StatusOr<std::optional<rest::WatchEvent>> next = co_await state.stream->Next(*state.watch_ctx);
+    if (!next.Ok() && IsBadRequest(next.GetStatus()) && state.stream->Protobuf())
+        WatchInJson(state, next.GetStatus());
     if (!next.Ok()) {
         const bool own_deadline = ctx.Err().Ok() && !state.watch_ctx->Err().Ok();
         state.CloseWatch();
@@ -468,6 +471,26 @@ std::string Reflector::LastResourceVersion() const {
 ReflectorStats Reflector::Stats() const {
     std::lock_guard lock(mu_);
     return stats_;
+}
+
+const ListWatchTarget& Reflector::WatchTarget(const State& state) const {
+    return state.json_target ? *state.json_target : target_;
+}
+
+void Reflector::WatchInJson(State& state, const Status& status) {
+    state.log.Error(status, "a protobuf watch event cannot be read (a kind or field this version of ctrl does not "
+                            "know, or broken bytes): watching in JSON from now on");
+    state.json_target = target_;
+    state.json_target->protobuf = false;
+    std::lock_guard lock(mu_);
+    ++stats_.protobuf_fallbacks;
+}
+
+void Reflector::CountProtobuf(const rest::WatchStream& stream) {
+    if (!stream.Protobuf())
+        return;
+    std::lock_guard lock(mu_);
+    ++stats_.protobuf_watches;
 }
 
 rest::WatchStreamOptions Reflector::StreamOptions() const {

@@ -61,6 +61,8 @@ struct ReflectorStats {
     int64_t list_pages = 0;            // list requests answered
     int64_t watch_lists = 0;           // of the complete lists, those streamed as a watch-list
     int64_t watch_list_fallbacks = 0;  // watch-lists refused or failed, then listed in pages
+    int64_t protobuf_watches = 0;      // watches the server answered in protobuf
+    int64_t protobuf_fallbacks = 0;    // protobuf events that could not be read (then JSON for good)
     int64_t watches = 0;               // watch requests opened
     int64_t events = 0;                // ADDED, MODIFIED and DELETED events applied
     int64_t bookmarks = 0;
@@ -159,6 +161,10 @@ class Reflector final {
     int64_t WatchTimeoutSeconds();
     // How a watch's stream is decoded for this reflector's store.
     rest::WatchStreamOptions StreamOptions() const;
+    // What a watch asks for: the target, without protobuf once a protobuf event could not be read.
+    const ListWatchTarget& WatchTarget(const State& state) const;
+    void WatchInJson(State& state, const Status& status);
+    void CountProtobuf(const rest::WatchStream& stream);
 
     rest::RestClient& client_;
     const ListWatchTarget target_;

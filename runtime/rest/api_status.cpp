@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/protobuf/transcode.hpp"
+
 namespace ctrl::rest {
 namespace {
 
@@ -181,7 +183,12 @@ Status StatusFromResponse(const HttpResponse& response, std::string_view what) {
     if (response.status >= 200 && response.status < 300)
         return OkStatus();
     Status status;
-    StatusOr<Object> body = Object::Parse(response.body);
+    // An answer to an Accept of protobuf carries its Status in protobuf: read as the JSON it stands for.
+    const std::optional<std::string_view> type = response.FindHeader("Content-Type");
+    StatusOr<std::string> transcoded = type && type->starts_with("application/vnd.kubernetes.protobuf")
+                                           ? protobuf::JsonForEnvelope(response.body)
+                                           : StatusOr<std::string>(InvalidError("not protobuf"));
+    StatusOr<Object> body = Object::Parse(transcoded.Ok() ? std::string_view(*transcoded) : response.body);
     if (body.Ok() && body->Kind() == "Status") {
         status = StatusFromApiStatus(*body, response.status);
     } else {

@@ -12,7 +12,9 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
            });
 }
 
-std::optional<std::string_view> Find(const std::vector<Header>& headers, std::string_view name) {
+}  // namespace
+
+std::optional<std::string_view> FindHeader(const std::vector<Header>& headers, std::string_view name) {
     for (const Header& header : headers) {
         if (EqualsIgnoreCase(header.name, name))
             return std::string_view(header.value);
@@ -20,10 +22,8 @@ std::optional<std::string_view> Find(const std::vector<Header>& headers, std::st
     return std::nullopt;
 }
 
-}  // namespace
-
 std::optional<std::string_view> HttpRequest::FindHeader(std::string_view name) const {
-    return Find(headers, name);
+    return rest::FindHeader(headers, name);
 }
 
 void HttpRequest::SetHeader(std::string name, std::string value) {
@@ -37,7 +37,7 @@ void HttpRequest::SetHeader(std::string name, std::string value) {
 }
 
 std::optional<std::string_view> HttpResponse::FindHeader(std::string_view name) const {
-    return Find(headers, name);
+    return rest::FindHeader(headers, name);
 }
 
 }  // namespace ctrl::rest

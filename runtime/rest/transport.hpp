@@ -37,6 +37,9 @@ struct HttpRequest {
     void SetHeader(std::string name, std::string value);
 };
 
+// The first header with that name (case-insensitive) among headers, if any.
+std::optional<std::string_view> FindHeader(const std::vector<Header>& headers, std::string_view name);
+
 // A complete HTTP response, any status code.
 struct HttpResponse {
     int status = 0;

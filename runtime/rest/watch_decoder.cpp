@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "runtime/protobuf/transcode.hpp"
 #include "runtime/rest/internal/watch_event_parser.hpp"
 
 namespace ctrl::rest {
@@ -77,7 +78,9 @@ Status WatchDecoder::Commit(std::size_t size) {
         size > capacity_ - end_ - internal::kWatchEventParserPadding)
         return Fail(InternalError("watch decoder: Commit of more bytes than Prepare gave room for"));
     const char* data = buffer_.get() + end_;
-    if (const void* newline = memrchr(data, '\n', size); newline != nullptr)
+    if (options_.protobuf)
+        lines_end_ = end_ + size;  // frames carry their length: NextFrame checks each against the limit
+    else if (const void* newline = memrchr(data, '\n', size); newline != nullptr)
         lines_end_ = end_ + (static_cast<const char*>(newline) - data) + 1;
     end_ += size;
     // The fast path reads a little past a line's end: make what it reads defined.
@@ -104,6 +107,8 @@ void WatchDecoder::Finish() {
 StatusOr<std::optional<WatchEvent>> WatchDecoder::Next() {
     if (!error_.Ok())
         return error_;
+    if (options_.protobuf)
+        return NextFrame();
     while (begin_ < lines_end_) {
         const char* start = buffer_.get() + begin_;
         const auto* newline = static_cast<const char*>(std::memchr(start, '\n', lines_end_ - begin_));
@@ -140,6 +145,34 @@ StatusOr<std::optional<WatchEvent>> WatchDecoder::DecodeLine(std::string_view li
     if (!event.Ok())
         return Fail(event.GetStatus());
     return std::optional<WatchEvent>(std::move(event).Value());
+}
+
+StatusOr<std::optional<WatchEvent>> WatchDecoder::NextFrame() {
+    constexpr std::size_t kLengthBytes = 4;
+    const std::size_t held = end_ - begin_;
+    const auto* at = reinterpret_cast<const unsigned char*>(buffer_.get() + begin_);
+    const std::size_t length =
+        held < kLengthBytes ? 0
+                            : (std::size_t{at[0]} << 24) | (std::size_t{at[1]} << 16) | (std::size_t{at[2]} << 8) | at[3];
+    const std::uint64_t offset = buffer_offset_ + begin_;
+    if (held >= kLengthBytes && length > options_.max_event_bytes)
+        return Fail(TooLarge(offset, options_.max_event_bytes));
+    if (held < kLengthBytes || held - kLengthBytes < length) {
+        if (finished_ && held > 0)
+            return Fail(UnavailableError("watch stream ended mid-event after " + std::to_string(BytesFed()) +
+                                         " bytes (" + std::to_string(held) + " bytes of an unfinished frame)"));
+        return std::optional<WatchEvent>();
+    }
+    const std::string_view frame(buffer_.get() + begin_ + kLengthBytes, length);
+    begin_ += kLengthBytes + length;
+    json_.clear();
+    if (Status transcoded = protobuf::AppendJsonForWatchEvent(frame, json_); !transcoded.Ok())
+        return Fail(Status(transcoded.Code(), "protobuf watch event at byte offset " + std::to_string(offset) +
+                                                  ": " + transcoded.Message()));
+    // The JSON fast path reads a little past the text's end: make those bytes exist and be defined.
+    const std::size_t text = json_.size();
+    json_.append(internal::kWatchEventParserPadding, '\0');
+    return DecodeLine(std::string_view(json_.data(), text), offset);
 }
 
 Status StatusFromWatchEvent(const WatchEvent& event) {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "runtime/core/status_or.hpp"
@@ -24,6 +25,13 @@ struct WatchDecoderOptions {
     // (a cache with the default transform): they are often half of an object's bytes, and the fast path
     // then never builds them. Default false: objects as the server sent them.
     bool drop_managed_fields = false;
+    // The body is a Kubernetes protobuf watch stream (Content-Type
+    // application/vnd.kubernetes.protobuf;stream=watch): frames of a 4-byte big-endian length and a
+    // metav1.WatchEvent, each transcoded into the exact JSON the server would have sent
+    // (ctrl::protobuf), then read as a JSON event. A frame the transcoder cannot read (a kind or a
+    // field it does not know, broken bytes) is BadRequest. WatchStream sets it from the response's
+    // content type. Default false: newline-delimited JSON.
+    bool protobuf = false;
 };
 
 // Decodes a watch response body incrementally: newline-delimited JSON events
@@ -74,6 +82,8 @@ class WatchDecoder {
     void Reserve(std::size_t size);
     // Decodes one line that starts at stream offset `offset`. Sets error_ on failure.
     StatusOr<std::optional<WatchEvent>> DecodeLine(std::string_view line, std::uint64_t offset);
+    // Next for a protobuf stream: the next whole frame, transcoded into json_ and decoded.
+    StatusOr<std::optional<WatchEvent>> NextFrame();
     Status Fail(Status status);
 
     WatchDecoderOptions options_;
@@ -85,6 +95,7 @@ class WatchDecoder {
     std::uint64_t buffer_offset_ = 0;  // the stream offset of buffer_[0]
     bool finished_ = false;
     Status error_;
+    std::string json_;  // protobuf: the frame being decoded, as JSON
 };
 
 // OK for an event that is not kError. For kError, the metav1.Status it carries as a Status: code 410

@@ -5,11 +5,21 @@
 
 namespace ctrl::rest {
 
-WatchStream::WatchStream(std::unique_ptr<BodyStream> body, WatchStreamOptions options)
-    : body_(std::move(body)), options_(options), decoder_(options.decoder) {
-    if (options_.read_block_bytes == 0)
-        options_.read_block_bytes = WatchStreamOptions().read_block_bytes;
+namespace {
+
+// options with the decoder set for what the server sent: protobuf frames when the response says so.
+WatchStreamOptions ForResponse(const BodyStream& body, WatchStreamOptions options) {
+    const std::optional<std::string_view> type = FindHeader(body.Headers(), "Content-Type");
+    options.decoder.protobuf = type && type->starts_with("application/vnd.kubernetes.protobuf");
+    if (options.read_block_bytes == 0)
+        options.read_block_bytes = WatchStreamOptions().read_block_bytes;
+    return options;
 }
+
+}  // namespace
+
+WatchStream::WatchStream(std::unique_ptr<BodyStream> body, WatchStreamOptions options)
+    : body_(std::move(body)), options_(ForResponse(*body_, std::move(options))), decoder_(options_.decoder) {}
 
 WatchStream::~WatchStream() {
     Close();

@@ -45,6 +45,8 @@ class WatchStream {
 
     // Bytes of the body read so far.
     std::uint64_t BytesRead() const { return decoder_.BytesFed(); }
+    // Whether the server sent protobuf (transcoded into JSON events), from its Content-Type.
+    bool Protobuf() const { return options_.decoder.protobuf; }
     // The response's HTTP status and headers.
     int StatusCode() const { return body_->StatusCode(); }
     const std::vector<Header>& Headers() const { return body_->Headers(); }

@@ -38,6 +38,8 @@ struct Reflector::State {
     bool pages_next = false;
     // The server refused a watch-list's parameters: lists are made in pages from now on.
     bool watch_list_refused = false;
+    // Set once a protobuf event could not be read: the target watches use from then on (JSON).
+    std::optional<ListWatchTarget> json_target;
 
     void CloseWatch() {
         if (stream)

@@ -73,12 +73,15 @@ class ClusterTest : public ::testing::Test {
     }
 
     // Starts a reflector on the pods of namespace_name, through the proxy when there is one.
-    void StartReflector(const std::string& namespace_name, ReflectorOptions options = {}) {
+    // protobuf: watch in protobuf (ListWatchTarget::protobuf).
+    void StartReflector(const std::string& namespace_name, ReflectorOptions options = {}, bool protobuf = false) {
         rest::RestClient& client = proxied_client_ ? *proxied_client_ : *client_;
-        reflector_ = std::make_unique<Reflector>(
-            client,
-            ListWatchTarget{.resource = {"", "v1", "pods"}, .namespaced = true, .namespace_name = namespace_name},
-            store_, options);
+        reflector_ = std::make_unique<Reflector>(client,
+                                                 ListWatchTarget{.resource = {"", "v1", "pods"},
+                                                                 .namespaced = true,
+                                                                 .namespace_name = namespace_name,
+                                                                 .protobuf = protobuf},
+                                                 store_, options);
         reflector_->AddEventHandler(recorder_);
         boost::asio::co_spawn(io_, reflector_->Run(ctx_), [this](std::exception_ptr) { stopped_ = true; });
     }

@@ -1,6 +1,7 @@
 // The reflector against the real control plane (issue 6, acceptance 1): 1,000 realistic pods sync,
 // then creates, updates and deletes become visible in the cache within a 10 s deadline; the typical
-// delay is printed. Both ways of listing (issue 19): the watch-list stream, and pages.
+// delay is printed. Every way of listing (issue 19): the watch-list stream in JSON and in protobuf, and
+// pages; the cache then equals a fresh JSON list.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -38,8 +39,10 @@ std::string Summary(std::vector<Clock::duration> delays) {
     return text;
 }
 
-// The parameter: whether the reflector lists as a watch-list (else in pages).
-class InformerSyncTest : public ClusterTest, public ::testing::WithParamInterface<bool> {
+// How the reflector lists and watches.
+enum class Listing { kWatchList, kPages, kWatchListProtobuf };
+
+class InformerSyncTest : public ClusterTest, public ::testing::WithParamInterface<Listing> {
   protected:
     // Waits (polling every millisecond, at most kTestWait) until condition holds; returns how long
     // it took from `since`, or nullopt when the deadline passed.
@@ -52,8 +55,9 @@ class InformerSyncTest : public ClusterTest, public ::testing::WithParamInterfac
 
 TEST_P(InformerSyncTest, ThousandPodsSyncThenChangesAreVisibleWithinTenSeconds) {
     constexpr std::size_t kPods = 1000;
-    const bool watch_list = GetParam();
-    const std::string ns = watch_list ? "cache-sync-stream" : "cache-sync-pages";
+    const bool watch_list = GetParam() != Listing::kPages;
+    const bool protobuf = GetParam() == Listing::kWatchListProtobuf;
+    const std::string ns = protobuf ? "cache-sync-protobuf" : watch_list ? "cache-sync-stream" : "cache-sync-pages";
     ASSERT_TRUE(Run(CreateNamespace(*client_, ns, Within(30s))).Ok());
     const auto create_started = Clock::now();
     Status created = Run(CreatePods(*client_, ns, "pod-", kPods, /*parallel=*/32, Within(300s)));
@@ -61,7 +65,7 @@ TEST_P(InformerSyncTest, ThousandPodsSyncThenChangesAreVisibleWithinTenSeconds) 
     std::printf("created %zu pods in %.0f ms\n", kPods, Millis(Clock::now() - create_started));
 
     const auto sync_started = Clock::now();
-    StartReflector(ns, {.watch_list = watch_list});
+    StartReflector(ns, {.watch_list = watch_list}, protobuf);
     Status synced = Run(reflector_->WaitForSync(Within(60s)));
     ASSERT_TRUE(synced.Ok()) << synced;
     const auto sync_took = Clock::now() - sync_started;
@@ -73,6 +77,12 @@ TEST_P(InformerSyncTest, ThousandPodsSyncThenChangesAreVisibleWithinTenSeconds) 
                 Millis(sync_took), watch_list ? "a watch-list" : "pages of 500",
                 static_cast<double>(store_.EncodedBytes()) / kPods, static_cast<double>(json_bytes) / kPods);
     const ReflectorStats synced_stats = reflector_->Stats();
+    // What the cache holds is what a JSON list says, however it came.
+    StatusOr<std::vector<Object>> fresh = Run(ListPods(*client_, ns, Within(60s)));
+    ASSERT_TRUE(fresh.Ok()) << fresh.GetStatus();
+    EXPECT_EQ(CompareStore(store_, *fresh), "");
+    EXPECT_EQ(synced_stats.protobuf_watches, protobuf ? 1 : 0);
+    EXPECT_EQ(synced_stats.protobuf_fallbacks, 0);
     if (watch_list) {
         // The real server streams it: no page, no fallback, one watch for the list and what follows.
         EXPECT_EQ(synced_stats.watch_lists, 1);
@@ -130,8 +140,13 @@ TEST_P(InformerSyncTest, ThousandPodsSyncThenChangesAreVisibleWithinTenSeconds) 
     EXPECT_TRUE(reflector_->LastError().Ok()) << reflector_->LastError();
 }
 
-INSTANTIATE_TEST_SUITE_P(Listing, InformerSyncTest, ::testing::Values(true, false),
-                         [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "WatchList" : "Pages"; });
+INSTANTIATE_TEST_SUITE_P(Listing, InformerSyncTest,
+                         ::testing::Values(Listing::kWatchList, Listing::kPages, Listing::kWatchListProtobuf),
+                         [](const ::testing::TestParamInfo<Listing>& info) {
+                             return info.param == Listing::kWatchList ? "WatchList"
+                                    : info.param == Listing::kPages   ? "Pages"
+                                                                      : "WatchListProtobuf";
+                         });
 
 }  // namespace
 }  // namespace ctrl::cache::test

@@ -49,6 +49,17 @@ class FakePodServer {
         return R"({"apiVersion":"v1","kind":"PodList","metadata":{"resourceVersion":"1"},"items":[)" + items + "]}";
     }
 
+    // What a watch-list sends first: every pod as ADDED, then the bookmark that ends them.
+    std::string InitialEvents() {
+        ++lists_;
+        std::lock_guard lock(mu_);
+        std::string lines;
+        for (const std::string& name : pods_)
+            lines += R"({"type":"ADDED","object":)" + PodJson(name, 1) + "}\n";
+        return lines + R"({"type":"BOOKMARK","object":{"apiVersion":"v1","kind":"Pod","metadata":)"
+                       R"({"resourceVersion":"1","annotations":{"k8s.io/initial-events-end":"true"}}}})" "\n";
+    }
+
     // Sends one watch event ("ADDED", "MODIFIED", "DELETED") to every open watch.
     void PushWatchEvent(const std::string& type, const std::string& object_json) {
         const std::string line = R"({"type":")" + type + R"(","object":)" + object_json + "}\n";
@@ -145,8 +156,14 @@ class FakePodTransport final : public rest::Transport {
         response.body = server_->ListBody();
         co_return response;
     }
-    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(rest::HttpRequest, Context) override {
-        std::unique_ptr<rest::BodyStream> stream = std::make_unique<FakeWatchStream>(server_->OpenFeed());
+    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(rest::HttpRequest request, Context) override {
+        if (server_->Forbidden())
+            co_return ForbiddenError(R"(pods is forbidden: User "someone" cannot watch resource "pods")");
+        std::shared_ptr<FakePodServer::Feed> feed = server_->OpenFeed();
+        // A watch-list (as the API server streams it): every pod as ADDED, then the end bookmark.
+        if (request.target.find("sendInitialEvents=true") != std::string::npos)
+            feed->Push(server_->InitialEvents());
+        std::unique_ptr<rest::BodyStream> stream = std::make_unique<FakeWatchStream>(std::move(feed));
         co_return stream;
     }
 

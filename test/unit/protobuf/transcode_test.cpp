@@ -3,6 +3,7 @@
 
 #include "runtime/protobuf/transcode.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "test/unit/protobuf/proto_builder.hpp"
@@ -125,11 +126,17 @@ TEST(TranscodeTest, ListsSayEmptyItemsAsAnEmptyArray) {
               R"({"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"42"},"items":[]})");
 }
 
-TEST(TranscodeTest, UnknownFieldsAreSkipped) {
+// A field from a newer server would be lost (Go's decoder skips it; the server's JSON has it): refused,
+// so the reader falls back to JSON instead of caching less than the server sent.
+TEST(TranscodeTest, UnknownFieldsAreRefusedNamingFieldAndMessage) {
     ProtoBuilder meta;
-    meta.Bytes(1, "n").Bytes(99, "future").Varint(1000, 7);
-    EXPECT_EQ(Json(Envelope("v1", "ConfigMap", ProtoBuilder().Message(1, meta))),
-              R"({"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"n"}})");
+    meta.Bytes(1, "n").Bytes(99, "future");
+    StatusOr<std::string> json = JsonForEnvelope(Envelope("v1", "ConfigMap", ProtoBuilder().Message(1, meta)));
+    ASSERT_FALSE(json.Ok());
+    EXPECT_TRUE(IsBadRequest(json.GetStatus())) << json.GetStatus();
+    EXPECT_THAT(json.GetStatus().Message(), ::testing::HasSubstr("protobuf field 99 of"));
+    EXPECT_THAT(json.GetStatus().Message(), ::testing::HasSubstr("ObjectMeta"));
+    EXPECT_THAT(json.GetStatus().Message(), ::testing::HasSubstr("read this kind as JSON"));
 }
 
 TEST(TranscodeTest, RepeatedMessageFieldsMerge) {

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "test/unit/protobuf/proto_builder.hpp"
+
 namespace ctrl::rest {
 namespace {
 
@@ -27,6 +29,19 @@ TEST(ApiStatusTest, NotFoundKeepsTheServerMessageAndCode) {
     EXPECT_EQ(status.Message(), "configmaps \"missing\" not found");
     EXPECT_EQ(status.HttpCode(), 404);
     EXPECT_EQ(status.Reason(), "NotFound");
+}
+
+// Issue 19: a request that accepted protobuf gets its error Status in protobuf; it reads as the JSON one.
+TEST(ApiStatusTest, AProtobufStatusReadsAsItsJson) {
+    using protobuf::test::ProtoBuilder;
+    ProtoBuilder status;  // metav1.Status: status 2, message 3, reason 4, code 6
+    status.Bytes(2, "Failure").Bytes(3, "too old resource version: 10 (25)").Bytes(4, "Expired").Varint(6, 410);
+    const std::string body = protobuf::test::Envelope("v1", "Status", status);
+    const Status got =
+        StatusFromResponse(Response(410, body, {{"Content-Type", "application/vnd.kubernetes.protobuf"}}), "WATCH x");
+    EXPECT_TRUE(IsGone(got)) << got;
+    EXPECT_EQ(got.Reason(), "Expired");
+    EXPECT_THAT(got.Message(), ::testing::HasSubstr("too old resource version"));
 }
 
 TEST(ApiStatusTest, EachReasonMapsToItsCode) {
