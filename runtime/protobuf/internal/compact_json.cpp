@@ -12,12 +12,13 @@ namespace {
 constexpr int kMaxDepth = 1000;
 
 // The bytes inside a string Compactor::String stops at: the closing quote, escapes, control
-// characters, what encoding/json escapes ('<', '>', '&') and 0xE2 (U+2028 and U+2029 start with it).
+// characters, what encoding/json escapes ('<', '>', '&') and non-ASCII bytes (checked as UTF-8;
+// U+2028 and U+2029 escaped).
 struct StopTable {
     bool stop[256] = {};
     constexpr StopTable() {
         for (int c = 0; c < 256; ++c) {
-            stop[c] = c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c == 0xE2;
+            stop[c] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&';
         }
     }
 };
@@ -104,7 +105,7 @@ class Compactor {
     }
 
     // Copies a string, keeping the escapes it has; like encoding/json's compact it escapes '<',
-    // '>', '&', U+2028 and U+2029 and copies other bytes (valid UTF-8 or not) as they are.
+    // '>', '&', U+2028 and U+2029 and copies other bytes as they are. Invalid UTF-8 fails.
     bool String() {
         out_ += '"';
         std::size_t run = ++pos_;
@@ -132,15 +133,18 @@ class Compactor {
                 }
                 continue;
             }
-            if (c == 0xE2) {
-                if (pos_ + 2 < in_.size() && bytes[pos_ + 1] == 0x80 && (bytes[pos_ + 2] & ~1u) == 0xA8) {
-                    out_.append(in_.substr(run, pos_ - run));
-                    out_ += bytes[pos_ + 2] == 0xA8 ? "\\u2028" : "\\u2029";
-                    pos_ += 3;
-                    run = pos_;
-                } else {
-                    ++pos_;
+            if (c >= 0x80) {
+                unsigned code = 0;
+                const std::size_t n = Utf8SequenceLength(in_, pos_, code);
+                if (n == 0) {
+                    return false;
                 }
+                if (code == 0x2028 || code == 0x2029) {
+                    out_.append(in_.substr(run, pos_ - run));
+                    out_ += code == 0x2028 ? "\\u2028" : "\\u2029";
+                    run = pos_ + n;
+                }
+                pos_ += n;
                 continue;
             }
             out_.append(in_.substr(run, pos_ - run));  // '<', '>' or '&'
@@ -180,17 +184,39 @@ class Compactor {
         return true;
     }
 
+    // A number as JSON's grammar has it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
     bool Number() {
         const std::size_t start = pos_;
+        const auto digit = [&] { return pos_ < in_.size() && in_[pos_] >= '0' && in_[pos_] <= '9'; };
+        const auto digits = [&] {
+            const std::size_t from = pos_;
+            while (digit()) {
+                ++pos_;
+            }
+            return pos_ > from;
+        };
         if (pos_ < in_.size() && in_[pos_] == '-') {
             ++pos_;
         }
-        const std::size_t digits = pos_;
-        while (pos_ < in_.size() && std::string_view("0123456789.eE+-").find(in_[pos_]) != std::string_view::npos) {
+        if (pos_ < in_.size() && in_[pos_] == '0') {
             ++pos_;
-        }
-        if (pos_ == digits || !std::isdigit(static_cast<unsigned char>(in_[digits]))) {
+        } else if (!digits()) {
             return false;
+        }
+        if (pos_ < in_.size() && in_[pos_] == '.') {
+            ++pos_;
+            if (!digits()) {
+                return false;
+            }
+        }
+        if (pos_ < in_.size() && (in_[pos_] == 'e' || in_[pos_] == 'E')) {
+            ++pos_;
+            if (pos_ < in_.size() && (in_[pos_] == '+' || in_[pos_] == '-')) {
+                ++pos_;
+            }
+            if (!digits()) {
+                return false;
+            }
         }
         out_.append(in_.substr(start, pos_ - start));
         return true;

@@ -163,6 +163,10 @@ void AppendFraction(std::string& out, std::uint64_t value, int digits) {
 
 }  // namespace
 
+std::size_t Utf8SequenceLength(std::string_view s, std::size_t i, unsigned& code) {
+    return Utf8Length(s, i, code);
+}
+
 void AppendGoStringContents(std::string& out, std::string_view s) {
     AppendEscaped(out, s);
 }

@@ -22,12 +22,17 @@ void AppendRfc3339(std::string& out, std::int64_t seconds, std::int64_t nanos, b
 // time.Duration.String() of `nanos`, quoted: "1h2m3.5s", "1.5ms", "0s".
 void AppendGoDuration(std::string& out, std::int64_t nanos);
 
+// The length of the valid UTF-8 sequence starting at s[i] (Go's utf8.DecodeRune rules), or 0 when
+// it is not one; sets `code` to its code point.
+std::size_t Utf8SequenceLength(std::string_view s, std::size_t i, unsigned& code);
+
 // Standard base64 with padding, quoted.
 void AppendBase64(std::string& out, std::string_view bytes);
 
 // What encoding/json does with a Marshaler's output: the JSON text `raw` compacted (whitespace
 // outside strings dropped) with the escaping of AppendGoString inside strings. False when `raw`
-// is not a well-formed JSON value.
+// is not a well-formed JSON value or holds invalid UTF-8 (which encoding/json would copy, and which
+// no JSON parser ctrl uses accepts).
 bool AppendCompactJson(std::string& out, std::string_view raw);
 
 }  // namespace ctrl::protobuf::internal

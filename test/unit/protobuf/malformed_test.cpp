@@ -7,6 +7,7 @@
 #include <random>
 #include <sstream>
 
+#include "runtime/core/object.hpp"
 #include "runtime/protobuf/transcode.hpp"
 #include "runtime/protobuf/watch_frames.hpp"
 #include "test/unit/protobuf/proto_builder.hpp"
@@ -132,7 +133,10 @@ TEST(MalformedTest, EveryTruncationAndRandomDamageIsAStatusNotACrash) {
             damaged[4 + random() % (damaged.size() - 4)] = static_cast<char>(random());
         }
         StatusOr<std::string> json = JsonForEnvelope(damaged);
-        if (!json.Ok()) {
+        if (json.Ok()) {
+            const StatusOr<Object> parsed = Object::Parse(*json);  // what it writes is always JSON
+            EXPECT_TRUE(parsed.Ok()) << parsed.GetStatus();
+        } else {
             EXPECT_TRUE(json.GetStatus().Code() == StatusCode::kBadRequest ||
                         json.GetStatus().Code() == StatusCode::kNoMatch)
                 << json.GetStatus();

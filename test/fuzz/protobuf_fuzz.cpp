@@ -1,0 +1,94 @@
+// The protobuf transcoder on any bytes: an envelope, or a watch stream fed in chunks the input
+// chooses. It never crashes; an error is BadRequest or NoMatch; what it writes on success is JSON
+// that parses; a stream fed in chunks gives the events the same stream fed whole gives.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/core/object.hpp"
+#include "runtime/protobuf/transcode.hpp"
+#include "runtime/protobuf/watch_frames.hpp"
+#include "test/fuzz/fuzz_input.hpp"
+
+namespace ctrl::fuzz {
+namespace {
+
+void CheckError(const Status& status, std::string_view input) {
+    if (status.Code() != StatusCode::kBadRequest && status.Code() != StatusCode::kNoMatch) {
+        PropertyFailed("a transcoder error that is neither BadRequest nor NoMatch: " + status.ToString(),
+                       std::string(input));
+    }
+}
+
+void CheckJson(const std::string& json, std::string_view input) {
+    if (!Object::Parse(json).Ok()) {
+        PropertyFailed("the transcoder wrote JSON that does not parse: " + json, std::string(input));
+    }
+}
+
+// Every frame of body fed in chunks of the given sizes (whole when none), transcoded; stops at the
+// first error.
+std::string Stream(std::string_view body, const std::vector<std::size_t>& chunk_sizes) {
+    protobuf::WatchFrameReader reader(1 << 20);
+    std::string out;
+    std::size_t at = 0;
+    std::size_t chunk = 0;
+    while (at < body.size()) {
+        const std::size_t size =
+            std::min(body.size() - at, chunk_sizes.empty() ? body.size() : chunk_sizes[chunk++ % chunk_sizes.size()]);
+        reader.Append(body.substr(at, size));
+        at += size;
+        while (true) {
+            StatusOr<std::optional<std::string_view>> frame = reader.Next();
+            if (!frame.Ok()) {
+                CheckError(frame.GetStatus(), body);
+                return out + "error\n";
+            }
+            if (!frame->has_value()) {
+                break;
+            }
+            std::string event;
+            const Status status = protobuf::AppendJsonForWatchEvent(**frame, event);
+            if (!status.Ok()) {
+                CheckError(status, body);
+                return out + "error " + status.ToString() + "\n";
+            }
+            CheckJson(event, body);
+            out += event + "\n";
+        }
+    }
+    return out;
+}
+
+}  // namespace
+}  // namespace ctrl::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace ctrl;
+    fuzz::FuzzInput input(data, size);
+    const std::uint8_t mode = input.TakeByte();
+    if (mode % 2 == 0) {
+        const std::string_view body = input.TakeRest();
+        StatusOr<std::string> json = protobuf::JsonForEnvelope(body);
+        if (json.Ok()) {
+            fuzz::CheckJson(*json, body);
+        } else {
+            fuzz::CheckError(json.GetStatus(), body);
+        }
+        return 0;
+    }
+    std::vector<std::size_t> chunk_sizes;
+    const std::uint8_t chunk_count = 1 + input.TakeByte() % 4;
+    for (std::uint8_t i = 0; i < chunk_count; ++i) {
+        chunk_sizes.push_back(1 + input.TakeByte() % 64);
+    }
+    const std::string_view body = input.TakeRest();
+    if (fuzz::Stream(body, {}) != fuzz::Stream(body, chunk_sizes)) {
+        fuzz::PropertyFailed("a watch stream fed in chunks gives other events than fed whole", std::string(body));
+    }
+    return 0;
+}
