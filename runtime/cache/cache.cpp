@@ -183,8 +183,7 @@ Task<StatusOr<Cache::Entry*>> Cache::EntryFor(const GroupVersionKind& gvk, bool 
         target.label_selector = labels.String();
         target.field_selector = fields.String();
         target.metadata_only = metadata_only;
-        target.protobuf =
-            options_.protobuf && !metadata_only && protobuf::HasBuiltinSchema(gvk.ApiVersion(), gvk.kind);
+        target.protobuf = options_.protobuf && !metadata_only && protobuf::HasBuiltinSchema(gvk.ApiVersion(), gvk.kind);
         entry->namespaces.push_back(namespace_name);
         entry->informers.push_back(
             std::make_shared<Informer>(gvk, rest_, std::move(target), StoreOptionsFor(gvk), options_.reflector,

@@ -478,8 +478,9 @@ const ListWatchTarget& Reflector::WatchTarget(const State& state) const {
 }
 
 void Reflector::WatchInJson(State& state, const Status& status) {
-    state.log.Error(status, "a protobuf watch event cannot be read (a kind or field this version of ctrl does not "
-                            "know, or broken bytes): watching in JSON from now on");
+    state.log.Error(status,
+                    "a protobuf watch event cannot be read (a kind or field this version of ctrl does not "
+                    "know, or broken bytes): watching in JSON from now on");
     state.json_target = target_;
     state.json_target->protobuf = false;
     std::lock_guard lock(mu_);

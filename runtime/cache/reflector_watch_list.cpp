@@ -32,7 +32,8 @@ Task<Status> Reflector::OpenWatchList(State& state, Context& ctx) {
                                                   : "the previous list failed",
                         "how", "watch-list");
     const int64_t timeout_seconds = WatchTimeoutSeconds();
-    StatusOr<rest::HttpRequest> request = BuildWatchListRequest(WatchTarget(state), timeout_seconds, options_.request_timeout);
+    StatusOr<rest::HttpRequest> request =
+        BuildWatchListRequest(WatchTarget(state), timeout_seconds, options_.request_timeout);
     if (!request.Ok())
         co_return request.GetStatus().Annotate("streaming the list of " + target_.Describe());
     // As a watch's: should the server not end it (a half-open connection), this deadline does.

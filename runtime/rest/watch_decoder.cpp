@@ -151,9 +151,9 @@ StatusOr<std::optional<WatchEvent>> WatchDecoder::NextFrame() {
     constexpr std::size_t kLengthBytes = 4;
     const std::size_t held = end_ - begin_;
     const auto* at = reinterpret_cast<const unsigned char*>(buffer_.get() + begin_);
-    const std::size_t length =
-        held < kLengthBytes ? 0
-                            : (std::size_t{at[0]} << 24) | (std::size_t{at[1]} << 16) | (std::size_t{at[2]} << 8) | at[3];
+    const std::size_t length = held < kLengthBytes ? 0
+                                                   : (std::size_t{at[0]} << 24) | (std::size_t{at[1]} << 16) |
+                                                         (std::size_t{at[2]} << 8) | at[3];
     const std::uint64_t offset = buffer_offset_ + begin_;
     if (held >= kLengthBytes && length > options_.max_event_bytes)
         return Fail(TooLarge(offset, options_.max_event_bytes));
@@ -167,8 +167,8 @@ StatusOr<std::optional<WatchEvent>> WatchDecoder::NextFrame() {
     begin_ += kLengthBytes + length;
     json_.clear();
     if (Status transcoded = protobuf::AppendJsonForWatchEvent(frame, json_); !transcoded.Ok())
-        return Fail(Status(transcoded.Code(), "protobuf watch event at byte offset " + std::to_string(offset) +
-                                                  ": " + transcoded.Message()));
+        return Fail(Status(transcoded.Code(), "protobuf watch event at byte offset " + std::to_string(offset) + ": " +
+                                                  transcoded.Message()));
     // The JSON fast path reads a little past the text's end: make those bytes exist and be defined.
     const std::size_t text = json_.size();
     json_.append(internal::kWatchEventParserPadding, '\0');

@@ -159,9 +159,9 @@ Status MessageWriter::WriteFields(std::int32_t message, std::string_view data, c
             // the server would send has it, and a cache must not hold less than that without
             // saying so: the caller reads this kind as JSON instead.
             occurrences_.resize(start);
-            return BadRequestError(
-                          "protobuf field " + std::to_string(wire.number) + " of " + std::string(schema_.NameOf(message)) +
-                              " is not in ctrl's schema (k8s.io/api v0.37.2): read this kind as JSON");
+            return BadRequestError("protobuf field " + std::to_string(wire.number) + " of " +
+                                   std::string(schema_.NameOf(message)) +
+                                   " is not in ctrl's schema (k8s.io/api v0.37.2): read this kind as JSON");
         }
         const Field& field = fields[static_cast<std::size_t>(index)];
         const std::uint8_t expected = WireTypeOf(field.wire);

@@ -213,8 +213,13 @@ TEST_F(ManagerTest, AFieldIndexAddedBeforeStartAnswersMatchingFields) {
         return listed.Ok() && blue.size() == 2;
     })) << ::testing::PrintToString(blue);
     EXPECT_THAT(blue, ::testing::UnorderedElementsAre("blue-1", "blue-2"));
-    StatusOr<std::vector<std::shared_ptr<const Object>>> red =
-        mgr_->GetCache().ListSharedNow<api::ConfigMap>(client::InNamespace(ns), client::MatchingFields(field, "red"));
+    // red-1 was created last: seeing both blues does not mean the cache has it yet.
+    StatusOr<std::vector<std::shared_ptr<const Object>>> red = UnavailableError("not read yet");
+    EXPECT_TRUE(Eventually([&] {
+        red = mgr_->GetCache().ListSharedNow<api::ConfigMap>(client::InNamespace(ns),
+                                                             client::MatchingFields(field, "red"));
+        return red.Ok() && red->size() == 1;
+    }));
     ASSERT_TRUE(red.Ok()) << red.GetStatus();
     ASSERT_EQ(red->size(), 1u);
     EXPECT_EQ((*red)[0]->Name(), "red-1");

@@ -57,7 +57,8 @@ class FakePodServer {
         for (const std::string& name : pods_)
             lines += R"({"type":"ADDED","object":)" + PodJson(name, 1) + "}\n";
         return lines + R"({"type":"BOOKMARK","object":{"apiVersion":"v1","kind":"Pod","metadata":)"
-                       R"({"resourceVersion":"1","annotations":{"k8s.io/initial-events-end":"true"}}}})" "\n";
+                       R"({"resourceVersion":"1","annotations":{"k8s.io/initial-events-end":"true"}}}})"
+                       "\n";
     }
 
     // Sends one watch event ("ADDED", "MODIFIED", "DELETED") to every open watch.

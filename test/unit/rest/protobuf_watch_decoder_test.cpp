@@ -33,8 +33,7 @@ WatchDecoderOptions Protobuf() {
 }
 
 // Every event of a stream fed in pieces of at most `piece` bytes: "TYPE <object JSON>".
-StatusOr<std::vector<std::string>> Decode(const std::string& stream, WatchDecoderOptions options,
-                                          std::size_t piece) {
+StatusOr<std::vector<std::string>> Decode(const std::string& stream, WatchDecoderOptions options, std::size_t piece) {
     WatchDecoder decoder(options);
     std::vector<std::string> out;
     auto drain = [&]() -> Status {
