@@ -87,7 +87,6 @@ Status MessageWriter::WriteMap(const Field& field, std::size_t begin, std::size_
         WireReader reader(occurrences_[i].bytes);
         WireField wire;
         Entry entry{{}, false, {}};
-        std::string_view value_bytes;
         while (reader.Next(wire)) {
             if (wire.number == 1) {
                 if (wire.wire_type != 2) {
