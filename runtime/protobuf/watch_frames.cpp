@@ -7,20 +7,19 @@ StatusOr<std::optional<std::string_view>> WatchFrameReader::Next() {
         buffer_.erase(0, consumed_);
         consumed_ = 0;
     }
-    if (buffer_.size() - consumed_ < 4) {
+    if (buffer_.size() - consumed_ < kFrameLengthBytes) {
         return std::optional<std::string_view>();
     }
-    const auto* p = reinterpret_cast<const unsigned char*>(buffer_.data() + consumed_);
-    const std::size_t length = (std::size_t{p[0]} << 24) | (std::size_t{p[1]} << 16) | (std::size_t{p[2]} << 8) | p[3];
+    const std::size_t length = FrameLength(std::string_view(buffer_).substr(consumed_, kFrameLengthBytes));
     if (length > max_frame_) {
         return BadRequestError("protobuf watch frame of " + std::to_string(length) + " bytes exceeds the maximum of " +
                                std::to_string(max_frame_));
     }
-    if (buffer_.size() - consumed_ - 4 < length) {
+    if (buffer_.size() - consumed_ - kFrameLengthBytes < length) {
         return std::optional<std::string_view>();
     }
-    const std::string_view frame(buffer_.data() + consumed_ + 4, length);
-    consumed_ += 4 + length;
+    const std::string_view frame(buffer_.data() + consumed_ + kFrameLengthBytes, length);
+    consumed_ += kFrameLengthBytes + length;
     return std::optional<std::string_view>(frame);
 }
 

@@ -9,6 +9,13 @@
 
 namespace ctrl::protobuf {
 
+// Bytes of a frame's length prefix, and the length that prefix (big-endian) announces.
+inline constexpr std::size_t kFrameLengthBytes = 4;
+inline std::size_t FrameLength(std::string_view prefix) {
+    const auto* p = reinterpret_cast<const unsigned char*>(prefix.data());
+    return (std::size_t{p[0]} << 24) | (std::size_t{p[1]} << 16) | (std::size_t{p[2]} << 8) | p[3];
+}
+
 // Splits a protobuf watch stream (Accept: application/vnd.kubernetes.protobuf;stream=watch) into
 // its frames: each a 4-byte big-endian length and that many bytes of a metav1.WatchEvent (see
 // AppendJsonForWatchEvent). Feed it the body as it arrives, in pieces of any size.

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "runtime/protobuf/transcode.hpp"
+#include "runtime/protobuf/watch_frames.hpp"
 #include "runtime/rest/internal/watch_event_parser.hpp"
 
 namespace ctrl::rest {
@@ -148,12 +149,10 @@ StatusOr<std::optional<WatchEvent>> WatchDecoder::DecodeLine(std::string_view li
 }
 
 StatusOr<std::optional<WatchEvent>> WatchDecoder::NextFrame() {
-    constexpr std::size_t kLengthBytes = 4;
+    constexpr std::size_t kLengthBytes = protobuf::kFrameLengthBytes;
     const std::size_t held = end_ - begin_;
-    const auto* at = reinterpret_cast<const unsigned char*>(buffer_.get() + begin_);
-    const std::size_t length = held < kLengthBytes ? 0
-                                                   : (std::size_t{at[0]} << 24) | (std::size_t{at[1]} << 16) |
-                                                         (std::size_t{at[2]} << 8) | at[3];
+    const std::size_t length =
+        held < kLengthBytes ? 0 : protobuf::FrameLength(std::string_view(buffer_.get() + begin_, kLengthBytes));
     const std::uint64_t offset = buffer_offset_ + begin_;
     if (held >= kLengthBytes && length > options_.max_event_bytes)
         return Fail(TooLarge(offset, options_.max_event_bytes));
