@@ -6,10 +6,12 @@
 # plane), integration (against the real control plane), e2e, tool and install (the installed
 # package built into another project and tested against the real control plane:
 # hack/test-install.sh). Extra arguments go to ctest, e.g. `hack/test.sh -L unit`, `-L fake`,
-# `-L install` or `-R Object`.
+# `-L install` or `-R Object`. Tests run $CTRL_TEST_JOBS at a time (default: one per core; each
+# integration test has its own control plane on its own ports; the guide runs alone).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${CTRL_BUILD_DIR:-${ROOT}/build}"
+TEST_JOBS="${CTRL_TEST_JOBS:-$(nproc)}"
 step() { echo "== test.sh: $*" >&2; }
 
 step "installing packages"
@@ -32,7 +34,7 @@ status=0
 
 step "running tests"
 cd "${BUILD_DIR}"
-ctest --output-on-failure --no-tests=error "$@" || status=$?
+ctest -j "${TEST_JOBS}" --output-on-failure --no-tests=error "$@" || status=$?
 # The control planes the integration tests started: version and start-to-ready time.
 grep -h "^control plane: " Testing/Temporary/LastTest.log 2>/dev/null | sort -u >&2 || true
 # On failure, the failed assertions once more at the very end, where a truncated log still shows them.
