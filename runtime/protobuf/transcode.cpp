@@ -23,9 +23,9 @@ StatusOr<std::string> JsonForEnvelope(std::string_view envelope) {
     return out;
 }
 
-Status AppendJsonForWatchEvent(std::string_view event, std::string& out) {
+Status AppendJsonForWatchEvent(std::string_view event, std::string& out, bool drop_managed_fields) {
     const internal::Schema& schema = internal::Schema::Builtin();
-    internal::MessageWriter writer(schema, out);
+    internal::MessageWriter writer(schema, out, drop_managed_fields);
     return writer.WriteObject(schema.watch_event_message(), event, nullptr);
 }
 

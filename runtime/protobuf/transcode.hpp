@@ -30,6 +30,9 @@ bool HasBuiltinSchema(std::string_view api_version, std::string_view kind);
 
 // Appends the JSON of one watch event: `event` is a frame's payload in a protobuf watch stream
 // (a metav1.WatchEvent whose object is an envelope), written as {"type":...,"object":{...}}.
-[[nodiscard]] Status AppendJsonForWatchEvent(std::string_view event, std::string& out);
+// drop_managed_fields: the object's metadata.managedFields are read past and not written (what a
+// store that strips them would throw away).
+[[nodiscard]] Status AppendJsonForWatchEvent(std::string_view event, std::string& out,
+                                             bool drop_managed_fields = false);
 
 }  // namespace ctrl::protobuf

@@ -165,7 +165,8 @@ StatusOr<std::optional<WatchEvent>> WatchDecoder::NextFrame() {
     const std::string_view frame(buffer_.get() + begin_ + kLengthBytes, length);
     begin_ += kLengthBytes + length;
     json_.clear();
-    if (Status transcoded = protobuf::AppendJsonForWatchEvent(frame, json_); !transcoded.Ok())
+    if (Status transcoded = protobuf::AppendJsonForWatchEvent(frame, json_, options_.drop_managed_fields);
+        !transcoded.Ok())
         return Fail(Status(transcoded.Code(), "protobuf watch event at byte offset " + std::to_string(offset) + ": " +
                                                   transcoded.Message()));
     // The JSON fast path reads a little past the text's end: make those bytes exist and be defined.

@@ -105,6 +105,11 @@ Status MessageWriter::Malformed(std::string_view what) const {
     return BadRequestError(std::move(message));
 }
 
+bool MessageWriter::IsDroppedManagedFields(std::int32_t message, const Field& field) const {
+    return drop_managed_fields_ && message == schema_.object_meta_message() &&
+           static_cast<std::ptrdiff_t>(messages_.size()) == envelope_depth_ + 2 && field.json == "managedFields";
+}
+
 void MessageWriter::Key(std::string_view name, bool& first) {
     const std::size_t size = out_.size();
     out_.resize(size + name.size() + (first ? 3 : 4));
@@ -196,7 +201,8 @@ Status MessageWriter::WriteFields(std::int32_t message, std::string_view data, c
         while (last < end && occurrences_[last].field == i) {
             ++last;
         }
-        if (last == cursor && IsOmittedWhenAbsent(fields[i])) {
+        if ((last == cursor && IsOmittedWhenAbsent(fields[i])) || IsDroppedManagedFields(message, fields[i])) {
+            cursor = last;
             continue;
         }
         path_.push_back(fields[i].json);

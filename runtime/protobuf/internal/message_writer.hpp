@@ -21,7 +21,9 @@ struct TypeMetaValues {
 // One writer per call; it keeps scratch space across the messages of one object.
 class MessageWriter final {
   public:
-    MessageWriter(const Schema& schema, std::string& out) : schema_(schema), out_(out) {}
+    // drop_managed_fields: the first envelope's object is written without metadata.managedFields.
+    MessageWriter(const Schema& schema, std::string& out, bool drop_managed_fields = false)
+        : schema_(schema), out_(out), drop_managed_fields_(drop_managed_fields) {}
 
     // Appends message `message` decoded from `data` as a JSON object.
     Status WriteObject(std::int32_t message, std::string_view data, const TypeMetaValues* type_meta);
@@ -50,12 +52,16 @@ class MessageWriter final {
     // (protobuf merges repeated occurrences of a message) into `merged`.
     std::string_view MessageBytes(std::size_t begin, std::size_t end, std::string& merged) const;
     Status Malformed(std::string_view what) const;
+    X bool IsDroppedManagedFields(std::int32_t message, const Field& field) const;
 
     const Schema& schema_;
     std::string& out_;
     std::vector<Occurrence> occurrences_;
     std::vector<std::int32_t> messages_;  // the messages being written, outermost first
     std::vector<std::string_view> path_;  // the JSON names leading to the current field
+    bool drop_managed_fields_;
+    // messages_.size() when the first envelope began (its object's ObjectMeta is two deeper); -1 before.
+    std::ptrdiff_t envelope_depth_ = -1;
 };
 
 }  // namespace ctrl::protobuf::internal

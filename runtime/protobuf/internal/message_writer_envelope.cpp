@@ -57,6 +57,9 @@ Status MessageWriter::WriteEnvelope(std::string_view envelope) {
         return NoMatchError("no built-in protobuf schema for apiVersion \"" + std::string(values.api_version) +
                             "\", kind \"" + std::string(values.kind) + "\"");
     }
+    if (envelope_depth_ < 0) {
+        envelope_depth_ = static_cast<std::ptrdiff_t>(messages_.size());
+    }
     return WriteObject(message, raw, &values);
 }
 

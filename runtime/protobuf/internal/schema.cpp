@@ -23,6 +23,7 @@ Schema::Schema(const SchemaTable& table) : table_(table) {
     }
     unknown_ = Find("k8s.io/apimachinery/pkg/runtime.Unknown");
     watch_event_ = Find("k8s.io/apimachinery/pkg/apis/meta/v1.WatchEvent");
+    object_meta_ = Find("k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta");
 }
 
 std::span<const Field> Schema::FieldsOf(std::int32_t message) const {

@@ -104,6 +104,7 @@ class Schema final {
     // Messages the transcoder itself needs.
     std::int32_t unknown_message() const { return unknown_; }
     std::int32_t watch_event_message() const { return watch_event_; }
+    std::int32_t object_meta_message() const { return object_meta_; }
 
   private:
     explicit Schema(const SchemaTable& table);
@@ -116,6 +117,7 @@ class Schema final {
     std::unique_ptr<std::int8_t[]> dense_;
     std::int32_t unknown_ = -1;
     std::int32_t watch_event_ = -1;
+    std::int32_t object_meta_ = -1;
 };
 
 }  // namespace ctrl::protobuf::internal

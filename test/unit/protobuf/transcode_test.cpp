@@ -155,6 +155,31 @@ TEST(TranscodeTest, WatchEventsCarryTheirObject) {
     EXPECT_EQ(json, R"({"type":"DELETED","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{}}})");
 }
 
+// A store that strips managedFields asks the transcoder not to write them: only the event object's
+// own go; a pod template's metadata keeps its (an object's content, not its bookkeeping).
+TEST(TranscodeTest, WatchEventsCanLeaveTheObjectsManagedFieldsOut) {
+    ProtoBuilder template_meta;
+    template_meta.Message(17, ProtoBuilder().Bytes(1, "t"));
+    ProtoBuilder meta;
+    meta.Bytes(1, "d").Message(17, ProtoBuilder().Bytes(1, "m")).Message(17, ProtoBuilder().Bytes(1, "n"));
+    ProtoBuilder deployment;
+    deployment.Message(1, meta).Message(2, ProtoBuilder().Message(3, ProtoBuilder().Message(1, template_meta)));
+    ProtoBuilder event;
+    event.Bytes(1, "ADDED").Message(2, ProtoBuilder().Bytes(1, Envelope("apps/v1", "Deployment", deployment)));
+
+    std::string full;
+    ASSERT_TRUE(AppendJsonForWatchEvent(event.str(), full).Ok());
+    std::string dropped;
+    ASSERT_TRUE(AppendJsonForWatchEvent(event.str(), dropped, /*drop_managed_fields=*/true).Ok());
+
+    const std::string own = R"(,"managedFields":[{"manager":"m"},{"manager":"n"}])";
+    const std::size_t at = full.find(own);
+    ASSERT_NE(at, std::string::npos) << full;
+    EXPECT_EQ(dropped, full.substr(0, at) + full.substr(at + own.size()));
+    EXPECT_THAT(dropped, ::testing::HasSubstr(R"("metadata":{"name":"d"},)"));
+    EXPECT_THAT(dropped, ::testing::HasSubstr(R"("managedFields":[{"manager":"t"}])"));
+}
+
 TEST(TranscodeTest, KnowsEveryBuiltinKindAndNoCustomOne) {
     for (const auto& [api_version, kind] :
          std::vector<std::pair<std::string, std::string>>{{"v1", "Pod"},
