@@ -1,15 +1,19 @@
 // Transcoding protobuf to the API server's JSON: ns per pod and MB/s for the benchmark workload's
 // pod (test/support/workload.hpp, recorded from kube-apiserver v1.37.2: 5.96 KB of protobuf, 8.04 KB
 // of JSON) and a pod using most optional sections; beside parsing the same JSON into an Object (what
-// the reflector does per object today), and transcode + parse (what it would do with protobuf).
+// the reflector does per object today), and transcode + parse (what it would do with protobuf); and
+// the watch decoder's whole path for one protobuf event of that pod (frame -> transcode -> Object),
+// with managedFields kept and dropped (what a store that strips them asks for).
 #include <benchmark/benchmark.h>
 
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "runtime/core/object.hpp"
 #include "runtime/protobuf/transcode.hpp"
+#include "runtime/rest/watch_decoder.hpp"
 
 namespace {
 
@@ -67,10 +71,63 @@ void BM_TranscodeAndParse(benchmark::State& state, const char* name) {
     Counters(state, pb.size(), json.size());
 }
 
+// Protobuf's length-delimited field `number` holding `bytes`.
+void AppendBytesField(std::string& out, int number, std::string_view bytes) {
+    out += static_cast<char>((number << 3) | 2);
+    for (std::size_t size = bytes.size(); true; size >>= 7) {
+        const auto low = static_cast<unsigned char>(size & 0x7f);
+        if (size < 0x80) {
+            out += static_cast<char>(low);
+            break;
+        }
+        out += static_cast<char>(low | 0x80);
+    }
+    out += bytes;
+}
+
+// A protobuf watch stream frame: 4-byte big-endian length, then metav1.WatchEvent{type = 1, object =
+// 2 (runtime.RawExtension{raw = 1: the envelope})}.
+std::string WatchFrame(const std::string& envelope) {
+    std::string raw;
+    AppendBytesField(raw, 1, envelope);
+    std::string event;
+    AppendBytesField(event, 1, "ADDED");
+    AppendBytesField(event, 2, raw);
+    std::string frame(4, '\0');
+    for (int i = 0; i < 4; ++i) {
+        frame[static_cast<std::size_t>(i)] = static_cast<char>((event.size() >> (8 * (3 - i))) & 0xff);
+    }
+    return frame + event;
+}
+
+void BM_WatchEventToObject(benchmark::State& state, bool drop_managed_fields) {
+    const std::string pb = Read("workload_pod.pb");
+    const std::string frame = WatchFrame(pb);
+    ctrl::rest::WatchDecoderOptions options;
+    options.protobuf = true;
+    options.drop_managed_fields = drop_managed_fields;
+    ctrl::rest::WatchDecoder decoder(options);
+    for (auto _ : state) {
+        if (!decoder.Feed(frame).Ok()) {
+            state.SkipWithError("feed failed");
+            break;
+        }
+        auto event = decoder.Next();
+        if (!event.Ok() || !event->has_value()) {
+            state.SkipWithError("decode failed");
+            break;
+        }
+        benchmark::DoNotOptimize((*event)->object);
+    }
+    Counters(state, pb.size(), 0);
+}
+
 BENCHMARK_CAPTURE(BM_Transcode, workload_pod, "workload_pod");
 BENCHMARK_CAPTURE(BM_Transcode, rich_pod, "rich_pod");
 BENCHMARK_CAPTURE(BM_ParseJson, workload_pod, "workload_pod");
 BENCHMARK_CAPTURE(BM_TranscodeAndParse, workload_pod, "workload_pod");
+BENCHMARK_CAPTURE(BM_WatchEventToObject, managed_fields_kept, false);
+BENCHMARK_CAPTURE(BM_WatchEventToObject, managed_fields_dropped, true);
 
 }  // namespace
 

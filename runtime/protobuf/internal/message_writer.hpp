@@ -52,7 +52,8 @@ class MessageWriter final {
     // (protobuf merges repeated occurrences of a message) into `merged`.
     std::string_view MessageBytes(std::size_t begin, std::size_t end, std::string& merged) const;
     Status Malformed(std::string_view what) const;
-    X bool IsDroppedManagedFields(std::int32_t message, const Field& field) const;
+    // Whether `field` of `message` is the first envelope's metadata.managedFields, to leave out.
+    bool IsDroppedManagedFields(std::int32_t message, const Field& field) const;
 
     const Schema& schema_;
     std::string& out_;

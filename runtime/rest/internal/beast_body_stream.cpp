@@ -96,12 +96,29 @@ Task<StatusOr<std::size_t>> BeastBodyStream::ReadOnStrand(char* data, std::size_
                 co_return n;  // the error comes with the next call
             co_return failed_;
         }
+        std::size_t total = n;
+        if (n > 0 && n < size && !parser_->is_done()) {
+            // What the connection already holds (the rest of a TLS record: more events, each its own
+            // chunk) goes into this read too, without waiting: one call per record, not per chunk.
+            auto& more = parser_->get().body();
+            more.data = data + n;
+            more.size = size - n;
+            more.more = true;
+            const error_code parse_ec = connection_->ParseBuffered(*parser_);
+            total = size - parser_->get().body().size;
+            if (parse_ec) {
+                watchdog.Disarm();
+                failed_ = UnavailableError(description_ + " ended mid-body: " + parse_ec.message());
+                connection_->Abort();
+                co_return total;  // the error comes with the next call
+            }
+        }
         if (parser_->is_done()) {
             watchdog.Disarm();
             connection_->Abort();  // never reused
         }
-        if (n > 0 || parser_->is_done())
-            co_return n;
+        if (total > 0 || parser_->is_done())
+            co_return total;
     }
 }
 

@@ -125,6 +125,21 @@ Task<error_code> BeastConnection::ReadSome(StreamResponseParser& parser) {
     co_return ec;
 }
 
+error_code BeastConnection::ParseBuffered(StreamResponseParser& parser) {
+    while (buffer_.size() > 0 && !parser.is_done()) {
+        error_code ec;
+        const std::size_t used = parser.put(buffer_.data(), ec);
+        buffer_.consume(used);
+        if (ec == http::error::need_more || ec == http::error::need_buffer)
+            return {};
+        if (ec)
+            return ec;
+        if (used == 0)
+            break;
+    }
+    return {};
+}
+
 void BeastConnection::Abort() {
     aborted_ = true;
     connected_ = false;

@@ -53,6 +53,10 @@ class BeastConnection final {
     Task<error_code> ReadHeader(StreamResponseParser& parser);
     // Reads some of the body into the parser's buffer_body buffer (need_buffer when it filled up).
     Task<error_code> ReadSome(StreamResponseParser& parser);
+    // Feeds the parser the bytes already received, without reading: stops when the parser needs
+    // bytes not received yet, its body buffer is full or the message is done. An error only for a
+    // malformed message.
+    error_code ParseBuffered(StreamResponseParser& parser);
 
     // Closes the socket and cancels a pending name resolution; the pending operation fails.
     void Abort();

@@ -101,6 +101,50 @@ TEST_F(BeastOpenTest, ChunksArriveAsTheServerSendsThem) {
     EXPECT_EQ(*again, 0u);
 }
 
+// Chunks the client has already received (a server that writes several events at once, or a TLS
+// record holding several) come back from one read, not one read per chunk; a read still returns
+// what it has without waiting for more.
+TEST_F(BeastOpenTest, ChunksAlreadyReceivedComeBackInOneRead) {
+    std::atomic<bool> client_read = false;
+    BeastTestServer server([&](ServerExchange& exchange) -> Task<void> {
+        co_await exchange.StartChunked(200);
+        co_await exchange.Write("5\r\nfirst\r\n6\r\nsecond\r\n5\r\nthird\r\n");
+        while (!client_read)
+            co_await exchange.Sleep(milliseconds(10));
+        co_await exchange.EndChunks();
+    });
+    auto transport = NewTransport(server.Url());
+    auto stream = Open(*transport, Get("/api/v1/pods?watch=1"));
+    ASSERT_NE(stream, nullptr);
+    std::string body;
+    // The three chunks were written at once: the first read that returns any returns them all.
+    while (body.empty()) {
+        auto n = Read(*stream, body);
+        ASSERT_TRUE(n.Ok()) << n.GetStatus();
+    }
+    EXPECT_EQ(body, "firstsecondthird");
+    client_read = true;
+    ASSERT_TRUE(ReadAll(*stream, body).Ok());
+    EXPECT_EQ(body, "firstsecondthird");
+}
+
+// A malformed chunk behind good ones: the good bytes are delivered, then the stream fails.
+TEST_F(BeastOpenTest, AMalformedChunkAfterGoodOnesFailsAfterThem) {
+    BeastTestServer server([](ServerExchange& exchange) -> Task<void> {
+        co_await exchange.StartChunked(200);
+        co_await exchange.Write("5\r\nfirst\r\nzz\r\nbad\r\n");
+        co_await exchange.Sleep(std::chrono::hours(1));
+    });
+    auto transport = NewTransport(server.Url());
+    auto stream = Open(*transport, Get("/api/v1/pods?watch=1"));
+    ASSERT_NE(stream, nullptr);
+    std::string body;
+    Status status = ReadAll(*stream, body);
+    EXPECT_EQ(body, "first");
+    EXPECT_TRUE(IsUnavailable(status)) << status;
+    EXPECT_THAT(status.Message(), HasSubstr("ended mid-body"));
+}
+
 TEST_F(BeastOpenTest, AContentLengthBodyEndsCleanly) {
     BeastTestServer server([](ServerExchange& exchange) -> Task<void> {
         co_await exchange.Respond(410, "{\"kind\":\"Status\",\"code\":410}");
