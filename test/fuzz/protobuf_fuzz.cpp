@@ -1,6 +1,8 @@
 // The protobuf transcoder on any bytes: an envelope, or a watch stream fed in chunks the input
 // chooses. It never crashes; an error is BadRequest or NoMatch; what it writes on success is JSON
-// that parses; a stream fed in chunks gives the events the same stream fed whole gives.
+// that parses; a stream fed in chunks gives the events the same stream fed whole gives; and an event
+// transcoded without managedFields is the event transcoded whole with them dropped by the JSON
+// parser (what the watch decoder does for a store that strips them, either way).
 
 #include <algorithm>
 #include <cstddef>
@@ -12,6 +14,7 @@
 #include "runtime/core/object.hpp"
 #include "runtime/protobuf/transcode.hpp"
 #include "runtime/protobuf/watch_frames.hpp"
+#include "runtime/rest/internal/watch_event_parser.hpp"
 #include "test/fuzz/fuzz_input.hpp"
 
 namespace ctrl::fuzz {
@@ -27,6 +30,38 @@ void CheckError(const Status& status, std::string_view input) {
 void CheckJson(const std::string& json, std::string_view input) {
     if (!Object::Parse(json).Ok()) {
         PropertyFailed("the transcoder wrote JSON that does not parse: " + json, std::string(input));
+    }
+}
+
+// The event's object as the watch decoder reads it (padding after the text, as the decoder keeps).
+StatusOr<std::string> DecodedObject(std::string json, bool drop_managed_fields) {
+    const std::size_t size = json.size();
+    json.append(rest::internal::kWatchEventParserPadding, '\0');
+    StatusOr<rest::WatchEvent> event =
+        rest::internal::ParseWatchEvent(std::string_view(json.data(), size), 0, size, drop_managed_fields);
+    if (!event.Ok()) {
+        return event.GetStatus();
+    }
+    return event->object.ToJson();
+}
+
+// Transcoding without managedFields leaves out exactly what the parser's drop leaves out.
+void CheckDroppedManagedFields(std::string_view frame, const std::string& whole, std::string_view input) {
+    std::string dropped;
+    if (Status status = protobuf::AppendJsonForWatchEvent(frame, dropped, /*drop_managed_fields=*/true); !status.Ok()) {
+        PropertyFailed("an event transcodes whole but not without managedFields: " + status.ToString(),
+                       std::string(input));
+    }
+    CheckJson(dropped, input);
+    StatusOr<std::string> expected = DecodedObject(whole, /*drop_managed_fields=*/true);
+    if (!expected.Ok()) {
+        return;
+    }
+    StatusOr<std::string> got = DecodedObject(dropped, /*drop_managed_fields=*/false);
+    if (!got.Ok() || *got != *expected) {
+        PropertyFailed("an event transcoded without managedFields differs from it decoded with them dropped: " +
+                           (got.Ok() ? *got : got.GetStatus().ToString()) + " vs " + *expected,
+                       std::string(input));
     }
 }
 
@@ -58,6 +93,7 @@ std::string Stream(std::string_view body, const std::vector<std::size_t>& chunk_
                 return out + "error " + status.ToString() + "\n";
             }
             CheckJson(event, body);
+            CheckDroppedManagedFields(**frame, event, body);
             out += event + "\n";
         }
     }
