@@ -5,7 +5,9 @@
 #include "runtime/protobuf/internal/go_json.hpp"
 
 // AppendCompactJson: a validating recursive-descent pass that copies the value without
-// whitespace, escaping in strings what encoding/json's compact with HTML escaping does.
+// whitespace, escaping in strings what encoding/json's compact with HTML escaping does. The API
+// server's FieldsV1 are compact already: a first pass only checks the bytes, and when they need no
+// change (no whitespace, nothing to escape) they are copied in one piece.
 namespace ctrl::protobuf::internal {
 namespace {
 
@@ -24,9 +26,14 @@ struct StopTable {
 };
 constexpr StopTable kStop;
 
+// kWrite: copy into out; without it, only check, and note in changed() whether the copy would differ.
+template <bool kWrite>
 class Compactor {
   public:
     Compactor(std::string& out, std::string_view in) : out_(out), in_(in) {}
+
+    // Whether the copy differs from the input (a check-only pass stops at the first difference).
+    bool changed() const { return changed_; }
 
     bool Run() {
         SkipSpace();
@@ -39,9 +46,26 @@ class Compactor {
 
   private:
     void SkipSpace() {
+        const std::size_t from = pos_;
         while (pos_ < in_.size() && (in_[pos_] == ' ' || in_[pos_] == '\t' || in_[pos_] == '\n' || in_[pos_] == '\r')) {
             ++pos_;
         }
+        changed_ |= pos_ != from;
+    }
+    void Put(char c) {
+        if constexpr (kWrite) {
+            out_ += c;
+        }
+    }
+    void Put(std::string_view text) {
+        if constexpr (kWrite) {
+            out_.append(text);
+        }
+    }
+    // A copy that differs from the input: a check-only pass can stop here.
+    bool Differs() {
+        changed_ = true;
+        return kWrite;
     }
 
     bool Value(int depth) {
@@ -67,10 +91,10 @@ class Compactor {
     }
 
     bool Container(int depth, char close, bool object) {
-        out_ += in_[pos_++];
+        Put(in_[pos_++]);
         SkipSpace();
         if (pos_ < in_.size() && in_[pos_] == close) {
-            out_ += in_[pos_++];
+            Put(in_[pos_++]);
             return true;
         }
         while (true) {
@@ -83,7 +107,7 @@ class Compactor {
                 if (pos_ >= in_.size() || in_[pos_] != ':') {
                     return false;
                 }
-                out_ += in_[pos_++];
+                Put(in_[pos_++]);
                 SkipSpace();
             }
             if (!Value(depth + 1)) {
@@ -94,7 +118,7 @@ class Compactor {
                 return false;
             }
             const char c = in_[pos_++];
-            out_ += c;
+            Put(c);
             if (c == close) {
                 return true;
             }
@@ -107,7 +131,7 @@ class Compactor {
     // Copies a string, keeping the escapes it has; like encoding/json's compact it escapes '<',
     // '>', '&', U+2028 and U+2029 and copies other bytes as they are. Invalid UTF-8 fails.
     bool String() {
-        out_ += '"';
+        Put('"');
         std::size_t run = ++pos_;
         const auto* bytes = reinterpret_cast<const unsigned char*>(in_.data());
         while (true) {
@@ -119,8 +143,8 @@ class Compactor {
             }
             const unsigned char c = bytes[pos_];
             if (c == '"') {
-                out_.append(in_.substr(run, pos_ - run));
-                out_ += '"';
+                Put(in_.substr(run, pos_ - run));
+                Put('"');
                 ++pos_;
                 return true;
             }
@@ -140,15 +164,21 @@ class Compactor {
                     return false;
                 }
                 if (code == 0x2028 || code == 0x2029) {
-                    out_.append(in_.substr(run, pos_ - run));
-                    out_ += code == 0x2028 ? "\\u2028" : "\\u2029";
+                    if (!Differs()) {
+                        return false;
+                    }
+                    Put(in_.substr(run, pos_ - run));
+                    Put(code == 0x2028 ? "\\u2028" : "\\u2029");
                     run = pos_ + n;
                 }
                 pos_ += n;
                 continue;
             }
-            out_.append(in_.substr(run, pos_ - run));  // '<', '>' or '&'
-            out_ += c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026";
+            if (!Differs()) {  // '<', '>' or '&'
+                return false;
+            }
+            Put(in_.substr(run, pos_ - run));
+            Put(c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026");
             run = ++pos_;
         }
     }
@@ -179,7 +209,7 @@ class Compactor {
         if (in_.substr(pos_, word.size()) != word) {
             return false;
         }
-        out_ += word;
+        Put(word);
         pos_ += word.size();
         return true;
     }
@@ -218,20 +248,30 @@ class Compactor {
                 return false;
             }
         }
-        out_.append(in_.substr(start, pos_ - start));
+        Put(in_.substr(start, pos_ - start));
         return true;
     }
 
     std::string& out_;
     std::string_view in_;
     std::size_t pos_ = 0;
+    bool changed_ = false;
 };
 
 }  // namespace
 
 bool AppendCompactJson(std::string& out, std::string_view raw) {
+    Compactor<false> check(out, raw);
+    const bool valid = check.Run();
+    if (valid && !check.changed()) {
+        out.append(raw);
+        return true;
+    }
+    if (!valid && !check.changed()) {
+        return false;  // invalid before anything would have changed: the copying pass fails the same way
+    }
     const std::size_t size = out.size();
-    if (Compactor(out, raw).Run()) {
+    if (Compactor<true>(out, raw).Run()) {
         return true;
     }
     out.resize(size);
