@@ -1,7 +1,10 @@
 #include "runtime/cache/internal/compact_value.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "runtime/core/internal/json.hpp"
@@ -41,32 +44,66 @@ uint8_t Tag(Type type, uint8_t immediate) {
     return static_cast<uint8_t>((type << 5) | immediate);
 }
 
+// The bytes an Encoder writes: appends that inline (a std::string's push_back is an out-of-line
+// call per byte here), in a buffer each thread keeps for its next object.
+class ByteBuffer {
+  public:
+    void Clear() { size_ = 0; }
+    void Put(char c) {
+        if (size_ == capacity_)
+            Grow(1);
+        data_[size_++] = c;
+    }
+    void Append(std::string_view bytes) {
+        if (capacity_ - size_ < bytes.size())
+            Grow(bytes.size());
+        std::memcpy(data_.get() + size_, bytes.data(), bytes.size());
+        size_ += bytes.size();
+    }
+    const char* data() const { return data_.get(); }
+    std::size_t size() const { return size_; }
+
+  private:
+    void Grow(std::size_t more) {
+        const std::size_t capacity = std::max({capacity_ * 2, size_ + more, std::size_t{4096}});
+        auto grown = std::make_unique_for_overwrite<char[]>(capacity);
+        if (size_ > 0)
+            std::memcpy(grown.get(), data_.get(), size_);
+        data_ = std::move(grown);
+        capacity_ = capacity;
+    }
+
+    std::unique_ptr<char[]> data_;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+};
+
 class Encoder {
   public:
-    explicit Encoder(InternTable& strings) : strings_(strings) {}
+    Encoder(InternTable& strings, ByteBuffer& out) : strings_(strings), out_(out) {}
 
     void Value(const JsonValue& value) {
         if (value.IsNull()) {
-            out_.push_back(static_cast<char>(Tag(kLiteral, 0)));
+            out_.Put(static_cast<char>(Tag(kLiteral, 0)));
         } else if (value.IsBool()) {
-            out_.push_back(static_cast<char>(Tag(kLiteral, value.GetBool() ? 2 : 1)));
+            out_.Put(static_cast<char>(Tag(kLiteral, value.GetBool() ? 2 : 1)));
         } else if (value.IsUint64()) {
             Integer(kUint, value.GetUint64());
         } else if (value.IsInt64()) {
             Integer(kNegInt, static_cast<uint64_t>(-1 - value.GetInt64()));
         } else if (value.IsNumber()) {
             const double d = value.GetDouble();
-            out_.push_back(static_cast<char>(Tag(kDouble, 0)));
+            out_.Put(static_cast<char>(Tag(kDouble, 0)));
             char raw[sizeof d];
             std::memcpy(raw, &d, sizeof d);
-            out_.append(raw, sizeof raw);
+            out_.Append(std::string_view(raw, sizeof raw));
         } else if (value.IsString()) {
             const std::string_view s(value.GetString(), value.GetStringLength());
             if (const std::optional<uint32_t> id = strings_.InternValueLocked(s)) {
                 Integer(kValueRef, *id);
             } else {
                 Length(kString, s.size());
-                out_.append(s);
+                out_.Append(s);
             }
         } else if (value.IsObject()) {
             Length(kObject, value.MemberCount());
@@ -81,35 +118,33 @@ class Encoder {
         }
     }
 
-    std::string& Out() { return out_; }
-
   private:
     void Integer(Type type, uint64_t v) {
         if (v < kSmallUintLimit) {
-            out_.push_back(static_cast<char>(Tag(type, static_cast<uint8_t>(v))));
+            out_.Put(static_cast<char>(Tag(type, static_cast<uint8_t>(v))));
             return;
         }
         uint8_t bytes = 1;
         while (bytes < 8 && (v >> (8 * bytes)) != 0)
             ++bytes;
-        out_.push_back(static_cast<char>(Tag(type, static_cast<uint8_t>(kSmallUintLimit - 1 + bytes))));
+        out_.Put(static_cast<char>(Tag(type, static_cast<uint8_t>(kSmallUintLimit - 1 + bytes))));
         for (uint8_t i = 0; i < bytes; ++i)
-            out_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+            out_.Put(static_cast<char>((v >> (8 * i)) & 0xff));
     }
 
     void Varint(uint64_t v) {
         while (v >= 0x80) {
-            out_.push_back(static_cast<char>((v & 0x7f) | 0x80));
+            out_.Put(static_cast<char>((v & 0x7f) | 0x80));
             v >>= 7;
         }
-        out_.push_back(static_cast<char>(v));
+        out_.Put(static_cast<char>(v));
     }
 
     void Length(Type type, uint64_t length) {
         if (length < kLongLength) {
-            out_.push_back(static_cast<char>(Tag(type, static_cast<uint8_t>(length))));
+            out_.Put(static_cast<char>(Tag(type, static_cast<uint8_t>(length))));
         } else {
-            out_.push_back(static_cast<char>(Tag(type, kLongLength)));
+            out_.Put(static_cast<char>(Tag(type, kLongLength)));
             Varint(length);
         }
     }
@@ -117,23 +152,23 @@ class Encoder {
     void Name(std::string_view name) {
         const std::optional<uint32_t> id = strings_.InternNameLocked(name);
         if (id && *id < kOneByteIds) {
-            out_.push_back(static_cast<char>(*id));
+            out_.Put(static_cast<char>(*id));
         } else if (id && *id < kTwoByteIds) {
             const uint32_t rest = *id - kOneByteIds;
-            out_.push_back(static_cast<char>(kTwoByteId | (rest >> 8)));
-            out_.push_back(static_cast<char>(rest & 0xff));
+            out_.Put(static_cast<char>(kTwoByteId | (rest >> 8)));
+            out_.Put(static_cast<char>(rest & 0xff));
         } else if (name.size() < kLongName - kInlineName) {
-            out_.push_back(static_cast<char>(kInlineName + name.size()));
-            out_.append(name);
+            out_.Put(static_cast<char>(kInlineName + name.size()));
+            out_.Append(name);
         } else {
-            out_.push_back(static_cast<char>(kLongName));
+            out_.Put(static_cast<char>(kLongName));
             Varint(name.size());
-            out_.append(name);
+            out_.Append(name);
         }
     }
 
     InternTable& strings_;
-    std::string out_;
+    ByteBuffer& out_;
 };
 
 // Reads the encoded form. The bytes were written by Encoder, so reads are trusted, but never past
@@ -312,17 +347,18 @@ class Decoder {
 }  // namespace
 
 CompactValue CompactValue::Encode(const Object& object, InternTable& strings) {
-    Encoder encoder(strings);
-    encoder.Out().reserve(4096);
+    thread_local ByteBuffer out;
+    out.Clear();
+    Encoder encoder(strings, out);
     {
         auto lock = strings.Lock();
         strings.NextObjectLocked();
         encoder.Value(object.Document().Root());
     }
     CompactValue value;
-    value.size_ = static_cast<uint32_t>(encoder.Out().size());
+    value.size_ = static_cast<uint32_t>(out.size());
     value.bytes_ = std::make_unique_for_overwrite<uint8_t[]>(value.size_);
-    std::memcpy(value.bytes_.get(), encoder.Out().data(), value.size_);
+    std::memcpy(value.bytes_.get(), out.data(), value.size_);
     return value;
 }
 
