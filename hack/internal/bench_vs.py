@@ -103,6 +103,24 @@ class Bench:
             timeout=1800)
         say(f"workload made in {time.monotonic() - t0:.1f} s")
         self.install_crds()
+        self.wait_for_idle_apiserver()
+
+    def wait_for_idle_apiserver(self, quiet_seconds=3, limit_seconds=180):
+        """Waits until the API server has used < 5% of a core for `quiet_seconds` in a row: after the
+        workload and the CRDs it goes on (OpenAPI of the new CRDs, compaction, garbage collection) for
+        tens of seconds, which would be counted in the first rows' server CPU and slow their syncs."""
+        t0 = time.monotonic()
+        quiet = 0
+        last = self.apiserver_cpu_seconds()
+        while last is not None and quiet < quiet_seconds and time.monotonic() - t0 < limit_seconds:
+            time.sleep(1)
+            now = self.apiserver_cpu_seconds()
+            if now is None:
+                return
+            quiet = quiet + 1 if now - last < 0.05 else 0
+            last = now
+        say(f"API server idle after {time.monotonic() - t0:.0f} s" if quiet >= quiet_seconds
+            else f"warning: API server still busy after {limit_seconds} s; measuring anyway")
 
     def stop_cluster(self):
         try:
