@@ -20,8 +20,9 @@ namespace ctrl::bench::vs {
 // controller-runtime's peer is asked for its default) exits 2 with a message saying so.
 int RunSync(const ProbeArgs& args) {
     if (args.Switch("protobuf")) {
-        std::fprintf(stderr, "ctrl-vs-probe sync: --protobuf: ctrl reads pods in protobuf by default; the flag is "
-                             "for controller-runtime's peer\n");
+        std::fprintf(stderr,
+                     "ctrl-vs-probe sync: --protobuf: ctrl reads pods in protobuf by default; the flag is "
+                     "for controller-runtime's peer\n");
         return 2;
     }
     StatusOr<rest::Config> config = LoadProbeConfig(args);
