@@ -62,6 +62,13 @@ class ByteBuffer {
     }
     const char* data() const { return data_.get(); }
     std::size_t size() const { return size_; }
+    // Frees the buffer when it grew past `bytes` (a rare large object), so no thread keeps it.
+    void ReleaseIfOver(std::size_t bytes) {
+        if (capacity_ > bytes) {
+            data_.reset();
+            size_ = capacity_ = 0;
+        }
+    }
 
   private:
     void Grow(std::size_t more) {
@@ -359,6 +366,7 @@ CompactValue CompactValue::Encode(const Object& object, InternTable& strings) {
     value.size_ = static_cast<uint32_t>(out.size());
     value.bytes_ = std::make_unique_for_overwrite<uint8_t[]>(value.size_);
     std::memcpy(value.bytes_.get(), out.data(), value.size_);
+    out.ReleaseIfOver(std::size_t{256} << 10);
     return value;
 }
 
