@@ -76,9 +76,14 @@ Task<StatusOr<std::size_t>> BeastBodyStream::ReadOnStrand(char* data, std::size_
         body.size = size;
         body.more = true;
         error_code ec = co_await connection_->ReadSome(*parser_);
-        const std::size_t n = size - parser_->get().body().size;
         if (ec == http::error::need_buffer)
             ec = {};
+        // What the connection already holds (the rest of a TLS record: more events, each its own
+        // chunk) goes into this read too, without waiting: one call per record, not per chunk. The
+        // body buffer has advanced past what the read wrote; a malformed chunk fails as a read does.
+        if (!ec && body.size < size && body.size > 0 && !parser_->is_done())
+            ec = connection_->ParseBuffered(*parser_);
+        const std::size_t n = size - body.size;
         if (ec) {
             watchdog.Disarm();
             if (!watchdog.Fired().Ok()) {
@@ -96,29 +101,12 @@ Task<StatusOr<std::size_t>> BeastBodyStream::ReadOnStrand(char* data, std::size_
                 co_return n;  // the error comes with the next call
             co_return failed_;
         }
-        std::size_t total = n;
-        if (n > 0 && n < size && !parser_->is_done()) {
-            // What the connection already holds (the rest of a TLS record: more events, each its own
-            // chunk) goes into this read too, without waiting: one call per record, not per chunk.
-            auto& more = parser_->get().body();
-            more.data = data + n;
-            more.size = size - n;
-            more.more = true;
-            const error_code parse_ec = connection_->ParseBuffered(*parser_);
-            total = size - parser_->get().body().size;
-            if (parse_ec) {
-                watchdog.Disarm();
-                failed_ = UnavailableError(description_ + " ended mid-body: " + parse_ec.message());
-                connection_->Abort();
-                co_return total;  // the error comes with the next call
-            }
-        }
         if (parser_->is_done()) {
             watchdog.Disarm();
             connection_->Abort();  // never reused
         }
-        if (total > 0 || parser_->is_done())
-            co_return total;
+        if (n > 0 || parser_->is_done())
+            co_return n;
     }
 }
 
