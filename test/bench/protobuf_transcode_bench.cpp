@@ -9,11 +9,11 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <string_view>
 
 #include "runtime/core/object.hpp"
 #include "runtime/protobuf/transcode.hpp"
 #include "runtime/rest/watch_decoder.hpp"
+#include "test/unit/protobuf/proto_builder.hpp"
 
 namespace {
 
@@ -71,28 +71,11 @@ void BM_TranscodeAndParse(benchmark::State& state, const char* name) {
     Counters(state, pb.size(), json.size());
 }
 
-// Protobuf's length-delimited field `number` holding `bytes`.
-void AppendBytesField(std::string& out, int number, std::string_view bytes) {
-    out += static_cast<char>((number << 3) | 2);
-    for (std::size_t size = bytes.size(); true; size >>= 7) {
-        const auto low = static_cast<unsigned char>(size & 0x7f);
-        if (size < 0x80) {
-            out += static_cast<char>(low);
-            break;
-        }
-        out += static_cast<char>(low | 0x80);
-    }
-    out += bytes;
-}
-
 // A protobuf watch stream frame: 4-byte big-endian length, then metav1.WatchEvent{type = 1, object =
 // 2 (runtime.RawExtension{raw = 1: the envelope})}.
 std::string WatchFrame(const std::string& envelope) {
-    std::string raw;
-    AppendBytesField(raw, 1, envelope);
-    std::string event;
-    AppendBytesField(event, 1, "ADDED");
-    AppendBytesField(event, 2, raw);
+    using ctrl::protobuf::test::ProtoBuilder;
+    const std::string event = ProtoBuilder().Bytes(1, "ADDED").Message(2, ProtoBuilder().Bytes(1, envelope)).str();
     std::string frame(4, '\0');
     for (int i = 0; i < 4; ++i) {
         frame[static_cast<std::size_t>(i)] = static_cast<char>((event.size() >> (8 * (3 - i))) & 0xff);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/protobuf/watch_frames.hpp"
 #include "runtime/rest/watch_decoder.hpp"
 
 namespace ctrl::rest {
@@ -99,12 +100,9 @@ TEST(ProtobufWatchDecoderTest, ACutFrameIsUnavailableAndAnOversizedOneBadRequest
 
 TEST(ProtobufWatchDecoderTest, BrokenBytesAreBadRequestNamingTheOffset) {
     std::string stream = ReadTestdata("configmaps_watch.pb");
-    const std::string frame_length = stream.substr(0, 4);
+    const std::string frame_length = stream.substr(0, protobuf::kFrameLengthBytes);
     // A second frame of the same length, all 0xff: no protobuf message.
-    const auto length = (std::size_t{static_cast<unsigned char>(frame_length[0])} << 24) |
-                        (std::size_t{static_cast<unsigned char>(frame_length[1])} << 16) |
-                        (std::size_t{static_cast<unsigned char>(frame_length[2])} << 8) |
-                        static_cast<unsigned char>(frame_length[3]);
+    const std::size_t length = protobuf::FrameLength(frame_length);
     const std::string broken = frame_length + std::string(length, '\xff');
     StatusOr<std::vector<std::string>> got = Decode(broken, Protobuf(), 1 << 20);
     EXPECT_TRUE(IsBadRequest(got.GetStatus())) << got.GetStatus();
