@@ -236,6 +236,9 @@ TEST_F(LeaderElectionTest, ALeaseLeftByADeadHolderIsAcquiredAfterItsDuration) {
     std::printf("[ figures ] dead holder: acquired %.2f s after the candidate started (leaseDurationSeconds %d)\n",
                 took, static_cast<int>(kDeadLeaseSeconds));
     EXPECT_GE(took, kDeadLeaseSeconds - 0.2) << "the Lease was taken before its duration passed on our clock";
+    // IsLeader turns true when the Lease is written; OnStartedLeading runs just after, on the loop,
+    // and Elected is notified once it has returned.
+    ASSERT_TRUE(Eventually([&] { return a->elector->Elected().HasBeenNotified(); }));
     EXPECT_EQ(a->started, 1);
     EXPECT_TRUE(Eventually([&] { return a->Gauge(lease_) == 1; }));
     const api::Lease lease = ReadLease();
