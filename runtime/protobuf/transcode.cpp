@@ -1,5 +1,10 @@
 #include "runtime/protobuf/transcode.hpp"
 
+#include <cstdint>
+#include <cstring>
+
+#include "runtime/protobuf/internal/go_json.hpp"
+#include "runtime/protobuf/internal/json_text_events.hpp"
 #include "runtime/protobuf/internal/message_writer.hpp"
 #include "runtime/protobuf/internal/schema.hpp"
 
@@ -10,7 +15,8 @@ bool HasBuiltinSchema(std::string_view api_version, std::string_view kind) {
 }
 
 Status AppendJsonForEnvelope(std::string_view envelope, std::string& out) {
-    internal::MessageWriter writer(internal::Schema::Builtin(), out);
+    internal::JsonTextEvents text(out);
+    internal::MessageWriter writer(internal::Schema::Builtin(), text);
     return writer.WriteEnvelope(envelope);
 }
 
@@ -24,9 +30,54 @@ StatusOr<std::string> JsonForEnvelope(std::string_view envelope) {
 }
 
 Status AppendJsonForWatchEvent(std::string_view event, std::string& out, bool drop_managed_fields) {
+    internal::JsonTextEvents text(out);
+    return WriteWatchEvent(event, text, drop_managed_fields);
+}
+
+Status WriteWatchEvent(std::string_view event, JsonEvents& events, bool drop_managed_fields) {
     const internal::Schema& schema = internal::Schema::Builtin();
-    internal::MessageWriter writer(schema, out, drop_managed_fields);
+    internal::MessageWriter writer(schema, events, drop_managed_fields);
     return writer.WriteObject(schema.watch_event_message(), event, nullptr);
+}
+
+std::string_view ReplaceInvalidUtf8(std::string_view text, std::string& scratch) {
+    // ASCII eight bytes at a time: most strings are ASCII throughout.
+    constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+    std::size_t i = 0;
+    for (std::uint64_t word = 0; i + sizeof word <= text.size(); i += sizeof word) {
+        std::memcpy(&word, text.data() + i, sizeof word);
+        if ((word & kHighBits) != 0)
+            break;
+    }
+    while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80)
+        ++i;
+    unsigned code = 0;
+    while (i < text.size()) {
+        if (static_cast<unsigned char>(text[i]) < 0x80) {
+            ++i;
+            continue;
+        }
+        const std::size_t n = internal::Utf8SequenceLength(text, i, code);
+        if (n == 0)
+            break;
+        i += n;
+    }
+    if (i == text.size())
+        return text;
+    constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+    scratch.assign(text.substr(0, i));
+    while (i < text.size()) {
+        const std::size_t n =
+            static_cast<unsigned char>(text[i]) < 0x80 ? 1 : internal::Utf8SequenceLength(text, i, code);
+        if (n == 0) {
+            scratch += kReplacement;
+            ++i;
+        } else {
+            scratch.append(text.substr(i, n));
+            i += n;
+        }
+    }
+    return scratch;
 }
 
 }  // namespace ctrl::protobuf

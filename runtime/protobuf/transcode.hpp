@@ -5,6 +5,7 @@
 
 #include "runtime/core/status.hpp"
 #include "runtime/core/status_or.hpp"
+#include "runtime/protobuf/json_events.hpp"
 
 // Kubernetes protobuf -> the JSON the API server would send for the same object.
 namespace ctrl::protobuf {
@@ -34,5 +35,8 @@ bool HasBuiltinSchema(std::string_view api_version, std::string_view kind);
 // store that strips them would throw away).
 [[nodiscard]] Status AppendJsonForWatchEvent(std::string_view event, std::string& out,
                                              bool drop_managed_fields = false);
+// The same event as JsonEvents, the values AppendJsonForWatchEvent writes as text: for a caller
+// that builds its document straight from them. On error `events` has seen part of the event.
+[[nodiscard]] Status WriteWatchEvent(std::string_view event, JsonEvents& events, bool drop_managed_fields = false);
 
 }  // namespace ctrl::protobuf

@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
-#include "runtime/protobuf/transcode.hpp"
 #include "runtime/protobuf/watch_frames.hpp"
+#include "runtime/rest/internal/protobuf_watch_event.hpp"
 #include "runtime/rest/internal/watch_event_parser.hpp"
 
 namespace ctrl::rest {
@@ -164,15 +164,10 @@ StatusOr<std::optional<WatchEvent>> WatchDecoder::NextFrame() {
     }
     const std::string_view frame(buffer_.get() + begin_ + kLengthBytes, length);
     begin_ += kLengthBytes + length;
-    json_.clear();
-    if (Status transcoded = protobuf::AppendJsonForWatchEvent(frame, json_, options_.drop_managed_fields);
-        !transcoded.Ok())
-        return Fail(Status(transcoded.Code(), "protobuf watch event at byte offset " + std::to_string(offset) + ": " +
-                                                  transcoded.Message()));
-    // The JSON fast path reads a little past the text's end: make those bytes exist and be defined.
-    const std::size_t text = json_.size();
-    json_.append(internal::kWatchEventParserPadding, '\0');
-    return DecodeLine(std::string_view(json_.data(), text), offset);
+    auto event = internal::DecodeProtobufWatchEvent(frame, offset, options_.drop_managed_fields);
+    if (!event.Ok())
+        return Fail(event.GetStatus());
+    return std::optional<WatchEvent>(std::move(event).Value());
 }
 
 Status StatusFromWatchEvent(const WatchEvent& event) {

@@ -11,6 +11,25 @@ namespace {
 // object shows it.
 constexpr std::size_t kSeenSlots = 2048;
 
+// Whether the n bytes at a and b are equal: inline, eight at a time (memcmp is a call, and most
+// interned strings are short).
+bool SameBytes(const char* a, const char* b, std::size_t n) {
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x = 0;
+        uint64_t y = 0;
+        std::memcpy(&x, a + i, 8);
+        std::memcpy(&y, b + i, 8);
+        if (x != y)
+            return false;
+    }
+    for (; i < n; ++i) {
+        if (a[i] != b[i])
+            return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 InternTable::InternTable(uint32_t max_names, uint32_t max_values)
@@ -56,9 +75,14 @@ uint64_t InternTable::Hash(std::string_view s) {
 
 std::optional<uint32_t> InternTable::Strings::Find(std::string_view s, uint64_t hash) const {
     const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash & mask; slots_[i].hash != 0; i = (i + 1) & mask) {
-        if (slots_[i].hash == hash && Get(slots_[i].id) == s)
-            return slots_[i].id;
+    const uint32_t fingerprint = Fingerprint(hash);
+    for (std::size_t i = hash & mask; slots_[i].fingerprint != 0; i = (i + 1) & mask) {
+        const Slot& slot = slots_[i];
+        if (slot.fingerprint != fingerprint)
+            continue;
+        const std::string_view found = Get(slot.id);
+        if (found.size() == s.size() && SameBytes(found.data(), s.data(), s.size()))
+            return slot.id;
     }
     return std::nullopt;
 }
@@ -77,9 +101,9 @@ std::optional<uint32_t> InternTable::Strings::Add(std::string_view s, uint64_t h
     block[id % kBlockSize] = stored;
     const std::size_t mask = slots_.size() - 1;
     std::size_t i = hash & mask;
-    while (slots_[i].hash != 0)
+    while (slots_[i].fingerprint != 0)
         i = (i + 1) & mask;
-    slots_[i] = Slot{hash, id};
+    slots_[i] = Slot{Fingerprint(hash), id};
     if (strings_.size() * 2 > slots_.size())
         Grow();
     return id;
@@ -90,10 +114,10 @@ void InternTable::Strings::Grow() {
     slots_.assign(old.size() * 2, Slot{});
     const std::size_t mask = slots_.size() - 1;
     for (const Slot& slot : old) {
-        if (slot.hash == 0)
+        if (slot.fingerprint == 0)
             continue;
-        std::size_t i = slot.hash & mask;
-        while (slots_[i].hash != 0)
+        std::size_t i = Hash(Get(slot.id)) & mask;  // the slot keeps only the hash's high half
+        while (slots_[i].fingerprint != 0)
             i = (i + 1) & mask;
         slots_[i] = slot;
     }

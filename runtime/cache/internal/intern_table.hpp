@@ -96,11 +96,14 @@ class InternTable {
         std::size_t BytesHeld() const;
 
       private:
-        // The hash (0 marks a free slot) and the id of each string.
+        // The high half of each string's hash (0 marks a free slot; never 0 otherwise) and its id:
+        // eight bytes, so a look-up that finds nothing (most values are unique to one object)
+        // reads one cache line of a table that stays small.
         struct Slot {
-            uint64_t hash = 0;
+            uint32_t fingerprint = 0;
             uint32_t id = 0;
         };
+        static uint32_t Fingerprint(uint64_t hash) { return static_cast<uint32_t>(hash >> 32) | 1; }
         void Grow();
 
         const uint32_t max_;

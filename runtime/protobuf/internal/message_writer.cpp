@@ -1,8 +1,6 @@
 #include "runtime/protobuf/internal/message_writer.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cstring>
 #include <string>
 
 #include "runtime/protobuf/internal/go_json.hpp"
@@ -25,13 +23,6 @@ std::uint8_t WireTypeOf(Wire wire) {
         default:
             return 2;
     }
-}
-
-template <typename T>
-void AppendNumber(std::string& out, T value) {
-    char buf[24];
-    const auto res = std::to_chars(buf, buf + sizeof buf, value);
-    out.append(buf, res.ptr);
 }
 
 // Whether a scalar of `kind` is Go's zero value (what omitempty leaves out).
@@ -110,18 +101,8 @@ bool MessageWriter::IsDroppedManagedFields(std::int32_t message, const Field& fi
            static_cast<std::ptrdiff_t>(messages_.size()) == envelope_depth_ + 2 && field.json == "managedFields";
 }
 
-void MessageWriter::Key(std::string_view name, bool& first) {
-    const std::size_t size = out_.size();
-    out_.resize(size + name.size() + (first ? 3 : 4));
-    char* at = out_.data() + size;
-    if (!first) {
-        *at++ = ',';
-    }
-    first = false;
-    *at++ = '"';
-    std::memcpy(at, name.data(), name.size());
-    at[name.size()] = '"';
-    at[name.size() + 1] = ':';
+void MessageWriter::WriteFormatted() {
+    out_.String(std::string_view(scratch_).substr(1, scratch_.size() - 2));
 }
 
 std::string_view MessageWriter::MessageBytes(std::size_t begin, std::size_t end, std::string& merged) const {
@@ -142,16 +123,14 @@ Status MessageWriter::WriteObject(std::int32_t message, std::string_view data, c
         return Malformed("messages nested deeper than 100");
     }
     messages_.push_back(message);
-    out_ += '{';
-    bool first = true;
-    Status status = WriteFields(message, data, type_meta, first);
-    out_ += '}';
+    out_.StartObject();
+    Status status = WriteFields(message, data, type_meta);
+    out_.EndObject();
     messages_.pop_back();
     return status;
 }
 
-Status MessageWriter::WriteFields(std::int32_t message, std::string_view data, const TypeMetaValues* type_meta,
-                                  bool& first) {
+Status MessageWriter::WriteFields(std::int32_t message, std::string_view data, const TypeMetaValues* type_meta) {
     const auto fields = schema_.FieldsOf(message);
     const std::size_t start = occurrences_.size();
     WireReader reader(data);
@@ -206,7 +185,7 @@ Status MessageWriter::WriteFields(std::int32_t message, std::string_view data, c
             continue;
         }
         path_.push_back(fields[i].json);
-        status = WriteField(fields[i], cursor, last, type_meta, first);
+        status = WriteField(fields[i], cursor, last, type_meta);
         path_.pop_back();
         cursor = last;
     }
@@ -215,17 +194,17 @@ Status MessageWriter::WriteFields(std::int32_t message, std::string_view data, c
 }
 
 Status MessageWriter::WriteField(const Field& field, std::size_t begin, std::size_t end,
-                                 const TypeMetaValues* type_meta, bool& first) {
+                                 const TypeMetaValues* type_meta) {
     const bool omit_empty = (field.flags & kOmitEmpty) != 0;
     switch (field.shape) {
         case Shape::kTypeMeta:
             if (type_meta != nullptr && !type_meta->kind.empty()) {
-                Key("kind", first);
-                AppendGoString(out_, type_meta->kind);
+                out_.FieldName("kind");
+                out_.String(type_meta->kind);
             }
             if (type_meta != nullptr && !type_meta->api_version.empty()) {
-                Key("apiVersion", first);
-                AppendGoString(out_, type_meta->api_version);
+                out_.FieldName("apiVersion");
+                out_.String(type_meta->api_version);
             }
             return OkStatus();
         case Shape::kInline: {
@@ -235,24 +214,25 @@ Status MessageWriter::WriteField(const Field& field, std::size_t begin, std::siz
                 return Malformed("messages nested deeper than 100");
             }
             messages_.push_back(field.message);
-            Status status = WriteFields(field.message, bytes, nullptr, first);
+            Status status = WriteFields(field.message, bytes, nullptr);
             messages_.pop_back();
             return status;
         }
         case Shape::kRepeated:
             if (begin == end && type_meta != nullptr && type_meta->kind.ends_with("List") && field.json == "items") {
-                Key(field.json, first);
-                out_ += "[]";  // the server's lists never say "items":null
+                out_.FieldName(field.json);
+                out_.StartArray();  // the server's lists never say "items":null
+                out_.EndArray();
                 return OkStatus();
             }
-            return WriteRepeated(field, begin, end, first);
+            return WriteRepeated(field, begin, end);
         case Shape::kMap:
-            return WriteMap(field, begin, end, first);
+            return WriteMap(field, begin, end);
         case Shape::kPointer:
             if (begin == end) {
                 if (!omit_empty) {
-                    Key(field.json, first);
-                    out_ += "null";
+                    out_.FieldName(field.json);
+                    out_.Null();
                 }
                 return OkStatus();
             }
@@ -272,8 +252,8 @@ Status MessageWriter::WriteField(const Field& field, std::size_t begin, std::siz
         }
     }
     if (field.shape == Shape::kSingle && field.kind == Kind::kBytes && begin == end) {
-        Key(field.json, first);
-        out_ += "null";  // a nil []byte
+        out_.FieldName(field.json);
+        out_.Null();  // a nil []byte
         return OkStatus();
     }
     if ((field.flags & kOmitZero) != 0) {
@@ -294,7 +274,7 @@ Status MessageWriter::WriteField(const Field& field, std::size_t begin, std::siz
             return OkStatus();
         }
     }
-    Key(field.json, first);
+    out_.FieldName(field.json);
     if (begin == end) {
         return WriteValue(field.kind, field.message, wrapped, nullptr);
     }
@@ -311,51 +291,50 @@ Status MessageWriter::WriteValue(Kind kind, std::int32_t message, bool wrapped, 
     if (wrapped) {
         // A named []string with its own message: {repeated string items = 1}.
         if (value == nullptr) {
-            out_ += "null";
+            out_.Null();
             return OkStatus();
         }
         WireReader reader(value->bytes);
         WireField item;
-        out_ += '[';
-        bool first = true;
+        out_.StartArray();
         while (reader.Next(item)) {
             if (item.number == 1 && item.wire_type == 2) {
-                out_ += first ? "" : ",";
-                first = false;
-                AppendGoString(out_, item.bytes);
+                out_.String(item.bytes);
             }
         }
-        out_ += ']';
+        out_.EndArray();
         return reader.error() == nullptr ? OkStatus() : Malformed(reader.error());
     }
     const std::uint64_t n = value != nullptr ? value->number : 0;
     switch (kind) {
         case Kind::kString:
-            AppendGoString(out_, value != nullptr ? value->bytes : std::string_view());
+            out_.String(value != nullptr ? value->bytes : std::string_view());
             break;
         case Kind::kBool:
-            out_ += n != 0 ? "true" : "false";
+            out_.Bool(n != 0);
             break;
         case Kind::kInt32:
-            AppendNumber(out_, static_cast<std::int32_t>(static_cast<std::uint32_t>(n)));
+            out_.Int64(static_cast<std::int32_t>(static_cast<std::uint32_t>(n)));
             break;
         case Kind::kInt64:
-            AppendNumber(out_, static_cast<std::int64_t>(n));
+            out_.Int64(static_cast<std::int64_t>(n));
             break;
         case Kind::kUint32:
-            AppendNumber(out_, static_cast<std::uint32_t>(n));
+            out_.Uint64(static_cast<std::uint32_t>(n));
             break;
         case Kind::kUint64:
-            AppendNumber(out_, n);
+            out_.Uint64(n);
             break;
         case Kind::kFloat32:
         case Kind::kFloat64:
             return Malformed("floating-point fields are not used by built-in kinds");
         case Kind::kBytes:
             if (value == nullptr) {
-                out_ += "null";
+                out_.Null();
             } else {
-                AppendBase64(out_, value->bytes);
+                scratch_.clear();
+                AppendBase64(scratch_, value->bytes);
+                WriteFormatted();
             }
             break;
         case Kind::kMessage:

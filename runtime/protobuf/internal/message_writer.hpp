@@ -6,10 +6,11 @@
 #include <vector>
 
 #include "runtime/core/status.hpp"
+#include "runtime/protobuf/json_events.hpp"
 #include "runtime/protobuf/internal/schema.hpp"
 
 // Writes protobuf messages of the built-in schema as the JSON encoding/json writes for the same Go
-// structs. Internal to ctrl::protobuf.
+// structs: as JsonEvents (text, or a document built directly). Internal to ctrl::protobuf.
 namespace ctrl::protobuf::internal {
 
 // The kind and apiVersion an envelope carries, written where a message inlines metav1.TypeMeta.
@@ -22,12 +23,12 @@ struct TypeMetaValues {
 class MessageWriter final {
   public:
     // drop_managed_fields: the first envelope's object is written without metadata.managedFields.
-    MessageWriter(const Schema& schema, std::string& out, bool drop_managed_fields = false)
+    MessageWriter(const Schema& schema, JsonEvents& out, bool drop_managed_fields = false)
         : schema_(schema), out_(out), drop_managed_fields_(drop_managed_fields) {}
 
-    // Appends message `message` decoded from `data` as a JSON object.
+    // Writes message `message` decoded from `data` as a JSON object.
     Status WriteObject(std::int32_t message, std::string_view data, const TypeMetaValues* type_meta);
-    // Appends the object an envelope (`k8s\0` + runtime.Unknown) holds, with its kind and apiVersion.
+    // Writes the object an envelope (`k8s\0` + runtime.Unknown) holds, with its kind and apiVersion.
     Status WriteEnvelope(std::string_view envelope);
 
   private:
@@ -39,15 +40,15 @@ class MessageWriter final {
         std::string_view bytes;
     };
 
-    Status WriteFields(std::int32_t message, std::string_view data, const TypeMetaValues* type_meta, bool& first);
-    Status WriteField(const Field& field, std::size_t begin, std::size_t end, const TypeMetaValues* type_meta,
-                      bool& first);
-    Status WriteRepeated(const Field& field, std::size_t begin, std::size_t end, bool& first);
-    Status WriteMap(const Field& field, std::size_t begin, std::size_t end, bool& first);
-    // Appends a value of `kind`; `value` null means absent (Go's zero value).
+    Status WriteFields(std::int32_t message, std::string_view data, const TypeMetaValues* type_meta);
+    Status WriteField(const Field& field, std::size_t begin, std::size_t end, const TypeMetaValues* type_meta);
+    Status WriteRepeated(const Field& field, std::size_t begin, std::size_t end);
+    Status WriteMap(const Field& field, std::size_t begin, std::size_t end);
+    // Writes a value of `kind`; `value` null means absent (Go's zero value).
     Status WriteValue(Kind kind, std::int32_t message, bool wrapped, const Occurrence* value);
     Status WriteSpecial(Kind kind, std::string_view bytes, bool present);
-    void Key(std::string_view name, bool& first);
+    // Writes the string a Go formatter appended quoted to scratch_ (a time, a duration, base64).
+    void WriteFormatted();
     // The bytes of a singular message field: the one occurrence, or all of them concatenated
     // (protobuf merges repeated occurrences of a message) into `merged`.
     std::string_view MessageBytes(std::size_t begin, std::size_t end, std::string& merged) const;
@@ -56,7 +57,8 @@ class MessageWriter final {
     bool IsDroppedManagedFields(std::int32_t message, const Field& field) const;
 
     const Schema& schema_;
-    std::string& out_;
+    JsonEvents& out_;
+    std::string scratch_;
     std::vector<Occurrence> occurrences_;
     std::vector<std::int32_t> messages_;  // the messages being written, outermost first
     std::vector<std::string_view> path_;  // the JSON names leading to the current field

@@ -1,20 +1,19 @@
 #include <algorithm>
 #include <string>
 
-#include "runtime/protobuf/internal/go_json.hpp"
 #include "runtime/protobuf/internal/message_writer.hpp"
 #include "runtime/protobuf/internal/wire.hpp"
 
 // Repeated fields and maps of MessageWriter.
 namespace ctrl::protobuf::internal {
 
-Status MessageWriter::WriteRepeated(const Field& field, std::size_t begin, std::size_t end, bool& first) {
+Status MessageWriter::WriteRepeated(const Field& field, std::size_t begin, std::size_t end) {
     const bool omit_empty = (field.flags & kOmitEmpty) != 0;
     const bool wrapped = (field.flags & kWrapped) != 0;
     if (begin == end) {
         if (!omit_empty) {
-            Key(field.json, first);
-            out_ += "null";
+            out_.FieldName(field.json);
+            out_.Null();
         }
         return OkStatus();
     }
@@ -29,9 +28,8 @@ Status MessageWriter::WriteRepeated(const Field& field, std::size_t begin, std::
             return OkStatus();
         }
     }
-    Key(field.json, first);
-    out_ += '[';
-    bool first_element = true;
+    out_.FieldName(field.json);
+    out_.StartArray();
     for (std::size_t i = begin; i < end; ++i) {
         const Occurrence element = occurrences_[i];
         if (varint && element.wire_type == 2) {
@@ -41,16 +39,12 @@ Status MessageWriter::WriteRepeated(const Field& field, std::size_t begin, std::
                 if (!packed.Varint(item.number)) {
                     return Malformed("truncated packed varint");
                 }
-                out_ += first_element ? "" : ",";
-                first_element = false;
                 if (Status status = WriteValue(field.kind, field.message, false, &item); !status.Ok()) {
                     return status;
                 }
             }
             continue;
         }
-        out_ += first_element ? "" : ",";
-        first_element = false;
         if ((field.flags & kElementTypeMeta) != 0 && field.kind == Kind::kMessage) {
             const KindEntry* kind = schema_.KindOf(field.message);
             const TypeMetaValues type_meta{kind != nullptr ? kind->kind : "", kind != nullptr ? kind->api_version : ""};
@@ -63,15 +57,15 @@ Status MessageWriter::WriteRepeated(const Field& field, std::size_t begin, std::
             return status;
         }
     }
-    out_ += ']';
+    out_.EndArray();
     return OkStatus();
 }
 
-Status MessageWriter::WriteMap(const Field& field, std::size_t begin, std::size_t end, bool& first) {
+Status MessageWriter::WriteMap(const Field& field, std::size_t begin, std::size_t end) {
     if (begin == end) {
         if ((field.flags & kOmitEmpty) == 0) {
-            Key(field.json, first);
-            out_ += "null";
+            out_.FieldName(field.json);
+            out_.Null();
         }
         return OkStatus();
     }
@@ -110,17 +104,13 @@ Status MessageWriter::WriteMap(const Field& field, std::size_t begin, std::size_
         entries.push_back(entry);
     }
     std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
-    Key(field.json, first);
-    out_ += '{';
-    bool first_entry = true;
+    out_.FieldName(field.json);
+    out_.StartObject();
     for (std::size_t i = 0; i < entries.size(); ++i) {
         if (i + 1 < entries.size() && entries[i + 1].key == entries[i].key) {
             continue;  // the last entry of a key wins
         }
-        out_ += first_entry ? "" : ",";
-        first_entry = false;
-        AppendGoString(out_, entries[i].key);
-        out_ += ':';
+        out_.Key(entries[i].key);
         const bool wrapped = (field.flags & kWrapped) != 0;
         Status status = WriteValue(field.value_kind, field.value_message, wrapped,
                                    entries[i].has_value ? &entries[i].value : nullptr);
@@ -128,7 +118,7 @@ Status MessageWriter::WriteMap(const Field& field, std::size_t begin, std::size_
             return status;
         }
     }
-    out_ += '}';
+    out_.EndObject();
     return OkStatus();
 }
 

@@ -42,51 +42,51 @@ Status MessageWriter::WriteSpecial(Kind kind, std::string_view bytes, bool prese
             const auto seconds = static_cast<std::int64_t>(numbers[1]);
             const std::int64_t nanos = kind == Kind::kTime ? 0 : static_cast<std::int32_t>(numbers[2]) / 1000 * 1000;
             if (bytes.empty() || (seconds == kZeroTimeSeconds && nanos == 0)) {
-                out_ += "null";
+                out_.Null();
             } else {
-                AppendRfc3339(out_, seconds, nanos, kind == Kind::kMicroTime);
+                scratch_.clear();
+                AppendRfc3339(scratch_, seconds, nanos, kind == Kind::kMicroTime);
+                WriteFormatted();
             }
             return OkStatus();
         }
         case Kind::kDuration:
-            AppendGoDuration(out_, static_cast<std::int64_t>(numbers[1]));
+            scratch_.clear();
+            AppendGoDuration(scratch_, static_cast<std::int64_t>(numbers[1]));
+            WriteFormatted();
             return OkStatus();
         case Kind::kQuantity:
             // The server writes the canonical string; a zero Quantity writes "0".
-            if (strings[1].empty()) {
-                out_ += "\"0\"";
-            } else {
-                AppendGoString(out_, strings[1]);
-            }
+            out_.String(strings[1].empty() ? std::string_view("0") : strings[1]);
             return OkStatus();
         case Kind::kIntOrString:
             if (numbers[1] == 1) {
-                AppendGoString(out_, strings[3]);
+                out_.String(strings[3]);
             } else {
-                out_ += std::to_string(static_cast<std::int32_t>(static_cast<std::uint32_t>(numbers[2])));
+                out_.Int64(static_cast<std::int32_t>(static_cast<std::uint32_t>(numbers[2])));
             }
             return OkStatus();
         case Kind::kFieldsV1:
             if (strings[1].empty()) {
-                out_ += "null";
+                out_.Null();
                 return OkStatus();
             }
             if (LooksLikeCbor(static_cast<unsigned char>(strings[1][0]))) {
                 return Malformed("FieldsV1 holds CBOR, which the transcoder does not convert");
             }
-            if (!AppendCompactJson(out_, strings[1])) {
+            if (!out_.RawJson(strings[1])) {
                 return Malformed("FieldsV1 holds malformed JSON");
             }
             return OkStatus();
         case Kind::kRawExtension:
             if (!present || !seen[1]) {
-                out_ += "null";
+                out_.Null();
                 return OkStatus();
             }
             if (strings[1].substr(0, 4) == std::string_view("k8s\0", 4)) {
                 return WriteEnvelope(strings[1]);
             }
-            if (!AppendCompactJson(out_, strings[1])) {
+            if (!out_.RawJson(strings[1])) {
                 return Malformed("RawExtension holds neither JSON nor a protobuf envelope");
             }
             return OkStatus();

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "runtime/core/internal/json.hpp"
+#include "runtime/rest/internal/simdjson_document.hpp"
 
 namespace ctrl::rest::internal {
 
@@ -109,13 +110,8 @@ Status MalformedJson(const Status& parse_error, std::string_view line, std::uint
 StatusOr<WatchEvent::Type> EventType(const std::string_view* name, std::string_view line, std::uint64_t offset) {
     if (name == nullptr)
         return BadEvent(offset, "no \"type\" string", line);
-    static constexpr WatchEvent::Type kTypes[] = {WatchEvent::Type::kAdded, WatchEvent::Type::kModified,
-                                                  WatchEvent::Type::kDeleted, WatchEvent::Type::kBookmark,
-                                                  WatchEvent::Type::kError};
-    for (const WatchEvent::Type type : kTypes) {
-        if (WatchEventTypeName(type) == *name)
-            return type;
-    }
+    if (const std::optional<WatchEvent::Type> type = WatchEventTypeNamed(*name))
+        return *type;
     std::string shown(name->substr(0, 64));
     return BadEvent(offset, "unknown event type \"" + shown + "\"", line);
 }
@@ -124,53 +120,7 @@ Status NoObject(std::string_view line, std::uint64_t offset) {
     return BadEvent(offset, "no \"object\" JSON object", line);
 }
 
-// Feeds a simdjson value to a RapidJSON document's SAX interface, which builds each object and array at its
-// exact size in the document's pool, as its own parser would.
-bool Emit(simdjson::dom::element value, Document& doc) {
-    using Kind = simdjson::dom::element_type;
-    switch (value.type()) {
-        case Kind::OBJECT: {
-            doc.StartObject();
-            rapidjson::SizeType members = 0;
-            const simdjson::dom::object object = value.get_object().value_unsafe();
-            for (const simdjson::dom::key_value_pair field : object) {
-                doc.Key(field.key.data(), static_cast<rapidjson::SizeType>(field.key.size()), true);
-                if (!Emit(field.value, doc))
-                    return false;
-                ++members;
-            }
-            return doc.EndObject(members);
-        }
-        case Kind::ARRAY: {
-            doc.StartArray();
-            rapidjson::SizeType elements = 0;
-            const simdjson::dom::array array = value.get_array().value_unsafe();
-            for (const simdjson::dom::element element : array) {
-                if (!Emit(element, doc))
-                    return false;
-                ++elements;
-            }
-            return doc.EndArray(elements);
-        }
-        case Kind::STRING: {
-            const std::string_view text = value.get_string().value_unsafe();
-            return doc.String(text.data(), static_cast<rapidjson::SizeType>(text.size()), true);
-        }
-        case Kind::INT64:
-            return doc.Int64(value.get_int64().value_unsafe());
-        case Kind::UINT64:
-            return doc.Uint64(value.get_uint64().value_unsafe());
-        case Kind::DOUBLE:
-            return doc.Double(value.get_double().value_unsafe());
-        case Kind::BOOL:
-            return doc.Bool(value.get_bool().value_unsafe());
-        case Kind::NULL_VALUE:
-            return doc.Null();
-    }
-    return false;
-}
-
-// The event's object into doc, as Emit does, leaving out metadata.managedFields.
+// The event's object into doc, as EmitSimdjson does, leaving out metadata.managedFields.
 bool EmitWithoutManagedFields(simdjson::dom::object object, Document& doc) {
     doc.StartObject();
     rapidjson::SizeType members = 0;
@@ -179,7 +129,7 @@ bool EmitWithoutManagedFields(simdjson::dom::object object, Document& doc) {
         ++members;
         simdjson::dom::object metadata;
         if (field.key != "metadata" || field.value.get_object().get(metadata) != simdjson::SUCCESS) {
-            if (!Emit(field.value, doc))
+            if (!EmitSimdjson(field.value, doc))
                 return false;
             continue;
         }
@@ -189,7 +139,7 @@ bool EmitWithoutManagedFields(simdjson::dom::object object, Document& doc) {
             if (meta.key == "managedFields")
                 continue;
             doc.Key(meta.key.data(), static_cast<rapidjson::SizeType>(meta.key.size()), true);
-            if (!Emit(meta.value, doc))
+            if (!EmitSimdjson(meta.value, doc))
                 return false;
             ++kept;
         }
@@ -244,7 +194,7 @@ std::optional<StatusOr<WatchEvent>> ParseFast(std::string_view line, std::uint64
         };
         event.object.Document().doc.Populate(generate);
     } else {
-        auto generate = [value = *object](Document& doc) { return Emit(value, doc); };
+        auto generate = [value = *object](Document& doc) { return EmitSimdjson(value, doc); };
         event.object.Document().doc.Populate(generate);
     }
     return StatusOr<WatchEvent>(std::move(event));
@@ -274,6 +224,17 @@ StatusOr<WatchEvent> ParseSlow(std::string_view line, std::uint64_t offset) {
 }
 
 }  // namespace
+
+std::optional<WatchEvent::Type> WatchEventTypeNamed(std::string_view name) {
+    static constexpr WatchEvent::Type kTypes[] = {WatchEvent::Type::kAdded, WatchEvent::Type::kModified,
+                                                  WatchEvent::Type::kDeleted, WatchEvent::Type::kBookmark,
+                                                  WatchEvent::Type::kError};
+    for (const WatchEvent::Type type : kTypes) {
+        if (WatchEventTypeName(type) == name)
+            return type;
+    }
+    return std::nullopt;
+}
 
 StatusOr<WatchEvent> ParseWatchEvent(std::string_view line, std::uint64_t offset, std::size_t fast_path_max_bytes,
                                      bool drop_managed_fields) {

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "runtime/core/status_or.hpp"
@@ -20,6 +21,9 @@ inline constexpr std::size_t kWatchEventParserPadding = 64;
 // BadRequest for malformed JSON (stream byte offset, reason, snippet), a wrapper that is no JSON object, a
 // missing or unknown type, or an object that is no JSON object. drop_managed_fields: the object comes without
 // metadata.managedFields (the fast path never builds them).
+// The type a watch event's "type" names ("ADDED", ...), or nullopt for another name.
+std::optional<WatchEvent::Type> WatchEventTypeNamed(std::string_view name);
+
 StatusOr<WatchEvent> ParseWatchEvent(std::string_view line, std::uint64_t offset, std::size_t fast_path_max_bytes,
                                      bool drop_managed_fields = false);
 
