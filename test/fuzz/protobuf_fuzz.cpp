@@ -2,7 +2,8 @@
 // chooses. It never crashes; an error is BadRequest or NoMatch; what it writes on success is JSON
 // that parses; a stream fed in chunks gives the events the same stream fed whole gives; and an event
 // transcoded without managedFields is the event transcoded whole with them dropped by the JSON
-// parser (what the watch decoder does for a store that strips them, either way).
+// parser (what the watch decoder does for a store that strips them, either way); and an event built
+// straight into its Object (the watch decoder's path) is the object its text parses into.
 
 #include <algorithm>
 #include <cstddef>
@@ -14,6 +15,7 @@
 #include "runtime/core/object.hpp"
 #include "runtime/protobuf/transcode.hpp"
 #include "runtime/protobuf/watch_frames.hpp"
+#include "runtime/rest/internal/protobuf_watch_event.hpp"
 #include "runtime/rest/internal/watch_event_parser.hpp"
 #include "test/fuzz/fuzz_input.hpp"
 
@@ -65,6 +67,28 @@ void CheckDroppedManagedFields(std::string_view frame, const std::string& whole,
     }
 }
 
+// Built straight into an Object, with managedFields kept or dropped, an event is the object the
+// transcoder's text for it parses into (when that text parses).
+void CheckDirectBuild(std::string_view frame, std::string_view input) {
+    for (const bool drop : {false, true}) {
+        std::string text;
+        if (!protobuf::AppendJsonForWatchEvent(frame, text, drop).Ok()) {
+            continue;
+        }
+        StatusOr<std::string> expected = DecodedObject(text, /*drop_managed_fields=*/false);
+        if (!expected.Ok()) {
+            continue;
+        }
+        StatusOr<rest::WatchEvent> built = rest::internal::DecodeProtobufWatchEvent(frame, 0, drop);
+        if (!built.Ok() || built->object.ToJson() != *expected) {
+            PropertyFailed("an event built straight into its Object differs from its text parsed: " +
+                               (built.Ok() ? built->object.ToJson() : built.GetStatus().ToString()) + " vs " +
+                               *expected,
+                           std::string(input));
+        }
+    }
+}
+
 // Every frame of body fed in chunks of the given sizes (whole when none), transcoded; stops at the
 // first error.
 std::string Stream(std::string_view body, const std::vector<std::size_t>& chunk_sizes) {
@@ -94,6 +118,7 @@ std::string Stream(std::string_view body, const std::vector<std::size_t>& chunk_
             }
             CheckJson(event, body);
             CheckDroppedManagedFields(**frame, event, body);
+            CheckDirectBuild(**frame, body);
             out += event + "\n";
         }
     }
