@@ -157,7 +157,7 @@ class Encoder {
     }
 
     void Name(std::string_view name) {
-        const std::optional<uint32_t> id = strings_.InternNameLocked(name);
+        const std::optional<uint32_t> id = strings_.InternNameAtLocked(name, names_++);
         if (id && *id < kOneByteIds) {
             out_.Put(static_cast<char>(*id));
         } else if (id && *id < kTwoByteIds) {
@@ -176,6 +176,7 @@ class Encoder {
 
     InternTable& strings_;
     ByteBuffer& out_;
+    std::size_t names_ = 0;  // member names written so far
 };
 
 // Reads the encoded form. The bytes were written by Encoder, so reads are trusted, but never past

@@ -1,5 +1,6 @@
 #include "runtime/cache/internal/intern_table.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ctrl::cache::internal {
@@ -11,23 +12,25 @@ namespace {
 // object shows it.
 constexpr std::size_t kSeenSlots = 2048;
 
-// Whether the n bytes at a and b are equal: inline, eight at a time (memcmp is a call, and most
-// interned strings are short).
+// Whether the n bytes at a and b are equal: inline, in a few overlapping word compares with few
+// branches on n (memcmp is a call, and a byte loop's exit is mispredicted as lengths vary).
 bool SameBytes(const char* a, const char* b, std::size_t n) {
-    std::size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t x = 0;
-        uint64_t y = 0;
-        std::memcpy(&x, a + i, 8);
-        std::memcpy(&y, b + i, 8);
-        if (x != y)
-            return false;
+    const auto word = [](const char* p, auto zero) {
+        decltype(zero) w = 0;
+        std::memcpy(&w, p, sizeof w);
+        return w;
+    };
+    if (n >= 8) {
+        for (std::size_t i = 0; i + 8 < n; i += 8) {
+            if (word(a + i, uint64_t{}) != word(b + i, uint64_t{}))
+                return false;
+        }
+        return word(a + n - 8, uint64_t{}) == word(b + n - 8, uint64_t{});
     }
-    for (; i < n; ++i) {
-        if (a[i] != b[i])
-            return false;
-    }
-    return true;
+    if (n >= 4)
+        return word(a, uint32_t{}) == word(b, uint32_t{}) && word(a + n - 4, uint32_t{}) == word(b + n - 4, uint32_t{});
+    // 0-3 bytes: the first, middle and last cover them all.
+    return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
 
 }  // namespace
@@ -140,6 +143,22 @@ std::optional<uint32_t> InternTable::InternNameLocked(std::string_view name) {
     return names_.Add(name, hash);
 }
 
+std::optional<uint32_t> InternTable::InternNameAtLocked(std::string_view name, std::size_t position) {
+    if (position < guesses_.size()) {
+        const Guess& guess = guesses_[position];
+        if (guess.data != nullptr && guess.size == name.size() && SameBytes(guess.data, name.data(), name.size()))
+            return guess.id;
+    }
+    const std::optional<uint32_t> id = InternNameLocked(name);
+    if (id && position < kGuessedPositions) {
+        if (position >= guesses_.size())
+            guesses_.resize(std::min(kGuessedPositions, std::max(position + 1, guesses_.size() * 2)));
+        const std::string_view interned = names_.Get(*id);
+        guesses_[position] = Guess{interned.data(), static_cast<uint32_t>(interned.size()), *id};
+    }
+    return id;
+}
+
 std::optional<uint32_t> InternTable::InternValueLocked(std::string_view value) {
     if (value.size() < kMinValueBytes || value.size() > kMaxValueBytes)
         return std::nullopt;
@@ -174,7 +193,8 @@ uint32_t InternTable::ValueCount() const {
 
 std::size_t InternTable::BytesHeld() const {
     std::lock_guard lock(mu_);
-    return names_.BytesHeld() + values_.BytesHeld() + (seen_ ? kSeenSlots * sizeof(Sight) : 0);
+    return names_.BytesHeld() + values_.BytesHeld() + (seen_ ? kSeenSlots * sizeof(Sight) : 0) +
+           guesses_.capacity() * sizeof(Guess);
 }
 
 }  // namespace ctrl::cache::internal

@@ -53,6 +53,11 @@ class InternTable {
     void NextObjectLocked() { ++object_; }
     // The id of a member name, adding it when allowed; nullopt when it is not to be interned.
     std::optional<uint32_t> InternNameLocked(std::string_view name);
+    // The id of a member name as InternNameLocked gives it, tried first as the name the last
+    // object encoded had at the same `position` (its position-th member name, in document order):
+    // objects of a kind hold their names in the same order, so most are found by one comparison,
+    // without hashing.
+    std::optional<uint32_t> InternNameAtLocked(std::string_view name, std::size_t position);
     std::optional<uint32_t> InternName(std::string_view name) {
         auto lock = Lock();
         return InternNameLocked(name);
@@ -119,6 +124,15 @@ class InternTable {
     mutable std::mutex mu_;
     Strings names_;
     Strings values_;
+    // The interned name the last object had at each position (up to kGuessedPositions), with its
+    // text, for InternNameAtLocked; data null: none.
+    struct Guess {
+        const char* data = nullptr;
+        uint32_t size = 0;
+        uint32_t id = 0;
+    };
+    static constexpr std::size_t kGuessedPositions = 4096;
+    std::vector<Guess> guesses_;
     // A recent first sight of a value: its fingerprint (0: none) and the object that showed it.
     struct Sight {
         uint32_t fingerprint = 0;

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "runtime/core/status.hpp"
-#include "runtime/protobuf/json_events.hpp"
 #include "runtime/protobuf/internal/schema.hpp"
+#include "runtime/protobuf/json_events.hpp"
 
 // Writes protobuf messages of the built-in schema as the JSON encoding/json writes for the same Go
 // structs: as JsonEvents (text, or a document built directly). Internal to ctrl::protobuf.

@@ -180,8 +180,7 @@ Status BadEvent(std::uint64_t offset, std::string_view problem) {
 
 }  // namespace
 
-StatusOr<WatchEvent> DecodeProtobufWatchEvent(std::string_view event, std::uint64_t offset,
-                                              bool drop_managed_fields) {
+StatusOr<WatchEvent> DecodeProtobufWatchEvent(std::string_view event, std::uint64_t offset, bool drop_managed_fields) {
     WatchEvent decoded;
     EventBuilder builder(decoded.object.Document().doc);
     Status transcoded;

@@ -15,7 +15,6 @@ namespace ctrl::rest::internal {
 // text (protobuf::AppendJsonForWatchEvent). Errors, each naming the event's byte offset: the
 // transcoder's (BadRequest naming the type and field, NoMatch for a kind without a built-in
 // schema), and BadRequest for an event without a known type or an object.
-StatusOr<WatchEvent> DecodeProtobufWatchEvent(std::string_view event, std::uint64_t offset,
-                                              bool drop_managed_fields);
+StatusOr<WatchEvent> DecodeProtobufWatchEvent(std::string_view event, std::uint64_t offset, bool drop_managed_fields);
 
 }  // namespace ctrl::rest::internal

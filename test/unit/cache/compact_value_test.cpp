@@ -213,5 +213,32 @@ TEST(CompactValueTest, DecodesOnOtherThreadsWhileNamesAreAdded) {
     writer.join();
 }
 
+// Names looked up by their position in the object give the ids a plain look-up gives, whether the
+// last object's name at that position is the same (same order) or not (another order, a new name,
+// an empty name first, more names than before), and when the table is full.
+TEST(InternTableTest, NamesFoundByPositionHaveTheIdsOfAPlainLookUp) {
+    InternTable guessed(/*max_names=*/6);
+    InternTable plain(/*max_names=*/6);
+    const std::vector<std::vector<std::string>> objects = {
+        {"", "kind", "metadata", "name"},
+        {"", "kind", "metadata", "name"},
+        {"kind", "", "name", "metadata"},
+        {"kind", "spec", "k:{\"x\":1}", "name", "status", "extra", "kind"},
+        {"kind", "spec", "k:{\"x\":1}", "name", "status", "extra", "kind"},
+    };
+    for (const std::vector<std::string>& names : objects) {
+        auto lock = guessed.Lock();
+        for (std::size_t position = 0; position < names.size(); ++position) {
+            const std::string& name = names[position];
+            const std::optional<uint32_t> id = guessed.InternNameAtLocked(name, position);
+            EXPECT_EQ(id, plain.InternName(name)) << "\"" << name << "\"";
+            if (id) {
+                EXPECT_EQ(guessed.Name(*id), name);
+            }
+        }
+    }
+    EXPECT_EQ(guessed.NameCount(), 6u);  // "", kind, metadata, name, spec, status: "extra" found it full
+}
+
 }  // namespace
 }  // namespace ctrl::cache::internal
