@@ -9,6 +9,7 @@
 
 #include "runtime/core/internal/json.hpp"
 #include "runtime/protobuf/transcode.hpp"
+#include "runtime/rest/internal/plain_json.hpp"
 #include "runtime/rest/internal/simdjson_document.hpp"
 #include "runtime/rest/internal/watch_event_parser.hpp"
 
@@ -114,6 +115,12 @@ class EventBuilder final : public protobuf::JsonEvents {
             object_seen_ = true;
         else if (!Forwarding(false))
             return ParsesAsJson(json);
+        if (IsPlainJson(json)) {  // FieldsV1 as the API server writes it
+            if (starts_object && json.front() != '{')
+                return true;
+            built_ = built_ || starts_object;
+            return EmitPlainJson(json, doc_, scratch_);
+        }
         simdjson::dom::element value;
         if (FragmentParser().parse(json.data(), json.size()).get(value) == simdjson::SUCCESS) {
             if (starts_object && !value.is_object())
@@ -154,6 +161,8 @@ class EventBuilder final : public protobuf::JsonEvents {
     }
 
     static bool ParsesAsJson(std::string_view json) {
+        if (IsPlainJson(json))
+            return true;
         simdjson::dom::element value;
         if (FragmentParser().parse(json.data(), json.size()).get(value) == simdjson::SUCCESS)
             return true;
