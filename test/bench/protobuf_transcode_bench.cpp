@@ -6,22 +6,18 @@
 // with managedFields kept and dropped (what a store that strips them asks for).
 #include <benchmark/benchmark.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "runtime/core/object.hpp"
 #include "runtime/protobuf/transcode.hpp"
 #include "runtime/rest/watch_decoder.hpp"
 #include "test/unit/protobuf/proto_builder.hpp"
+#include "test/unit/protobuf/read_testdata.hpp"
 
 namespace {
 
 std::string Read(const std::string& name) {
-    std::ifstream in(std::string(CTRL_PROTOBUF_TESTDATA_DIR) + "/" + name, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
+    return ctrl::protobuf::test::ReadTestdata(name);
 }
 
 void Counters(benchmark::State& state, std::size_t protobuf_bytes, std::size_t json_bytes) {

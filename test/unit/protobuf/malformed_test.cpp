@@ -3,24 +3,21 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include "runtime/core/object.hpp"
 #include "runtime/protobuf/transcode.hpp"
 #include "runtime/protobuf/watch_frames.hpp"
 #include "test/unit/protobuf/proto_builder.hpp"
+#include "test/unit/protobuf/read_testdata.hpp"
 
 namespace ctrl::protobuf::test {
 namespace {
 
-std::string ReadTestdata(const std::string& name) {
-    std::ifstream in(std::string(CTRL_PROTOBUF_TESTDATA_DIR) + "/" + name, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    EXPECT_FALSE(buffer.str().empty()) << name;
-    return buffer.str();
+std::string Recorded(const std::string& name) {
+    std::string data = ReadTestdata(name);
+    EXPECT_FALSE(data.empty()) << name;
+    return data;
 }
 
 std::string WithoutNewline(std::string text) {
@@ -32,15 +29,15 @@ std::string WithoutNewline(std::string text) {
 
 TEST(RecordedBodiesTest, PodsTranscodeToTheServersJson) {
     for (const std::string name : {"workload_pod", "rich_pod"}) {
-        StatusOr<std::string> json = JsonForEnvelope(ReadTestdata(name + ".pb"));
+        StatusOr<std::string> json = JsonForEnvelope(Recorded(name + ".pb"));
         ASSERT_TRUE(json.Ok()) << json.GetStatus();
-        EXPECT_EQ(*json, WithoutNewline(ReadTestdata(name + ".json"))) << name;
+        EXPECT_EQ(*json, WithoutNewline(Recorded(name + ".json"))) << name;
     }
 }
 
 TEST(RecordedBodiesTest, AWatchStreamInPiecesOfAnySizeTranscodesToTheServersEvents) {
-    const std::string stream = ReadTestdata("configmaps_watch.pb");
-    const std::string want = ReadTestdata("configmaps_watch.json");
+    const std::string stream = Recorded("configmaps_watch.pb");
+    const std::string want = Recorded("configmaps_watch.json");
     for (std::size_t piece : {std::size_t{1}, std::size_t{3}, std::size_t{100}, stream.size()}) {
         WatchFrameReader reader;
         std::string got;
@@ -119,7 +116,7 @@ TEST(MalformedTest, DeepNestingIsRefused) {
 }
 
 TEST(MalformedTest, EveryTruncationAndRandomDamageIsAStatusNotACrash) {
-    const std::string pod = ReadTestdata("rich_pod.pb");
+    const std::string pod = Recorded("rich_pod.pb");
     int failures = 0;
     for (std::size_t length = 0; length < pod.size(); ++length) {
         failures += JsonForEnvelope(pod.substr(0, length)).Ok() ? 0 : 1;

@@ -3,13 +3,12 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "runtime/core/internal/json.hpp"
 #include "runtime/core/object.hpp"
 #include "runtime/rest/internal/plain_json.hpp"
+#include "test/unit/protobuf/read_testdata.hpp"
 
 namespace ctrl::rest::internal {
 namespace {
@@ -35,10 +34,7 @@ std::string Parsed(std::string_view json) {
 }
 
 TEST(PlainJsonTest, TheServersFieldsV1IsPlainAndBuildsAsParsed) {
-    std::ifstream in(std::string(CTRL_PROTOBUF_TESTDATA_DIR) + "/workload_pod.json");
-    std::stringstream text;
-    text << in.rdbuf();
-    StatusOr<Object> pod = Object::Parse(text.str());
+    StatusOr<Object> pod = Object::Parse(protobuf::test::ReadTestdata("workload_pod.json"));
     ASSERT_TRUE(pod.Ok()) << pod.GetStatus();
     const auto& managed = pod->Document().Root()["metadata"]["managedFields"];
     ASSERT_GT(managed.Size(), 0u);

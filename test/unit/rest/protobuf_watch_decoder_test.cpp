@@ -6,13 +6,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "runtime/protobuf/watch_frames.hpp"
 #include "runtime/rest/watch_decoder.hpp"
+#include "test/unit/protobuf/read_testdata.hpp"
 
 namespace ctrl::rest {
 namespace {
@@ -20,11 +19,9 @@ namespace {
 using ::testing::HasSubstr;
 
 std::string ReadTestdata(const std::string& name) {
-    std::ifstream in(std::string(CTRL_PROTOBUF_TESTDATA_DIR) + "/" + name, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    EXPECT_FALSE(buffer.str().empty()) << name;
-    return buffer.str();
+    std::string data = protobuf::test::ReadTestdata(name);
+    EXPECT_FALSE(data.empty()) << name;
+    return data;
 }
 
 WatchDecoderOptions Protobuf() {

@@ -6,14 +6,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "runtime/protobuf/transcode.hpp"
 #include "runtime/rest/internal/protobuf_watch_event.hpp"
 #include "runtime/rest/internal/watch_event_parser.hpp"
 #include "test/unit/protobuf/proto_builder.hpp"
+#include "test/unit/protobuf/read_testdata.hpp"
 
 namespace ctrl::rest::internal {
 namespace {
@@ -25,11 +24,9 @@ using ::testing::HasSubstr;
 constexpr std::uint64_t kOffset = 4096;
 
 std::string ReadTestdata(const std::string& name) {
-    std::ifstream in(std::string(CTRL_PROTOBUF_TESTDATA_DIR) + "/" + name, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    EXPECT_FALSE(buffer.str().empty()) << name;
-    return buffer.str();
+    std::string data = protobuf::test::ReadTestdata(name);
+    EXPECT_FALSE(data.empty()) << name;
+    return data;
 }
 
 // metav1.WatchEvent{type = 1, object = 2 (runtime.RawExtension{raw = 1})}.
