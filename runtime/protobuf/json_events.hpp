@@ -10,7 +10,8 @@ namespace ctrl::protobuf {
 // JSON would hold them (a SAX interface): what a caller implements to build a document straight
 // from protobuf, with no JSON text between. Objects and arrays are opened and closed in pairs; in
 // an object each value follows its FieldName or Key. Views are valid during the call only, except
-// FieldName's.
+// FieldName's. After an error (a RawJson that fails, or malformed protobuf) no more values come, and
+// the containers open stay open.
 class JsonEvents {
   public:
     virtual ~JsonEvents() = default;

@@ -125,7 +125,8 @@ Status MessageWriter::WriteObject(std::int32_t message, std::string_view data, c
     messages_.push_back(message);
     out_.StartObject();
     Status status = WriteFields(message, data, type_meta);
-    out_.EndObject();
+    if (status.Ok())
+        out_.EndObject();  // after an error nothing more is written: a document builder has a value missing
     messages_.pop_back();
     return status;
 }
