@@ -49,8 +49,6 @@ std::string_view ReplaceInvalidUtf8(std::string_view text, std::string& scratch)
         if ((word & kHighBits) != 0)
             break;
     }
-    while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80)
-        ++i;
     unsigned code = 0;
     while (i < text.size()) {
         if (static_cast<unsigned char>(text[i]) < 0x80) {

@@ -169,7 +169,7 @@ std::optional<uint32_t> InternTable::InternValueLocked(std::string_view value) {
         return std::nullopt;
     if (!seen_)
         seen_ = std::make_unique<Sight[]>(kSeenSlots);
-    const auto fingerprint = static_cast<uint32_t>(hash >> 32) | 1;
+    const uint32_t fingerprint = Fingerprint(hash);
     Sight& seen = seen_[(hash >> 1) % kSeenSlots];
     if (seen.fingerprint != fingerprint) {
         seen = Sight{fingerprint, object_};  // the first sight: inline this time

@@ -108,7 +108,6 @@ class InternTable {
             uint32_t fingerprint = 0;
             uint32_t id = 0;
         };
-        static uint32_t Fingerprint(uint64_t hash) { return static_cast<uint32_t>(hash >> 32) | 1; }
         void Grow();
 
         const uint32_t max_;
@@ -120,6 +119,8 @@ class InternTable {
 
     static bool InternableName(std::string_view name);
     static uint64_t Hash(std::string_view s);
+    // The high half of a hash, never 0 (which marks a free slot or sight).
+    static uint32_t Fingerprint(uint64_t hash) { return static_cast<uint32_t>(hash >> 32) | 1; }
 
     mutable std::mutex mu_;
     Strings names_;

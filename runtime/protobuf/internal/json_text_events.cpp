@@ -18,25 +18,19 @@ void AppendNumber(std::string& out, T value) {
 }  // namespace
 
 void JsonTextEvents::StartObject() {
-    Separate();
-    out_ += '{';
-    need_comma_ = false;
+    Open('{');
 }
 
 void JsonTextEvents::EndObject() {
-    out_ += '}';
-    need_comma_ = true;
+    Close('}');
 }
 
 void JsonTextEvents::StartArray() {
-    Separate();
-    out_ += '[';
-    need_comma_ = false;
+    Open('[');
 }
 
 void JsonTextEvents::EndArray() {
-    out_ += ']';
-    need_comma_ = true;
+    Close(']');
 }
 
 void JsonTextEvents::FieldName(std::string_view name) {

@@ -33,6 +33,16 @@ class JsonTextEvents final : public JsonEvents {
         if (need_comma_)
             out_ += ',';
     }
+    // An object's or array's first and last character.
+    void Open(char bracket) {
+        Separate();
+        out_ += bracket;
+        need_comma_ = false;
+    }
+    void Close(char bracket) {
+        out_ += bracket;
+        need_comma_ = true;
+    }
 
     std::string& out_;
     bool need_comma_ = false;

@@ -24,6 +24,35 @@ std::size_t SkipString(std::string_view json, std::size_t at) {
     return std::string_view::npos;
 }
 
+// Past the plain value at json[at] inside `depth` objects; npos when it is not plain. The shape
+// EmitValue reads.
+std::size_t SkipValue(std::string_view json, std::size_t at, int depth) {
+    if (at >= json.size())
+        return std::string_view::npos;
+    if (json[at] == '"')
+        return SkipString(json, at);
+    if (json[at] != '{' || depth == kMaxPlainDepth)
+        return std::string_view::npos;
+    ++at;
+    if (at < json.size() && json[at] == '}')
+        return at + 1;
+    while (true) {  // a member: its name, a colon, its value, then a comma or the end
+        if (at >= json.size() || json[at] != '"')
+            return std::string_view::npos;
+        at = SkipString(json, at);
+        if (at == std::string_view::npos || at >= json.size() || json[at] != ':')
+            return std::string_view::npos;
+        at = SkipValue(json, at + 1, depth + 1);
+        if (at == std::string_view::npos || at >= json.size())
+            return std::string_view::npos;
+        if (json[at] == '}')
+            return at + 1;
+        if (json[at] != ',')
+            return std::string_view::npos;
+        ++at;
+    }
+}
+
 // The string at *at (a quote), unescaped (a view of json, or of scratch when it had escapes); moves
 // *at past it. Trusted: IsPlainJson accepted the text.
 std::string_view ReadString(std::string_view json, std::size_t& at, std::string& scratch) {
@@ -67,56 +96,7 @@ bool EmitValue(std::string_view json, std::size_t& at, Document& doc, std::strin
 }  // namespace
 
 bool IsPlainJson(std::string_view json) {
-    std::size_t at = 0;
-    int depth = 0;
-    // A value is expected at `at` (after the start, a ':' or an object's '{' + member name).
-    while (true) {
-        if (at >= json.size())
-            return false;
-        if (json[at] == '"') {
-            at = SkipString(json, at);
-            if (at == std::string_view::npos)
-                return false;
-        } else if (json[at] == '{') {
-            if (++depth > kMaxPlainDepth)
-                return false;
-            ++at;
-            if (at < json.size() && json[at] == '}') {
-                --depth;
-                ++at;
-            } else {
-                // The first member's name and colon, then its value.
-                if (at >= json.size() || json[at] != '"')
-                    return false;
-                at = SkipString(json, at);
-                if (at == std::string_view::npos || at >= json.size() || json[at] != ':')
-                    return false;
-                ++at;
-                continue;
-            }
-        } else {
-            return false;
-        }
-        // After a value: close objects, or go on to the next member.
-        while (true) {
-            if (depth == 0)
-                return at == json.size();
-            if (at >= json.size())
-                return false;
-            if (json[at] == '}') {
-                --depth;
-                ++at;
-                continue;
-            }
-            if (json[at] != ',' || at + 1 >= json.size() || json[at + 1] != '"')
-                return false;
-            at = SkipString(json, at + 1);
-            if (at == std::string_view::npos || at >= json.size() || json[at] != ':')
-                return false;
-            ++at;
-            break;
-        }
-    }
+    return SkipValue(json, 0, 0) == json.size();
 }
 
 bool EmitPlainJson(std::string_view json, Document& doc, std::string& scratch) {
