@@ -38,35 +38,10 @@ class EventBuilder final : public protobuf::JsonEvents {
   public:
     explicit EventBuilder(Document& doc) : doc_(doc) {}
 
-    void StartObject() override {
-        if (Forwarding(true)) {
-            doc_.StartObject();
-            counts_.push_back(0);
-        }
-        ++depth_;
-    }
-    void EndObject() override {
-        --depth_;
-        if (counts_.empty())
-            return;
-        doc_.EndObject(counts_.back());
-        counts_.pop_back();
-        built_ = built_ || counts_.empty();
-    }
-    void StartArray() override {
-        if (Forwarding(false)) {
-            doc_.StartArray();
-            counts_.push_back(0);
-        }
-        ++depth_;
-    }
-    void EndArray() override {
-        --depth_;
-        if (counts_.empty())
-            return;
-        doc_.EndArray(counts_.back());
-        counts_.pop_back();
-    }
+    void StartObject() override { Open(/*object=*/true); }
+    void EndObject() override { Close(/*object=*/true); }
+    void StartArray() override { Open(/*object=*/false); }
+    void EndArray() override { Close(/*object=*/false); }
     void FieldName(std::string_view name) override {
         if (!counts_.empty())
             doc_.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()), false);  // kept, not copied
@@ -76,13 +51,13 @@ class EventBuilder final : public protobuf::JsonEvents {
     void Key(std::string_view name) override {
         if (!counts_.empty()) {
             const std::string_view valid = protobuf::ReplaceInvalidUtf8(name, scratch_);
-            doc_.Key(valid.data(), static_cast<rapidjson::SizeType>(valid.size()), true);
+            doc_.Key(Chars(valid), static_cast<rapidjson::SizeType>(valid.size()), true);
         }
     }
     void String(std::string_view value) override {
         if (Forwarding(false)) {
             const std::string_view valid = protobuf::ReplaceInvalidUtf8(value, scratch_);
-            doc_.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()), true);
+            doc_.String(Chars(valid), static_cast<rapidjson::SizeType>(valid.size()), true);
         } else if (depth_ == 1 && member_ == Member::kType && !type_seen_) {
             type_seen_ = true;
             type_ = WatchEventTypeNamed(value);
@@ -158,6 +133,34 @@ class EventBuilder final : public protobuf::JsonEvents {
             return false;
         object_seen_ = true;
         return is_object;
+    }
+
+    // The characters of a string for the document, which copies them with memcpy: never null (an
+    // absent string, or a map entry without a key, is an empty view with no data).
+    static const char* Chars(std::string_view text) { return text.empty() ? "" : text.data(); }
+
+    void Open(bool object) {
+        if (Forwarding(object)) {
+            if (object)
+                doc_.StartObject();
+            else
+                doc_.StartArray();
+            counts_.push_back(0);
+        }
+        ++depth_;
+    }
+    // Closing the container that started the document ends the event's object.
+    void Close(bool object) {
+        --depth_;
+        if (counts_.empty())
+            return;
+        const rapidjson::SizeType count = counts_.back();
+        counts_.pop_back();
+        if (object)
+            doc_.EndObject(count);
+        else
+            doc_.EndArray(count);
+        built_ = built_ || counts_.empty();
     }
 
     static bool ParsesAsJson(std::string_view json) {

@@ -91,6 +91,19 @@ TEST(ProtobufWatchEventTest, InvalidUtf8InKeysAndStringsBecomesTheReplacementCha
     EXPECT_THAT(direct, HasSubstr("caf\xc3\xa9 \xEF\xBF\xBD\xEF\xBF\xBD end\xEF\xBF\xBD"));
 }
 
+TEST(ProtobufWatchEventTest, AMapEntryWithoutAKeyAndAbsentStringsBuildAsInText) {
+    // data: an entry with a value and no key; ownerReferences[0]: only a uid (kind, name and
+    // apiVersion are written as "" when absent).
+    const ProtoBuilder metadata = ProtoBuilder().Bytes(1, "settings").Message(13, ProtoBuilder().Bytes(4, "u1"));
+    const ProtoBuilder configmap =
+        ProtoBuilder().Message(1, metadata).Message(2, ProtoBuilder().Bytes(2, "value without a key"));
+    const std::string event = Event("ADDED", Envelope("v1", "ConfigMap", configmap));
+    const std::string direct = Direct(event, false);
+    EXPECT_EQ(direct, ThroughText(event, false));
+    EXPECT_THAT(direct, HasSubstr(R"("data":{"":"value without a key"})"));
+    EXPECT_THAT(direct, HasSubstr(R"("kind":"","name":"","uid":"u1")"));
+}
+
 TEST(ProtobufWatchEventTest, FieldsV1ThatSimdjsonRefusesIsReadAsTheTextPathReadsIt) {
     // An integer beyond 64 bits: simdjson refuses it, RapidJSON reads it as a double.
     const std::string event = Event("MODIFIED", ConfigMapEnvelope("app", "web", R"({"f:n":123456789012345678901234})"));
