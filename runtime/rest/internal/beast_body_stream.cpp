@@ -9,7 +9,6 @@
 #include <boost/beast/http/error.hpp>
 
 #include "runtime/rest/internal/beast_exchange.hpp"
-#include "runtime/rest/internal/beast_watchdog.hpp"
 
 namespace ctrl::rest::internal {
 namespace {
@@ -27,10 +26,17 @@ BeastBodyStream::BeastBodyStream(std::shared_ptr<BeastConnection> connection,
       description_(std::move(description)),
       idle_timeout_(idle_timeout),
       status_code_(static_cast<int>(parser_->get().result_int())),
-      headers_(CopyHeaders(parser_->get().base())) {}
+      headers_(CopyHeaders(parser_->get().base())),
+      idle_deadline_{std::nullopt, "idle timeout of " + FormatDuration(idle_timeout_)},
+      ctx_deadline_{std::nullopt, "context deadline"} {}
 
 BeastBodyStream::~BeastBodyStream() {
     Close();
+    if (watchdog_) {
+        net::post(connection_->GetStrand(), [connection = connection_, watchdog = std::move(watchdog_)]() mutable {
+            watchdog.reset();  // on the strand, before the connection its abort names
+        });
+    }
 }
 
 void BeastBodyStream::Close() {
@@ -60,54 +66,69 @@ Task<StatusOr<std::size_t>> BeastBodyStream::ReadOnStrand(char* data, std::size_
     if (Status err = ctx.Err(); !err.Ok())
         co_return err.Annotate(description_);
 
-    BeastWatchdog watchdog(connection_->GetStrand(), ctx, [raw = connection_.get()] { raw->Abort(); });
-    Deadline ctx_deadline;
-    if (const auto at = ctx.Deadline())
-        ctx_deadline = {*at, "context deadline"};
-    for (;;) {
-        if (idle_timeout_.count() > 0) {
-            watchdog.ExpireAt(Earliest(
-                ctx_deadline, {Clock::now() + idle_timeout_, "idle timeout of " + FormatDuration(idle_timeout_)}));
-        } else {
-            watchdog.ExpireAt(ctx_deadline);
-        }
-        auto& body = parser_->get().body();
-        body.data = data;
-        body.size = size;
-        body.more = true;
-        error_code ec = co_await connection_->ReadSome(*parser_);
-        if (ec == http::error::need_buffer)
-            ec = {};
-        // What the connection already holds (the rest of a TLS record: more events, each its own
-        // chunk) goes into this read too, without waiting: one call per record, not per chunk. The
-        // body buffer has advanced past what the read wrote; a malformed chunk fails as a read does.
-        if (!ec && body.size < size && body.size > 0 && !parser_->is_done())
-            ec = connection_->ParseBuffered(*parser_);
-        const std::size_t n = size - body.size;
-        if (ec) {
-            watchdog.Disarm();
-            if (!watchdog.Fired().Ok()) {
-                failed_ = watchdog.Fired().Annotate(description_);
-            } else if (closed_) {
-                failed_ = CancelledError(description_ + ": the stream was closed");
-            } else {
-                const std::string reason = ec == http::error::partial_message || ec == net::error::eof
-                                               ? "the server closed the connection"
-                                               : ec.message();
-                failed_ = UnavailableError(description_ + " ended mid-body: " + reason);
-            }
-            connection_->Abort();
-            if (n > 0)
-                co_return n;  // the error comes with the next call
-            co_return failed_;
-        }
-        if (parser_->is_done()) {
-            watchdog.Disarm();
-            connection_->Abort();  // never reused
-        }
-        if (n > 0 || parser_->is_done())
-            co_return n;
+    if (watchdog_) {
+        watchdog_->Resume(ctx);
+    } else {
+        watchdog_ =
+            std::make_unique<BeastWatchdog>(connection_->GetStrand(), ctx, [raw = connection_.get()] { raw->Abort(); });
     }
+    BeastWatchdog& watchdog = *watchdog_;
+    ctx_deadline_.at = ctx.Deadline();
+    try {
+        for (;;) {
+            watchdog.ExpireAt(NextDeadline());
+            auto& body = parser_->get().body();
+            body.data = data;
+            body.size = size;
+            body.more = true;
+            error_code ec = co_await connection_->ReadSome(*parser_);
+            if (ec == http::error::need_buffer)
+                ec = {};
+            // What the connection already holds (the rest of a TLS record: more events, each its own
+            // chunk) goes into this read too, without waiting: one call per record, not per chunk. The
+            // body buffer has advanced past what the read wrote; a malformed chunk fails as a read does.
+            if (!ec && body.size < size && body.size > 0 && !parser_->is_done())
+                ec = connection_->ParseBuffered(*parser_);
+            const std::size_t n = size - body.size;
+            if (ec) {
+                watchdog.Disarm();
+                if (!watchdog.Fired().Ok()) {
+                    failed_ = watchdog.Fired().Annotate(description_);
+                } else if (closed_) {
+                    failed_ = CancelledError(description_ + ": the stream was closed");
+                } else {
+                    const std::string reason = ec == http::error::partial_message || ec == net::error::eof
+                                                   ? "the server closed the connection"
+                                                   : ec.message();
+                    failed_ = UnavailableError(description_ + " ended mid-body: " + reason);
+                }
+                connection_->Abort();
+                if (n > 0)
+                    co_return n;  // the error comes with the next call
+                co_return failed_;
+            }
+            if (parser_->is_done()) {
+                watchdog.Disarm();
+                connection_->Abort();  // never reused
+            }
+            if (n > 0 || parser_->is_done()) {
+                watchdog.Pause();
+                co_return n;
+            }
+        }
+    } catch (...) {
+        watchdog.Pause();  // as a successful read leaves it
+        throw;
+    }
+}
+
+const Deadline& BeastBodyStream::NextDeadline() {
+    if (idle_timeout_.count() <= 0)
+        return ctx_deadline_;
+    idle_deadline_.at = Clock::now() + idle_timeout_;
+    if (ctx_deadline_.at && *ctx_deadline_.at <= *idle_deadline_.at)
+        return ctx_deadline_;
+    return idle_deadline_;
 }
 
 }  // namespace ctrl::rest::internal

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/rest/internal/beast_connection.hpp"
+#include "runtime/rest/internal/beast_watchdog.hpp"
 #include "runtime/rest/transport.hpp"
 
 namespace ctrl::rest::internal {
@@ -34,6 +35,8 @@ class BeastBodyStream final : public BodyStream {
 
   private:
     Task<StatusOr<std::size_t>> ReadOnStrand(char* data, std::size_t size, Context ctx);
+    // The earlier of the read's Context deadline and the idle deadline, which starts now.
+    const Deadline& NextDeadline();
 
     const std::shared_ptr<BeastConnection> connection_;
     const std::unique_ptr<StreamResponseParser> parser_;
@@ -43,6 +46,10 @@ class BeastBodyStream final : public BodyStream {
     const std::vector<Header> headers_;
     std::atomic<bool> closed_ = false;
     Status failed_;  // sticky: the stream is dead after an error
+    // Kept across reads, paused between them; made by the first read. Touched only on the strand.
+    std::unique_ptr<BeastWatchdog> watchdog_;
+    Deadline idle_deadline_;  // "idle timeout of 30s"
+    Deadline ctx_deadline_;   // of the current read's Context
 };
 
 }  // namespace ctrl::rest::internal

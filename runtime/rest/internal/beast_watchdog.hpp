@@ -31,8 +31,12 @@ std::string FormatDuration(std::chrono::milliseconds duration);
 // Stops an operation on a connection when its deadline passes or its Context is cancelled: it
 // runs `abort` (which closes the connection, so the pending I/O fails) on the connection's
 // strand, at most once. Boost 1.74 has no per-operation cancellation, hence this. The caller
-// must create, re-arm and destroy it on that strand, and keep whatever `abort` touches alive
-// until the watchdog is destroyed or disarmed.
+// must create, re-arm, pause, resume and destroy it on that strand, and keep whatever `abort`
+// touches alive until the watchdog is destroyed or disarmed.
+//
+// Moving a deadline later costs no timer call: the timer stays armed for the earlier time and,
+// when it wakes before the current deadline, sleeps again for the rest. So a watchdog kept
+// across many operations (a body read in pieces) re-arms about once per deadline period.
 class BeastWatchdog final {
   public:
     BeastWatchdog(Strand strand, const Context& ctx, std::function<void()> abort);
@@ -40,8 +44,12 @@ class BeastWatchdog final {
     BeastWatchdog& operator=(const BeastWatchdog&) = delete;
     ~BeastWatchdog();
 
-    // Replaces the deadline (none: no timer).
+    // Replaces the deadline (none: no deadline).
     void ExpireAt(const Deadline& deadline);
+    // Until Resume, neither the deadline nor a cancel aborts: between two operations.
+    void Pause();
+    // Watches ctx from now on instead of the Context it watched, and aborts again.
+    void Resume(const Context& ctx);
     // From now on, never aborts.
     void Disarm();
     // OK while it has not fired; else Timeout("<what> exceeded") or the Context's cancel reason.
@@ -49,6 +57,8 @@ class BeastWatchdog final {
 
   private:
     struct State;
+    void Watch(const Context& ctx);
+
     std::shared_ptr<State> state_;
     Context ctx_;
     Context::CallbackId callback_id_ = 0;
