@@ -275,7 +275,10 @@ Task<Status> Reflector::OpenWatch(State& state, Context& ctx) {
 }
 
 Task<Status> Reflector::ReadEvent(State& state, Context& ctx) {
-    StatusOr<std::optional<rest::WatchEvent>> next = co_await state.stream->Next(*state.watch_ctx);
+    // A streamed list's objects go straight into the store's compact form (no Object each).
+    rest::WatchObjectSink* const sink =
+        state.phase == Phase::kStreaming && state.replacement ? state.replacement->Sink() : nullptr;
+    StatusOr<std::optional<rest::WatchEvent>> next = co_await state.stream->Next(*state.watch_ctx, sink);
     if (!next.Ok() && IsBadRequest(next.GetStatus()) && state.stream->Protobuf())
         WatchInJson(state, next.GetStatus());
     if (!next.Ok()) {

@@ -66,7 +66,9 @@ Status Reflector::ApplyInitialEvent(State& state, rest::WatchEvent event) {
             return rest::StatusFromWatchEvent(event).Annotate("streaming the list of " + target_.Describe());
         case Type::kAdded:
             ++state.watch_events;
-            if (Status added = state.replacement->Add(std::move(event.object)); !added.Ok())
+            if (Status added = event.object_in_sink ? state.replacement->AddFromSink()
+                                                    : state.replacement->Add(std::move(event.object));
+                !added.Ok())
                 faults_->TransformFailed(added.Annotate("listing " + target_.Describe()));
             return OkStatus();
         case Type::kBookmark: {

@@ -3,6 +3,7 @@
 #include <mutex>
 #include <utility>
 
+#include "runtime/cache/internal/compact_builder.hpp"
 #include "runtime/cache/internal/compact_value.hpp"
 #include "runtime/cache/internal/indexer.hpp"
 #include "runtime/cache/internal/store_context.hpp"
@@ -120,6 +121,31 @@ Status StoreReplacement::Add(Object object) {
     CTRL_ASSIGN_OR_RETURN(Store::EntryPtr entry, store_->Encode(object));
     if (!index_funcs_.empty())
         index_values_.push_back(internal::Indexer::Compute(index_funcs_, object));
+    entries_.push_back(std::move(entry));
+    return OkStatus();
+}
+
+rest::WatchObjectSink* StoreReplacement::Sink() {
+    if (store_->options_.transform && !store_->DropsManagedFields())
+        return nullptr;  // a transform of the user's: it needs the Object
+    if (!builder_)
+        builder_ = std::make_unique<internal::CompactBuilder>(store_->context_->keys);
+    return builder_.get();
+}
+
+Status StoreReplacement::AddFromSink() {
+    std::optional<internal::BuiltObject> built = builder_ ? builder_->Take() : std::nullopt;
+    if (!built)
+        return InternalError("the store's sink holds no finished object");
+    if (built->name.empty())
+        return BadRequestError("cannot store an object without metadata.name (namespace \"" + built->namespace_name +
+                               "\")");
+    std::string key = internal::ObjectStoreKey(built->namespace_name, built->name);
+    auto entry =
+        std::make_shared<const StoredObject>(std::move(key), built->namespace_name.size(), std::move(built->value));
+    if (!index_funcs_.empty())
+        index_values_.push_back(
+            internal::Indexer::Compute(index_funcs_, entry->Value().Decode(store_->context_->keys)));
     entries_.push_back(std::move(entry));
     return OkStatus();
 }

@@ -14,9 +14,14 @@
 #include "runtime/core/object.hpp"
 #include "runtime/core/status_or.hpp"
 
+namespace ctrl::rest {
+class WatchObjectSink;
+}  // namespace ctrl::rest
+
 namespace ctrl::cache {
 
 namespace internal {
+class CompactBuilder;
 class Indexer;
 class StoredObject;
 struct StoreContext;
@@ -65,6 +70,14 @@ class StoreReplacement {
     Status Add(Object object);
     std::size_t Size() const { return entries_.size(); }
 
+    // For a watch stream whose ADDED objects (a streamed list) are to be written straight into the
+    // store's compact form, with no Object built for them: the sink to give WatchStream::Next, valid
+    // while this replacement lives; null when the store's transform needs Objects. When the store
+    // DropsManagedFields, the stream must drop them (WatchDecoderOptions::drop_managed_fields).
+    rest::WatchObjectSink* Sink();
+    // Takes the object the sink completed last (an event with object_in_sink); errors as Add's.
+    Status AddFromSink();
+
   private:
     friend class Store;
     StoreReplacement(const Store& store, std::vector<IndexFunc> index_funcs);
@@ -73,6 +86,7 @@ class StoreReplacement {
     std::vector<IndexFunc> index_funcs_;
     std::vector<std::shared_ptr<const internal::StoredObject>> entries_;
     std::vector<std::vector<std::vector<std::string>>> index_values_;  // per entry, per index
+    std::unique_ptr<internal::CompactBuilder> builder_;                // Sink's, made when first asked for
 };
 
 // The thread-safe store behind an informer (client-go's thread-safe indexer, kube-rs's reflector

@@ -105,11 +105,11 @@ void WatchDecoder::Finish() {
     finished_ = true;
 }
 
-StatusOr<std::optional<WatchEvent>> WatchDecoder::Next() {
+StatusOr<std::optional<WatchEvent>> WatchDecoder::Next(WatchObjectSink* sink) {
     if (!error_.Ok())
         return error_;
     if (options_.protobuf)
-        return NextFrame();
+        return NextFrame(sink);
     while (begin_ < lines_end_) {
         const char* start = buffer_.get() + begin_;
         const auto* newline = static_cast<const char*>(std::memchr(start, '\n', lines_end_ - begin_));
@@ -148,7 +148,7 @@ StatusOr<std::optional<WatchEvent>> WatchDecoder::DecodeLine(std::string_view li
     return std::optional<WatchEvent>(std::move(event).Value());
 }
 
-StatusOr<std::optional<WatchEvent>> WatchDecoder::NextFrame() {
+StatusOr<std::optional<WatchEvent>> WatchDecoder::NextFrame(WatchObjectSink* sink) {
     constexpr std::size_t kLengthBytes = protobuf::kFrameLengthBytes;
     const std::size_t held = end_ - begin_;
     const std::size_t length =
@@ -164,7 +164,7 @@ StatusOr<std::optional<WatchEvent>> WatchDecoder::NextFrame() {
     }
     const std::string_view frame(buffer_.get() + begin_ + kLengthBytes, length);
     begin_ += kLengthBytes + length;
-    auto event = internal::DecodeProtobufWatchEvent(frame, offset, options_.drop_managed_fields);
+    auto event = internal::DecodeProtobufWatchEvent(frame, offset, options_.drop_managed_fields, sink);
     if (!event.Ok())
         return Fail(event.GetStatus());
     return std::optional<WatchEvent>(std::move(event).Value());

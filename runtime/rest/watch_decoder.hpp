@@ -13,6 +13,8 @@
 
 namespace ctrl::rest {
 
+class WatchObjectSink;
+
 // Limits and tuning of a WatchDecoder. Every field says its default.
 struct WatchDecoderOptions {
     // The longest event line accepted, in bytes without the newline; a longer one is BadRequest. Default 64 MiB.
@@ -27,8 +29,8 @@ struct WatchDecoderOptions {
     bool drop_managed_fields = false;
     // The body is a Kubernetes protobuf watch stream (Content-Type
     // application/vnd.kubernetes.protobuf;stream=watch): frames of a 4-byte big-endian length and a
-    // metav1.WatchEvent, each transcoded into the exact JSON the server would have sent
-    // (ctrl::protobuf), then read as a JSON event. A frame the transcoder cannot read (a kind or a
+    // metav1.WatchEvent, each built into the object the exact JSON the server would have sent makes
+    // (ctrl::protobuf writes its values, with no JSON text between). A frame the transcoder cannot read (a kind or a
     // field it does not know, broken bytes) is BadRequest. WatchStream sets it from the response's
     // content type. Default false: newline-delimited JSON.
     bool protobuf = false;
@@ -68,7 +70,9 @@ class WatchDecoder {
     void Finish();
 
     // The next complete event, or nullopt when more bytes are needed (or, after Finish, at the end).
-    StatusOr<std::optional<WatchEvent>> Next();
+    // With a sink, a protobuf event whose type the sink Takes writes its object there instead
+    // (WatchEvent::object_in_sink); a sink's object that the event then fails is Finished not ok.
+    StatusOr<std::optional<WatchEvent>> Next(WatchObjectSink* sink = nullptr);
 
     // Bytes of the body fed so far.
     std::uint64_t BytesFed() const { return buffer_offset_ + end_; }
@@ -82,8 +86,8 @@ class WatchDecoder {
     void Reserve(std::size_t size);
     // Decodes one line that starts at stream offset `offset`. Sets error_ on failure.
     StatusOr<std::optional<WatchEvent>> DecodeLine(std::string_view line, std::uint64_t offset);
-    // Next for a protobuf stream: the next whole frame, transcoded into json_ and decoded.
-    StatusOr<std::optional<WatchEvent>> NextFrame();
+    // Next for a protobuf stream: the next whole frame, decoded.
+    StatusOr<std::optional<WatchEvent>> NextFrame(WatchObjectSink* sink);
     Status Fail(Status status);
 
     WatchDecoderOptions options_;
@@ -95,7 +99,6 @@ class WatchDecoder {
     std::uint64_t buffer_offset_ = 0;  // the stream offset of buffer_[0]
     bool finished_ = false;
     Status error_;
-    std::string json_;  // protobuf: the frame being decoded, as JSON
 };
 
 // OK for an event that is not kError. For kError, the metav1.Status it carries as a Status: code 410

@@ -14,6 +14,9 @@ struct WatchEvent {
 
     Type type = Type::kAdded;
     Object object;
+    // The object went to the WatchObjectSink the caller gave the decoder, not into `object` (which
+    // is then empty).
+    bool object_in_sink = false;
 };
 
 // The type as it appears on the wire: "ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR".

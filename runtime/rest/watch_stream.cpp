@@ -40,7 +40,7 @@ Status WatchStream::Fail(Status status) {
     return error_;
 }
 
-Task<StatusOr<std::optional<WatchEvent>>> WatchStream::Next(Context ctx) {
+Task<StatusOr<std::optional<WatchEvent>>> WatchStream::Next(Context ctx, WatchObjectSink* sink) {
     if (!error_.Ok())
         co_return error_;
     while (true) {
@@ -49,7 +49,7 @@ Task<StatusOr<std::optional<WatchEvent>>> WatchStream::Next(Context ctx) {
             co_return Fail(CancelledError("watch stream closed"));
         if (Status err = ctx.Err(); !err.Ok())
             co_return Fail(err);
-        auto event = decoder_.Next();
+        auto event = decoder_.Next(sink);
         if (!event.Ok())
             co_return Fail(event.GetStatus());
         if (event->has_value() || ended_)

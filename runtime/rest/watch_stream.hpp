@@ -38,8 +38,8 @@ class WatchStream {
     // BadRequest for a malformed event; Unavailable when the body ended mid-event ("watch stream ended
     // mid-event after N bytes") or the connection dropped; Timeout when the body was idle too long;
     // Cancelled when ctx is cancelled or the stream was closed. An error closes the stream and is
-    // returned again by later calls.
-    Task<StatusOr<std::optional<WatchEvent>>> Next(Context ctx);
+    // returned again by later calls. With a sink: as WatchDecoder::Next's.
+    Task<StatusOr<std::optional<WatchEvent>>> Next(Context ctx, WatchObjectSink* sink = nullptr);
     // Stops the stream and releases its connection. Safe to call twice.
     void Close();
 

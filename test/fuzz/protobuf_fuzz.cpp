@@ -3,15 +3,19 @@
 // that parses; a stream fed in chunks gives the events the same stream fed whole gives; and an event
 // transcoded without managedFields is the event transcoded whole with them dropped by the JSON
 // parser (what the watch decoder does for a store that strips them, either way); and an event built
-// straight into its Object (the watch decoder's path) is the object its text parses into.
+// straight into its Object (the watch decoder's path) is the object its text parses into, and one
+// written into a store's compact form by the decoder's sink is, to the byte, that Object encoded.
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "runtime/cache/internal/compact_builder.hpp"
+#include "runtime/cache/internal/compact_value.hpp"
 #include "runtime/core/object.hpp"
 #include "runtime/protobuf/transcode.hpp"
 #include "runtime/protobuf/watch_frames.hpp"
@@ -67,10 +71,51 @@ void CheckDroppedManagedFields(std::string_view frame, const std::string& whole,
     }
 }
 
+// Written into a store's compact form by the decoder's sink (an ADDED event), an event is what it
+// decodes to without the sink, to the byte: the same outcome, the same error, and the bytes
+// CompactValue::Encode writes for its Object.
+void CheckSinkBuild(std::string_view frame, bool drop, std::string_view input) {
+    StatusOr<rest::WatchEvent> built = rest::internal::DecodeProtobufWatchEvent(frame, 0, drop);
+    cache::internal::InternTable sink_table;
+    cache::internal::CompactBuilder builder(sink_table);
+    StatusOr<rest::WatchEvent> sunk = rest::internal::DecodeProtobufWatchEvent(frame, 0, drop, &builder);
+    std::optional<cache::internal::BuiltObject> taken = builder.Take();
+    if (built.Ok() != sunk.Ok() || (!built.Ok() && built.GetStatus().ToString() != sunk.GetStatus().ToString())) {
+        PropertyFailed("an event decodes otherwise into the store's sink: " + sunk.GetStatus().ToString() + " vs " +
+                           built.GetStatus().ToString(),
+                       std::string(input));
+    }
+    if (!built.Ok() || !sunk.Ok()) {
+        if (taken) {
+            PropertyFailed("a failed event left an object in the sink", std::string(input));
+        }
+        return;
+    }
+    const bool added = built->type == rest::WatchEvent::Type::kAdded;
+    if (sunk->object_in_sink != added || taken.has_value() != added) {
+        PropertyFailed("the sink took an event it should not, or missed one it should", std::string(input));
+    }
+    if (!taken) {
+        return;
+    }
+    cache::internal::InternTable encode_table;
+    const cache::internal::CompactValue encoded = cache::internal::CompactValue::Encode(built->object, encode_table);
+    const auto bytes = [](const cache::internal::CompactValue& value) {
+        return std::string(reinterpret_cast<const char*>(value.Bytes().data()), value.Bytes().size());
+    };
+    if (bytes(taken->value) != bytes(encoded) || taken->name != built->object.Name() ||
+        taken->namespace_name != built->object.Namespace()) {
+        PropertyFailed("the sink wrote other bytes than Encode for the event's object: " +
+                           taken->value.Decode(sink_table).ToJson() + " vs " + built->object.ToJson(),
+                       std::string(input));
+    }
+}
+
 // Built straight into an Object, with managedFields kept or dropped, an event is the object the
 // transcoder's text for it parses into (when that text parses).
 void CheckDirectBuild(std::string_view frame, std::string_view input) {
     for (const bool drop : {false, true}) {
+        CheckSinkBuild(frame, drop, input);
         std::string text;
         if (!protobuf::AppendJsonForWatchEvent(frame, text, drop).Ok()) {
             continue;

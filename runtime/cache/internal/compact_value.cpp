@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "runtime/cache/internal/compact_writer.hpp"
 #include "runtime/core/internal/json.hpp"
 
 namespace ctrl::cache::internal {
@@ -16,167 +17,41 @@ namespace {
 using ctrl::internal::JsonDocument;
 using ctrl::internal::JsonValue;
 
-// Tag types (top 3 bits of a value's first byte).
-enum Type : uint8_t {
-    kLiteral = 0,   // immediate: 0 null, 1 false, 2 true
-    kUint = 1,      // a non-negative integer: immediate < 24 is the value, else 1-8 little-endian bytes follow
-    kNegInt = 2,    // a negative integer n, stored as the kUint of -1 - n
-    kDouble = 3,    // 8 bytes follow
-    kString = 4,    // immediate < 31 is the length, 31: a varint length follows; then the bytes
-    kObject = 5,    // the member count like a string's length; then (name, value) per member
-    kArray = 6,     // the element count like a string's length; then the values
-    kValueRef = 7,  // an interned string value: its id like a kUint's value
-};
-constexpr uint8_t kImmediateMask = 0x1f;
-constexpr uint8_t kLongLength = 31;
-constexpr uint8_t kSmallUintLimit = 24;
+using namespace compact;  // NOLINT(google-build-using-namespace): the form's constants, here only
 
-// Name references: < 0xC0 an interned id; 0xC0-0xDF an id of 192 + 13 bits (one more byte);
-// 0xE0-0xFE an inline name of 0-30 bytes; 0xFF a varint length, then the name.
-constexpr uint8_t kTwoByteId = 0xC0;
-constexpr uint8_t kInlineName = 0xE0;
-constexpr uint8_t kLongName = 0xFF;
-constexpr uint32_t kOneByteIds = kTwoByteId;
-constexpr uint32_t kTwoByteIds = kOneByteIds + (uint32_t{1} << 13);
-static_assert(InternTable::kMaxNames <= kTwoByteIds);
-
-uint8_t Tag(Type type, uint8_t immediate) {
-    return static_cast<uint8_t>((type << 5) | immediate);
-}
-
-// The bytes an Encoder writes: appends that inline (a std::string's push_back is an out-of-line
-// call per byte here), in a buffer each thread keeps for its next object.
-class ByteBuffer {
-  public:
-    void Clear() { size_ = 0; }
-    void Put(char c) {
-        if (size_ == capacity_)
-            Grow(1);
-        data_[size_++] = c;
-    }
-    void Append(std::string_view bytes) {
-        if (capacity_ - size_ < bytes.size())
-            Grow(bytes.size());
-        std::memcpy(data_.get() + size_, bytes.data(), bytes.size());
-        size_ += bytes.size();
-    }
-    const char* data() const { return data_.get(); }
-    std::size_t size() const { return size_; }
-    // Frees the buffer when it grew past `bytes` (a rare large object), so no thread keeps it.
-    void ReleaseIfOver(std::size_t bytes) {
-        if (capacity_ > bytes) {
-            data_.reset();
-            size_ = capacity_ = 0;
-        }
-    }
-
-  private:
-    void Grow(std::size_t more) {
-        const std::size_t capacity = std::max({capacity_ * 2, size_ + more, std::size_t{4096}});
-        auto grown = std::make_unique_for_overwrite<char[]>(capacity);
-        if (size_ > 0)
-            std::memcpy(grown.get(), data_.get(), size_);
-        data_ = std::move(grown);
-        capacity_ = capacity;
-    }
-
-    std::unique_ptr<char[]> data_;
-    std::size_t size_ = 0;
-    std::size_t capacity_ = 0;
-};
-
+// Walks a document, writing its values.
 class Encoder {
   public:
-    Encoder(InternTable& strings, ByteBuffer& out) : strings_(strings), out_(out) {}
+    explicit Encoder(CompactWriter& out) : out_(out) {}
 
     void Value(const JsonValue& value) {
         if (value.IsNull()) {
-            out_.Put(static_cast<char>(Tag(kLiteral, 0)));
+            out_.Null();
         } else if (value.IsBool()) {
-            out_.Put(static_cast<char>(Tag(kLiteral, value.GetBool() ? 2 : 1)));
+            out_.Bool(value.GetBool());
         } else if (value.IsUint64()) {
-            Integer(kUint, value.GetUint64());
+            out_.Uint64(value.GetUint64());
         } else if (value.IsInt64()) {
-            Integer(kNegInt, static_cast<uint64_t>(-1 - value.GetInt64()));
+            out_.Int64(value.GetInt64());
         } else if (value.IsNumber()) {
-            const double d = value.GetDouble();
-            out_.Put(static_cast<char>(Tag(kDouble, 0)));
-            char raw[sizeof d];
-            std::memcpy(raw, &d, sizeof d);
-            out_.Append(std::string_view(raw, sizeof raw));
+            out_.Double(value.GetDouble());
         } else if (value.IsString()) {
-            const std::string_view s(value.GetString(), value.GetStringLength());
-            if (const std::optional<uint32_t> id = strings_.InternValueLocked(s)) {
-                Integer(kValueRef, *id);
-            } else {
-                Length(kString, s.size());
-                out_.Append(s);
-            }
+            out_.String(std::string_view(value.GetString(), value.GetStringLength()));
         } else if (value.IsObject()) {
-            Length(kObject, value.MemberCount());
+            out_.Length(kObject, value.MemberCount());
             for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
-                Name(ctrl::internal::JsonView(it->name));
+                out_.Name(ctrl::internal::JsonView(it->name));
                 Value(it->value);
             }
         } else {
-            Length(kArray, value.Size());
+            out_.Length(kArray, value.Size());
             for (const JsonValue& element : value.GetArray())
                 Value(element);
         }
     }
 
   private:
-    void Integer(Type type, uint64_t v) {
-        if (v < kSmallUintLimit) {
-            out_.Put(static_cast<char>(Tag(type, static_cast<uint8_t>(v))));
-            return;
-        }
-        uint8_t bytes = 1;
-        while (bytes < 8 && (v >> (8 * bytes)) != 0)
-            ++bytes;
-        out_.Put(static_cast<char>(Tag(type, static_cast<uint8_t>(kSmallUintLimit - 1 + bytes))));
-        for (uint8_t i = 0; i < bytes; ++i)
-            out_.Put(static_cast<char>((v >> (8 * i)) & 0xff));
-    }
-
-    void Varint(uint64_t v) {
-        while (v >= 0x80) {
-            out_.Put(static_cast<char>((v & 0x7f) | 0x80));
-            v >>= 7;
-        }
-        out_.Put(static_cast<char>(v));
-    }
-
-    void Length(Type type, uint64_t length) {
-        if (length < kLongLength) {
-            out_.Put(static_cast<char>(Tag(type, static_cast<uint8_t>(length))));
-        } else {
-            out_.Put(static_cast<char>(Tag(type, kLongLength)));
-            Varint(length);
-        }
-    }
-
-    void Name(std::string_view name) {
-        const std::optional<uint32_t> id = strings_.InternNameAtLocked(name, names_++);
-        if (id && *id < kOneByteIds) {
-            out_.Put(static_cast<char>(*id));
-        } else if (id && *id < kTwoByteIds) {
-            const uint32_t rest = *id - kOneByteIds;
-            out_.Put(static_cast<char>(kTwoByteId | (rest >> 8)));
-            out_.Put(static_cast<char>(rest & 0xff));
-        } else if (name.size() < kLongName - kInlineName) {
-            out_.Put(static_cast<char>(kInlineName + name.size()));
-            out_.Append(name);
-        } else {
-            out_.Put(static_cast<char>(kLongName));
-            Varint(name.size());
-            out_.Append(name);
-        }
-    }
-
-    InternTable& strings_;
-    ByteBuffer& out_;
-    std::size_t names_ = 0;  // member names written so far
+    CompactWriter& out_;
 };
 
 // Reads the encoded form. The bytes were written by Encoder, so reads are trusted, but never past
@@ -357,17 +232,23 @@ class Decoder {
 CompactValue CompactValue::Encode(const Object& object, InternTable& strings) {
     thread_local ByteBuffer out;
     out.Clear();
-    Encoder encoder(strings, out);
     {
         auto lock = strings.Lock();
         strings.NextObjectLocked();
-        encoder.Value(object.Document().Root());
+        CompactWriter writer(strings, out);
+        Encoder(writer).Value(object.Document().Root());
     }
-    CompactValue value;
-    value.size_ = static_cast<uint32_t>(out.size());
-    value.bytes_ = std::make_unique_for_overwrite<uint8_t[]>(value.size_);
-    std::memcpy(value.bytes_.get(), out.data(), value.size_);
+    CompactValue value = FromBytes(std::string_view(out.data(), out.size()));
     out.ReleaseIfOver(std::size_t{256} << 10);
+    return value;
+}
+
+CompactValue CompactValue::FromBytes(std::string_view bytes) {
+    CompactValue value;
+    value.size_ = static_cast<uint32_t>(bytes.size());
+    value.bytes_ = std::make_unique_for_overwrite<uint8_t[]>(value.size_);
+    if (value.size_ > 0)
+        std::memcpy(value.bytes_.get(), bytes.data(), value.size_);
     return value;
 }
 

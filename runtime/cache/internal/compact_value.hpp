@@ -32,6 +32,8 @@ class CompactValue {
 
     // Encodes object's document, interning member names and repeated string values in strings.
     static CompactValue Encode(const Object& object, InternTable& strings);
+    // A value of bytes in the form (written by CompactWriter), copied into an exact-size block.
+    static CompactValue FromBytes(std::string_view bytes);
     // A fresh Object equal to the encoded one, its pool sized to fit. strings must be the table the
     // value was encoded with.
     Object Decode(const InternTable& strings) const;

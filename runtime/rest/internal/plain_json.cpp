@@ -3,8 +3,6 @@
 namespace ctrl::rest::internal {
 namespace {
 
-using Document = ctrl::internal::JsonDocument::Document;
-
 constexpr int kMaxPlainDepth = 64;
 
 // Past the string that starts at json[at] (a quote); npos when it is not plain.
@@ -25,7 +23,7 @@ std::size_t SkipString(std::string_view json, std::size_t at) {
 }
 
 // Past the plain value at json[at] inside `depth` objects; npos when it is not plain. The shape
-// EmitValue reads.
+// EmitPlainJson reads.
 std::size_t SkipValue(std::string_view json, std::size_t at, int depth) {
     if (at >= json.size())
         return std::string_view::npos;
@@ -53,9 +51,13 @@ std::size_t SkipValue(std::string_view json, std::size_t at, int depth) {
     }
 }
 
-// The string at *at (a quote), unescaped (a view of json, or of scratch when it had escapes); moves
-// *at past it. Trusted: IsPlainJson accepted the text.
-std::string_view ReadString(std::string_view json, std::size_t& at, std::string& scratch) {
+}  // namespace
+
+bool IsPlainJson(std::string_view json) {
+    return SkipValue(json, 0, 0) == json.size();
+}
+
+std::string_view ReadPlainString(std::string_view json, std::size_t& at, std::string& scratch) {
     const std::size_t begin = ++at;
     while (json[at] != '"' && json[at] != '\\')
         ++at;
@@ -69,39 +71,6 @@ std::string_view ReadString(std::string_view json, std::size_t& at, std::string&
     }
     ++at;
     return scratch;
-}
-
-bool EmitValue(std::string_view json, std::size_t& at, Document& doc, std::string& scratch) {
-    if (json[at] == '"') {
-        const std::string_view text = ReadString(json, at, scratch);
-        return doc.String(text.data(), static_cast<rapidjson::SizeType>(text.size()), true);
-    }
-    ++at;  // '{'
-    doc.StartObject();
-    rapidjson::SizeType members = 0;
-    while (json[at] != '}') {
-        const std::string_view name = ReadString(json, at, scratch);
-        doc.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()), true);
-        ++at;  // ':'
-        if (!EmitValue(json, at, doc, scratch))
-            return false;
-        ++members;
-        if (json[at] == ',')
-            ++at;
-    }
-    ++at;  // '}'
-    return doc.EndObject(members);
-}
-
-}  // namespace
-
-bool IsPlainJson(std::string_view json) {
-    return SkipValue(json, 0, 0) == json.size();
-}
-
-bool EmitPlainJson(std::string_view json, Document& doc, std::string& scratch) {
-    std::size_t at = 0;
-    return EmitValue(json, at, doc, scratch);
 }
 
 }  // namespace ctrl::rest::internal

@@ -31,33 +31,68 @@ simdjson::dom::parser& FragmentParser() {
     return parser;
 }
 
+// A RapidJSON-style SAX handler that forwards to a WatchObjectSink: the JSON text inside protobuf,
+// parsed, reaches a sink as the transcoder's values do.
+class SinkHandler {
+  public:
+    explicit SinkHandler(WatchObjectSink& sink) : sink_(sink) {}
+
+    bool Null() { return sink_.Null(), true; }
+    bool Bool(bool value) { return sink_.Bool(value), true; }
+    bool Int(int value) { return sink_.Int64(value), true; }
+    bool Uint(unsigned value) { return sink_.Uint64(value), true; }
+    bool Int64(std::int64_t value) { return sink_.Int64(value), true; }
+    bool Uint64(std::uint64_t value) { return sink_.Uint64(value), true; }
+    bool Double(double value) { return sink_.Double(value), true; }
+    bool RawNumber(const char*, rapidjson::SizeType, bool) { return false; }  // never asked for
+    bool String(const char* text, rapidjson::SizeType size, bool) { return sink_.String({text, size}), true; }
+    bool StartObject() { return sink_.StartObject(), true; }
+    bool Key(const char* text, rapidjson::SizeType size, bool) { return sink_.Key({text, size}), true; }
+    bool EndObject(rapidjson::SizeType members) { return sink_.EndObject(members), true; }
+    bool StartArray() { return sink_.StartArray(), true; }
+    bool EndArray(rapidjson::SizeType elements) { return sink_.EndArray(elements), true; }
+
+  private:
+    WatchObjectSink& sink_;
+};
+
 // Reads the event wrapper {"type": ..., "object": {...}} as the transcoder writes it, and builds
-// the object's values into the document: the first "type" and "object" count, as in
-// ParseWatchEvent.
+// the object's values into the document, or writes them to the sink when it takes the event's type
+// (known by then: the type comes first): the first "type" and "object" count, as in ParseWatchEvent.
 class EventBuilder final : public protobuf::JsonEvents {
   public:
-    explicit EventBuilder(Document& doc) : doc_(doc) {}
+    EventBuilder(Document& doc, WatchObjectSink* sink) : doc_(doc), sink_(sink) {}
 
     void StartObject() override { Open(/*object=*/true); }
     void EndObject() override { Close(/*object=*/true); }
     void StartArray() override { Open(/*object=*/false); }
     void EndArray() override { Close(/*object=*/false); }
     void FieldName(std::string_view name) override {
-        if (!counts_.empty())
+        if (counts_.empty()) {
+            if (depth_ == 1)
+                member_ = name == "type" ? Member::kType : name == "object" ? Member::kObject : Member::kOther;
+        } else if (sinking_) {
+            sink_->Key(name);
+        } else {
             doc_.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()), false);  // kept, not copied
-        else if (depth_ == 1)
-            member_ = name == "type" ? Member::kType : name == "object" ? Member::kObject : Member::kOther;
+        }
     }
     void Key(std::string_view name) override {
-        if (!counts_.empty()) {
-            const std::string_view valid = protobuf::ReplaceInvalidUtf8(name, scratch_);
+        if (counts_.empty())
+            return;
+        const std::string_view valid = protobuf::ReplaceInvalidUtf8(name, scratch_);
+        if (sinking_)
+            sink_->Key(valid);
+        else
             doc_.Key(Chars(valid), static_cast<rapidjson::SizeType>(valid.size()), true);
-        }
     }
     void String(std::string_view value) override {
         if (Forwarding(false)) {
             const std::string_view valid = protobuf::ReplaceInvalidUtf8(value, scratch_);
-            doc_.String(Chars(valid), static_cast<rapidjson::SizeType>(valid.size()), true);
+            if (sinking_)
+                sink_->String(valid);
+            else
+                doc_.String(Chars(valid), static_cast<rapidjson::SizeType>(valid.size()), true);
         } else if (depth_ == 1 && member_ == Member::kType && !type_seen_) {
             type_seen_ = true;
             type_ = WatchEventTypeNamed(value);
@@ -66,23 +101,24 @@ class EventBuilder final : public protobuf::JsonEvents {
     }
     void Int64(std::int64_t value) override {
         if (Forwarding(false))
-            doc_.Int64(value);
+            sinking_ ? sink_->Int64(value) : void(doc_.Int64(value));
     }
     void Uint64(std::uint64_t value) override {
         if (!Forwarding(false))
             return;
-        if (value <= static_cast<std::uint64_t>(INT64_MAX))
-            doc_.Int64(static_cast<std::int64_t>(value));  // what a parser of the text makes of it
+        if (value <= static_cast<std::uint64_t>(INT64_MAX))  // what a parser of the text makes of it
+            sinking_ ? sink_->Int64(static_cast<std::int64_t>(value))
+                     : void(doc_.Int64(static_cast<std::int64_t>(value)));
         else
-            doc_.Uint64(value);
+            sinking_ ? sink_->Uint64(value) : void(doc_.Uint64(value));
     }
     void Bool(bool value) override {
         if (Forwarding(false))
-            doc_.Bool(value);
+            sinking_ ? sink_->Bool(value) : void(doc_.Bool(value));
     }
     void Null() override {
         if (Forwarding(false))
-            doc_.Null();
+            sinking_ ? sink_->Null() : void(doc_.Null());
     }
     bool RawJson(std::string_view json) override {
         const bool starts_object = counts_.empty() && depth_ == 1 && member_ == Member::kObject && !object_seen_;
@@ -90,40 +126,53 @@ class EventBuilder final : public protobuf::JsonEvents {
             object_seen_ = true;
         else if (!Forwarding(false))
             return ParsesAsJson(json);
-        if (IsPlainJson(json)) {  // FieldsV1 as the API server writes it
-            if (starts_object && json.front() != '{')
-                return true;
-            built_ = built_ || starts_object;
-            return EmitPlainJson(json, doc_, scratch_);
-        }
-        simdjson::dom::element value;
-        if (FragmentParser().parse(json.data(), json.size()).get(value) == simdjson::SUCCESS) {
-            if (starts_object && !value.is_object())
-                return true;  // the event's object is no JSON object: no document
-            built_ = built_ || starts_object;
-            return EmitSimdjson(value, doc_);
-        }
-        // What simdjson refuses (integers beyond 64 bits, depth), RapidJSON decides, as for text.
-        JsonDocument parsed;
-        if (!ctrl::internal::ParseJson(json, parsed).Ok())
-            return false;
-        if (starts_object && !parsed.Root().IsObject())
+        if (sinking_ && !starts_object) {
+            if (sink_->JsonText(json))
+                return true;  // a text the sink has seen, and so parsed before: written already
+            if (!EmitJsonText(json, false))
+                return false;
+            sink_->JsonTextEnd(json);
             return true;
-        built_ = built_ || starts_object;
-        return parsed.Root().Accept(doc_);
+        }
+        return EmitJsonText(json, starts_object);
     }
 
     bool TypeSeen() const { return type_seen_; }
     const std::optional<WatchEvent::Type>& Type() const { return type_; }
     const std::string& TypeName() const { return type_name_; }
-    // Whether the event's object was a JSON object, built into the document.
+    // Whether the event's object was a JSON object, built into the document or written to the sink.
     bool Built() const { return built_; }
+    // Whether the object went to the sink (Begin called).
+    bool Sinking() const { return sinking_; }
 
   private:
     enum class Member { kNone, kType, kObject, kOther };
 
-    // Whether a value starting now belongs to the document (counting it in its container), or
-    // starts the event's object (an object starts the document; any other value leaves it out).
+    // Parses a JSON text value and feeds it to where the object goes; one that starts the object
+    // starts it only when it is a JSON object (true either way: no object is no parse error).
+    bool EmitJsonText(std::string_view json, bool starts_object) {
+        if (IsPlainJson(json)) {  // FieldsV1 as the API server writes it
+            if (starts_object && !StartsBuilding(json.front() == '{'))
+                return true;
+            return Emit([&](auto& handler) { return EmitPlainJson(json, handler, scratch_); });
+        }
+        simdjson::dom::element value;
+        if (FragmentParser().parse(json.data(), json.size()).get(value) == simdjson::SUCCESS) {
+            if (starts_object && !StartsBuilding(value.is_object()))
+                return true;  // the event's object is no JSON object: nothing built
+            return Emit([&](auto& handler) { return EmitSimdjson(value, handler); });
+        }
+        // What simdjson refuses (integers beyond 64 bits, depth), RapidJSON decides, as for text.
+        JsonDocument parsed;
+        if (!ctrl::internal::ParseJson(json, parsed).Ok())
+            return false;
+        if (starts_object && !StartsBuilding(parsed.Root().IsObject()))
+            return true;
+        return Emit([&](auto& handler) { return parsed.Root().Accept(handler); });
+    }
+
+    // Whether a value starting now belongs to the object (counting it in its container), or
+    // starts the event's object (an object starts it; any other value leaves it out).
     bool Forwarding(bool is_object) {
         if (!counts_.empty()) {
             ++counts_.back();
@@ -132,7 +181,32 @@ class EventBuilder final : public protobuf::JsonEvents {
         if (depth_ != 1 || member_ != Member::kObject || object_seen_)
             return false;
         object_seen_ = true;
+        return StartsBuilding(is_object);
+    }
+
+    // The event's object starts here when it is a JSON object: into the sink when it takes the type.
+    bool StartsBuilding(bool is_object) {
+        if (is_object && sink_ != nullptr && type_ && sink_->Takes(*type_)) {
+            sinking_ = true;
+            sink_->Begin();
+        }
         return is_object;
+    }
+
+    // Feeds a parsed fragment to where the object goes: emit(handler) with a RapidJSON-style handler.
+    // A fragment that starts the object ends it too.
+    template <typename EmitFn>
+    bool Emit(EmitFn emit) {
+        const bool starts = counts_.empty();
+        bool ok;
+        if (sinking_) {
+            SinkHandler handler(*sink_);
+            ok = emit(handler);
+        } else {
+            ok = emit(doc_);
+        }
+        built_ = built_ || (starts && ok);
+        return ok;
     }
 
     // The characters of a string for the document, which copies them with memcpy: never null (an
@@ -141,25 +215,25 @@ class EventBuilder final : public protobuf::JsonEvents {
 
     void Open(bool object) {
         if (Forwarding(object)) {
-            if (object)
-                doc_.StartObject();
+            if (sinking_)
+                object ? sink_->StartObject() : sink_->StartArray();
             else
-                doc_.StartArray();
+                object ? void(doc_.StartObject()) : void(doc_.StartArray());
             counts_.push_back(0);
         }
         ++depth_;
     }
-    // Closing the container that started the document ends the event's object.
+    // Closing the container that started the object ends the event's object.
     void Close(bool object) {
         --depth_;
         if (counts_.empty())
             return;
         const rapidjson::SizeType count = counts_.back();
         counts_.pop_back();
-        if (object)
-            doc_.EndObject(count);
+        if (sinking_)
+            object ? sink_->EndObject(count) : sink_->EndArray(count);
         else
-            doc_.EndArray(count);
+            object ? void(doc_.EndObject(count)) : void(doc_.EndArray(count));
         built_ = built_ || counts_.empty();
     }
 
@@ -174,12 +248,14 @@ class EventBuilder final : public protobuf::JsonEvents {
     }
 
     Document& doc_;
+    WatchObjectSink* const sink_;
     std::vector<rapidjson::SizeType> counts_;  // members or elements of each open container built
     int depth_ = 0;                            // containers open in the event
     Member member_ = Member::kNone;            // the wrapper's member being written
     bool type_seen_ = false;
     bool object_seen_ = false;
     bool built_ = false;
+    bool sinking_ = false;
     std::optional<WatchEvent::Type> type_;
     std::string type_name_;
     std::string scratch_;
@@ -192,15 +268,18 @@ Status BadEvent(std::uint64_t offset, std::string_view problem) {
 
 }  // namespace
 
-StatusOr<WatchEvent> DecodeProtobufWatchEvent(std::string_view event, std::uint64_t offset, bool drop_managed_fields) {
+StatusOr<WatchEvent> DecodeProtobufWatchEvent(std::string_view event, std::uint64_t offset, bool drop_managed_fields,
+                                              WatchObjectSink* sink) {
     WatchEvent decoded;
-    EventBuilder builder(decoded.object.Document().doc);
+    EventBuilder builder(decoded.object.Document().doc, sink);
     Status transcoded;
     auto generate = [&](Document&) {
         transcoded = protobuf::WriteWatchEvent(event, builder, drop_managed_fields);
-        return transcoded.Ok() && builder.Built();
+        return transcoded.Ok() && builder.Built() && !builder.Sinking();
     };
     decoded.object.Document().doc.Populate(generate);
+    if (builder.Sinking())
+        sink->Finish(transcoded.Ok() && builder.Built());
     if (!transcoded.Ok())
         return Status(transcoded.Code(),
                       "protobuf watch event at byte offset " + std::to_string(offset) + ": " + transcoded.Message());
@@ -211,6 +290,7 @@ StatusOr<WatchEvent> DecodeProtobufWatchEvent(std::string_view event, std::uint6
     if (!builder.Built())
         return BadEvent(offset, "no \"object\" JSON object");
     decoded.type = *builder.Type();
+    decoded.object_in_sink = builder.Sinking();
     return decoded;
 }
 

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "runtime/core/status_or.hpp"
+#include "runtime/rest/object_sink.hpp"
 #include "runtime/rest/watch_event.hpp"
 
 namespace ctrl::rest::internal {
@@ -15,6 +16,11 @@ namespace ctrl::rest::internal {
 // text (protobuf::AppendJsonForWatchEvent). Errors, each naming the event's byte offset: the
 // transcoder's (BadRequest naming the type and field, NoMatch for a kind without a built-in
 // schema), and BadRequest for an event without a known type or an object.
-StatusOr<WatchEvent> DecodeProtobufWatchEvent(std::string_view event, std::uint64_t offset, bool drop_managed_fields);
+//
+// With a sink that Takes the event's type, the object's values go to the sink instead (between its
+// Begin and Finish) and the event has object_in_sink set. The type must then come before the
+// object, as the API server writes it; an event whose object comes first is built as usual.
+StatusOr<WatchEvent> DecodeProtobufWatchEvent(std::string_view event, std::uint64_t offset, bool drop_managed_fields,
+                                              WatchObjectSink* sink = nullptr);
 
 }  // namespace ctrl::rest::internal
