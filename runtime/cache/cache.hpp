@@ -136,6 +136,12 @@ class Cache final : public client::Reader, public Informers {
     // which then costs no coroutine frame beyond Find's); nullopt when Find must wait.
     std::optional<StatusOr<CachedObject>> FindNow(const GroupVersionKind& gvk, bool metadata_only,
                                                   const ObjectKey& key) const;
+    // A named read's informers of entry (the key checked; namespace_name set to the one read).
+    StatusOr<std::vector<Informer*>> NamedReadInformers(const Entry& entry, const ObjectKey& key,
+                                                        std::string& namespace_name) const;
+    // The object named in the stores of informers (synced); NotFound as the server says it.
+    static StatusOr<CachedObject> GetNamed(const Entry& entry, const std::vector<Informer*>& informers,
+                                           std::string_view namespace_name, std::string_view name);
     // The cached object key names (a copy or a view is the caller's choice); NotFound as the
     // server says it, Invalid for a key without a name or a namespace its kind needs.
     Task<StatusOr<CachedObject>> Find(const GroupVersionKind& gvk, bool metadata_only, const ObjectKey& key,

@@ -32,6 +32,21 @@ StatusOr<const Cache::Entry*> Cache::SyncedEntryNow(const GroupVersionKind& gvk)
     return entry;
 }
 
+StatusOr<std::vector<Informer*>> Cache::NamedReadInformers(const Entry& entry, const ObjectKey& key,
+                                                           std::string& namespace_name) const {
+    CTRL_RETURN_IF_ERROR(client::CheckNamedKey(entry.mapping, key, "get"));
+    namespace_name = entry.mapping.Namespaced() ? key.namespace_name : std::string();
+    return ChooseInformers(entry, namespace_name, /*named_read=*/true);
+}
+
+StatusOr<CachedObject> Cache::GetNamed(const Entry& entry, const std::vector<Informer*>& informers,
+                                       std::string_view namespace_name, std::string_view name) {
+    for (const Informer* informer : informers)
+        if (CachedObject cached = informer->GetStore().Get(namespace_name, name))
+            return cached;
+    return internal::ObjectNotFound(entry.mapping, name);
+}
+
 std::optional<StatusOr<CachedObject>> Cache::FindNow(const GroupVersionKind& gvk, bool metadata_only,
                                                      const ObjectKey& key) const {
     const Entry* entry = nullptr;
@@ -42,30 +57,22 @@ std::optional<StatusOr<CachedObject>> Cache::FindNow(const GroupVersionKind& gvk
     }
     if (entry == nullptr || !Started())
         return std::nullopt;
-    if (Status checked = client::CheckNamedKey(entry->mapping, key, "get"); !checked.Ok())
-        return checked;
-    const std::string namespace_name = entry->mapping.Namespaced() ? key.namespace_name : std::string();
-    StatusOr<std::vector<Informer*>> chosen = ChooseInformers(*entry, namespace_name, /*named_read=*/true);
+    std::string namespace_name;
+    StatusOr<std::vector<Informer*>> chosen = NamedReadInformers(*entry, key, namespace_name);
     if (!chosen.Ok())
         return chosen.GetStatus();
     for (const Informer* informer : *chosen)
         if (!informer->HasSynced())
             return std::nullopt;
-    for (const Informer* informer : *chosen)
-        if (CachedObject cached = informer->GetStore().Get(namespace_name, key.name))
-            return cached;
-    return internal::ObjectNotFound(entry->mapping, key.name);
+    return GetNamed(*entry, *chosen, namespace_name, key.name);
 }
 
 StatusOr<std::shared_ptr<const Object>> Cache::GetSharedNow(const GroupVersionKind& gvk, const ObjectKey& key) const {
     CTRL_ASSIGN_OR_RETURN(const Entry* entry, SyncedEntryNow(gvk));
-    CTRL_RETURN_IF_ERROR(client::CheckNamedKey(entry->mapping, key, "get"));
-    const std::string namespace_name = entry->mapping.Namespaced() ? key.namespace_name : std::string();
-    CTRL_ASSIGN_OR_RETURN(std::vector<Informer*> chosen, ChooseInformers(*entry, namespace_name, /*named_read=*/true));
-    for (const Informer* informer : chosen)
-        if (CachedObject cached = informer->GetStore().Get(namespace_name, key.name))
-            return cached.Shared();
-    return internal::ObjectNotFound(entry->mapping, key.name);
+    std::string namespace_name;
+    CTRL_ASSIGN_OR_RETURN(std::vector<Informer*> chosen, NamedReadInformers(*entry, key, namespace_name));
+    CTRL_ASSIGN_OR_RETURN(CachedObject cached, GetNamed(*entry, chosen, namespace_name, key.name));
+    return cached.Shared();
 }
 
 StatusOr<std::vector<std::shared_ptr<const Object>>> Cache::ListSharedNow(const GroupVersionKind& gvk,

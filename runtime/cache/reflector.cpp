@@ -91,7 +91,8 @@ Task<void> Reflector::Run(Context ctx) {
             state.Relist();
             if (state.gone_in_a_row++ == 0)
                 continue;
-        } else if (state.phase == Phase::kStreaming && FallBackToPages(state, status)) {
+        } else if (state.phase == Phase::kStreaming) {
+            FallBackToPages(state, status);
             continue;  // at once, as client-go: making progress matters more than the stream
         } else if (state.phase == Phase::kListing) {
             state.log.Error(status, "list failed: listing again after a backoff");
@@ -252,25 +253,32 @@ Task<Status> Reflector::OpenWatch(State& state, Context& ctx) {
         BuildWatchRequest(WatchTarget(state), state.resource_version, timeout_seconds, options_.request_timeout);
     if (!request.Ok())
         co_return request.GetStatus().Annotate("watching " + target_.Describe());
+    Status started = co_await StartStream(state, ctx, std::move(request).Value(), timeout_seconds);
+    if (!started.Ok())
+        co_return started.Annotate("watching " + target_.Describe() + " from resourceVersion " +
+                                   state.resource_version);
+    state.log.V(4).Info("watching", "resourceVersion", state.resource_version, "timeoutSeconds", timeout_seconds);
+    co_return OkStatus();
+}
+
+Task<Status> Reflector::StartStream(State& state, Context& ctx, rest::HttpRequest request, int64_t timeout_seconds) {
     // The server ends the watch after timeout_seconds; should it not (a half-open connection), the
     // watch's own deadline shortly after ends it here.
     Context watch_ctx = Context::WithTimeout(ctx, std::chrono::seconds(timeout_seconds + 30));
     const rest::WatchStreamOptions stream_options = StreamOptions();
     StatusOr<std::unique_ptr<rest::WatchStream>> stream =
-        co_await client_.Watch(std::move(request).Value(), watch_ctx, stream_options);
+        co_await client_.Watch(std::move(request), watch_ctx, stream_options);
     {
         std::lock_guard lock(mu_);
         ++stats_.watches;
     }
     if (!stream.Ok())
-        co_return stream.GetStatus().Annotate("watching " + target_.Describe() + " from resourceVersion " +
-                                              state.resource_version);
+        co_return stream.GetStatus();
     state.stream = std::move(stream).Value();
     CountProtobuf(*state.stream);
     state.watch_ctx = std::move(watch_ctx);
     state.watch_started = Clock::now();
     state.watch_events = 0;
-    state.log.V(4).Info("watching", "resourceVersion", state.resource_version, "timeoutSeconds", timeout_seconds);
     co_return OkStatus();
 }
 

@@ -141,10 +141,12 @@ class Reflector final {
     // reflector_watch_list.cpp: opens the watch-list stream; takes its initial events.
     Task<Status> OpenWatchList(State& state, Context& ctx);
     Status ApplyInitialEvent(State& state, rest::WatchEvent event);
-    // After a failed watch-list: whether to list in pages at once (and whether the server
-    // refused watch-lists for good).
-    bool FallBackToPages(State& state, const Status& status);
+    // After a failed watch-list: lists in pages at once (for good when the server refused
+    // watch-lists).
+    void FallBackToPages(State& state, const Status& status);
     Task<Status> OpenWatch(State& state, Context& ctx);
+    // Sends a watch or watch-list request and makes its stream the state's; the error unannotated.
+    Task<Status> StartStream(State& state, Context& ctx, rest::HttpRequest request, int64_t timeout_seconds);
     Task<Status> ReadEvent(State& state, Context& ctx);
     using Listeners = std::vector<std::shared_ptr<internal::Listener>>;
 

@@ -36,26 +36,13 @@ Task<Status> Reflector::OpenWatchList(State& state, Context& ctx) {
         BuildWatchListRequest(WatchTarget(state), timeout_seconds, options_.request_timeout);
     if (!request.Ok())
         co_return request.GetStatus().Annotate("streaming the list of " + target_.Describe());
-    // As a watch's: should the server not end it (a half-open connection), this deadline does.
-    Context watch_ctx = Context::WithTimeout(ctx, std::chrono::seconds(timeout_seconds + 30));
-    const rest::WatchStreamOptions stream_options = StreamOptions();
-    StatusOr<std::unique_ptr<rest::WatchStream>> stream =
-        co_await client_.Watch(std::move(request).Value(), watch_ctx, stream_options);
-    {
-        std::lock_guard lock(mu_);
-        ++stats_.watches;
-    }
-    if (!stream.Ok()) {
+    Status started = co_await StartStream(state, ctx, std::move(request).Value(), timeout_seconds);
+    if (!started.Ok()) {
         // A server that does not take watch-lists says so about their parameters: 400 or 422.
-        if (IsBadRequest(stream.GetStatus()) || IsInvalid(stream.GetStatus()))
+        if (IsBadRequest(started) || IsInvalid(started))
             state.watch_list_refused = true;
-        co_return stream.GetStatus().Annotate("streaming the list of " + target_.Describe());
+        co_return started.Annotate("streaming the list of " + target_.Describe());
     }
-    state.stream = std::move(stream).Value();
-    CountProtobuf(*state.stream);
-    state.watch_ctx = std::move(watch_ctx);
-    state.watch_started = std::chrono::steady_clock::now();
-    state.watch_events = 0;
     co_return OkStatus();
 }
 
@@ -94,14 +81,13 @@ Status Reflector::ApplyInitialEvent(State& state, rest::WatchEvent event) {
     }
 }
 
-bool Reflector::FallBackToPages(State& state, const Status& status) {
+void Reflector::FallBackToPages(State& state, const Status& status) {
     state.log.Error(status, state.watch_list_refused ? "the server refuses watch-lists: listing in pages from now on"
                                                      : "the watch-list failed: listing in pages this time");
     state.Relist();
     state.pages_next = true;
     std::lock_guard lock(mu_);
     ++stats_.watch_list_fallbacks;
-    return true;
 }
 
 }  // namespace ctrl::cache
