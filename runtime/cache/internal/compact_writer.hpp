@@ -56,6 +56,8 @@ class ByteBuffer {
         data_[size_++] = c;
     }
     void Append(std::string_view bytes) {
+        if (bytes.empty())
+            return;  // its data may be null, which memcpy must not get even for 0 bytes
         if (capacity_ - size_ < bytes.size())
             Grow(bytes.size());
         std::memcpy(data_.get() + size_, bytes.data(), bytes.size());

@@ -71,6 +71,20 @@ class BeastStreamDeadlineTest : public ::testing::Test {
     std::unique_ptr<Transport> transport_;
 };
 
+// A server handler that sends one chunk, waits until `go` is set and 100 ms more, then sends a
+// second chunk and ends the body.
+auto SendSecondChunkWhen(std::atomic<bool>& go) {
+    return [&go](ServerExchange& exchange) -> Task<void> {
+        co_await exchange.StartChunked(200);
+        co_await exchange.WriteChunk("first\n");
+        while (!go)
+            co_await exchange.Sleep(milliseconds(5));
+        co_await exchange.Sleep(milliseconds(100));
+        co_await exchange.WriteChunk("second\n");
+        co_await exchange.EndChunks();
+    };
+}
+
 // Sends one chunk, then sends nothing more.
 Task<void> SendOneChunkThenIdle(ServerExchange& exchange) {
     co_await exchange.StartChunked(200);
@@ -120,15 +134,7 @@ TEST_F(BeastStreamDeadlineTest, AStreamIdleAfterDataFailsWithTheIdleTimeout) {
 // next read still waits its own idle timeout for the server's next chunk.
 TEST_F(BeastStreamDeadlineTest, TimeBetweenReadsIsNotIdleTime) {
     std::atomic<bool> consumer_done = false;
-    BeastTestServer server([&consumer_done](ServerExchange& exchange) -> Task<void> {
-        co_await exchange.StartChunked(200);
-        co_await exchange.WriteChunk("first\n");
-        while (!consumer_done)
-            co_await exchange.Sleep(milliseconds(5));
-        co_await exchange.Sleep(milliseconds(100));
-        co_await exchange.WriteChunk("second\n");
-        co_await exchange.EndChunks();
-    });
+    BeastTestServer server(SendSecondChunkWhen(consumer_done));
     auto stream = Open(server.Url(), milliseconds(200));
     ASSERT_NE(stream, nullptr);
     std::string body;
@@ -148,15 +154,7 @@ TEST_F(BeastStreamDeadlineTest, TimeBetweenReadsIsNotIdleTime) {
 // Context, is not affected.
 TEST_F(BeastStreamDeadlineTest, CancellingAnEarlierReadsContextDoesNotEndALaterRead) {
     std::atomic<bool> cancelled = false;
-    BeastTestServer server([&cancelled](ServerExchange& exchange) -> Task<void> {
-        co_await exchange.StartChunked(200);
-        co_await exchange.WriteChunk("first\n");
-        while (!cancelled)
-            co_await exchange.Sleep(milliseconds(5));
-        co_await exchange.Sleep(milliseconds(100));
-        co_await exchange.WriteChunk("second\n");
-        co_await exchange.EndChunks();
-    });
+    BeastTestServer server(SendSecondChunkWhen(cancelled));
     auto stream = Open(server.Url(), milliseconds(kTestWait));
     ASSERT_NE(stream, nullptr);
     auto first = Context::WithCancel(TestContext());

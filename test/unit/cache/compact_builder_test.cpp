@@ -1,8 +1,9 @@
 // A protobuf watch event written straight into the store's compact form (CompactBuilder as the
 // decoder's sink) holds the bytes CompactValue::Encode writes for the Object the event would have
 // made: recorded pods kept and dropped, objects and arrays of 31 or more members (a count that
-// does not fit the tag), FieldsV1. It notes the key, takes ADDED events only, drops an object its
-// event fails, and a store replacement takes what it built.
+// does not fit the tag), FieldsV1 (a repeated one written from memory), empty strings and keys.
+// It notes the key, takes ADDED events only, drops an object its event fails, and a store
+// replacement takes what it built.
 
 #include <gtest/gtest.h>
 
@@ -157,6 +158,17 @@ TEST(CompactBuilderTest, ARepeatedFieldsV1IsWrittenFromMemoryAsTheSameBytes) {
     }();
     ASSERT_GT(pod_entries, 0U);
     EXPECT_EQ(reused, 2 * pod_entries + 2);
+}
+
+TEST(CompactBuilderTest, AMapEntryWithoutAKeyAndAbsentStringsBuildTheBytesEncodeWrites) {
+    // data: an entry with a value and no key; ownerReferences[0]: only a uid. Empty strings reach
+    // the builder as views that may have no data (the fuzz target's regression_sink_empty_string).
+    const ProtoBuilder metadata = ProtoBuilder().Bytes(1, "settings").Message(13, ProtoBuilder().Bytes(4, "u1"));
+    const ProtoBuilder configmap =
+        ProtoBuilder().Message(1, metadata).Message(2, ProtoBuilder().Bytes(2, "value without a key"));
+    const BothWays both = EncodeBothWays({Event("ADDED", Envelope("v1", "ConfigMap", configmap))}, false);
+    ASSERT_EQ(both.built.size(), 1U);
+    EXPECT_EQ(both.built, both.encoded);
 }
 
 TEST(CompactBuilderTest, TakesOnlyAddedEventsOthersBuildTheirObject) {
