@@ -71,28 +71,23 @@ class EventBuilder final : public protobuf::JsonEvents {
         if (counts_.empty()) {
             if (depth_ == 1)
                 member_ = name == "type" ? Member::kType : name == "object" ? Member::kObject : Member::kOther;
-        } else if (sinking_) {
-            sink_->Key(name);
-        } else {
-            doc_.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()), false);  // kept, not copied
+        } else {  // static: the document keeps the view, no copy
+            ToTarget(
+                [&](auto& to) { return to.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()), false); });
         }
     }
     void Key(std::string_view name) override {
         if (counts_.empty())
             return;
         const std::string_view valid = protobuf::ReplaceInvalidUtf8(name, scratch_);
-        if (sinking_)
-            sink_->Key(valid);
-        else
-            doc_.Key(Chars(valid), static_cast<rapidjson::SizeType>(valid.size()), true);
+        ToTarget([&](auto& to) { return to.Key(Chars(valid), static_cast<rapidjson::SizeType>(valid.size()), true); });
     }
     void String(std::string_view value) override {
         if (Forwarding(false)) {
             const std::string_view valid = protobuf::ReplaceInvalidUtf8(value, scratch_);
-            if (sinking_)
-                sink_->String(valid);
-            else
-                doc_.String(Chars(valid), static_cast<rapidjson::SizeType>(valid.size()), true);
+            ToTarget([&](auto& to) {
+                return to.String(Chars(valid), static_cast<rapidjson::SizeType>(valid.size()), true);
+            });
         } else if (depth_ == 1 && member_ == Member::kType && !type_seen_) {
             type_seen_ = true;
             type_ = WatchEventTypeNamed(value);
@@ -101,24 +96,23 @@ class EventBuilder final : public protobuf::JsonEvents {
     }
     void Int64(std::int64_t value) override {
         if (Forwarding(false))
-            sinking_ ? sink_->Int64(value) : void(doc_.Int64(value));
+            ToTarget([&](auto& to) { return to.Int64(value); });
     }
     void Uint64(std::uint64_t value) override {
         if (!Forwarding(false))
             return;
         if (value <= static_cast<std::uint64_t>(INT64_MAX))  // what a parser of the text makes of it
-            sinking_ ? sink_->Int64(static_cast<std::int64_t>(value))
-                     : void(doc_.Int64(static_cast<std::int64_t>(value)));
+            ToTarget([&](auto& to) { return to.Int64(static_cast<std::int64_t>(value)); });
         else
-            sinking_ ? sink_->Uint64(value) : void(doc_.Uint64(value));
+            ToTarget([&](auto& to) { return to.Uint64(value); });
     }
     void Bool(bool value) override {
         if (Forwarding(false))
-            sinking_ ? sink_->Bool(value) : void(doc_.Bool(value));
+            ToTarget([&](auto& to) { return to.Bool(value); });
     }
     void Null() override {
         if (Forwarding(false))
-            sinking_ ? sink_->Null() : void(doc_.Null());
+            ToTarget([](auto& to) { return to.Null(); });
     }
     bool RawJson(std::string_view json) override {
         const bool starts_object = counts_.empty() && depth_ == 1 && member_ == Member::kObject && !object_seen_;
@@ -193,32 +187,33 @@ class EventBuilder final : public protobuf::JsonEvents {
         return is_object;
     }
 
-    // Feeds a parsed fragment to where the object goes: emit(handler) with a RapidJSON-style handler.
-    // A fragment that starts the object ends it too.
+    // Calls write(to) with where the object goes, a RapidJSON-style SAX handler either way: the sink
+    // (through SinkHandler) or the document.
+    template <typename WriteFn>
+    bool ToTarget(WriteFn write) {
+        if (sinking_) {
+            SinkHandler to(*sink_);
+            return write(to);
+        }
+        return write(doc_);
+    }
+
+    // Feeds a parsed fragment to where the object goes; a fragment that starts the object ends it too.
     template <typename EmitFn>
     bool Emit(EmitFn emit) {
         const bool starts = counts_.empty();
-        bool ok;
-        if (sinking_) {
-            SinkHandler handler(*sink_);
-            ok = emit(handler);
-        } else {
-            ok = emit(doc_);
-        }
+        const bool ok = ToTarget(emit);
         built_ = built_ || (starts && ok);
         return ok;
     }
 
-    // The characters of a string for the document, which copies them with memcpy: never null (an
-    // absent string, or a map entry without a key, is an empty view with no data).
+    // The characters of a string, never null (an absent string, or a map entry without a key, is an
+    // empty view with no data; the document copies them with memcpy).
     static const char* Chars(std::string_view text) { return text.empty() ? "" : text.data(); }
 
     void Open(bool object) {
         if (Forwarding(object)) {
-            if (sinking_)
-                object ? sink_->StartObject() : sink_->StartArray();
-            else
-                object ? void(doc_.StartObject()) : void(doc_.StartArray());
+            ToTarget([object](auto& to) { return object ? to.StartObject() : to.StartArray(); });
             counts_.push_back(0);
         }
         ++depth_;
@@ -230,10 +225,7 @@ class EventBuilder final : public protobuf::JsonEvents {
             return;
         const rapidjson::SizeType count = counts_.back();
         counts_.pop_back();
-        if (sinking_)
-            object ? sink_->EndObject(count) : sink_->EndArray(count);
-        else
-            object ? void(doc_.EndObject(count)) : void(doc_.EndArray(count));
+        ToTarget([object, count](auto& to) { return object ? to.EndObject(count) : to.EndArray(count); });
         built_ = built_ || counts_.empty();
     }
 
