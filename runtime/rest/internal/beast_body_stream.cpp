@@ -126,9 +126,7 @@ const Deadline& BeastBodyStream::NextDeadline() {
     if (idle_timeout_.count() <= 0)
         return ctx_deadline_;
     idle_deadline_.at = Clock::now() + idle_timeout_;
-    if (ctx_deadline_.at && *ctx_deadline_.at <= *idle_deadline_.at)
-        return ctx_deadline_;
-    return idle_deadline_;
+    return Earliest(ctx_deadline_, idle_deadline_);
 }
 
 }  // namespace ctrl::rest::internal

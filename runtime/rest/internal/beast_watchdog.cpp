@@ -50,7 +50,7 @@ struct BeastWatchdog::State {
     std::uint64_t watch_epoch = 0;              // of the Context callback
 };
 
-Deadline Earliest(Deadline a, Deadline b) {
+const Deadline& Earliest(const Deadline& a, const Deadline& b) {
     if (!a.at)
         return b;
     if (!b.at)

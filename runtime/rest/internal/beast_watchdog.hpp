@@ -23,8 +23,9 @@ struct Deadline {
     std::string what;                     // "request timeout of 5s", "context deadline"
 };
 
-// The earlier of two deadlines.
-Deadline Earliest(Deadline a, Deadline b);
+// The earlier of two deadlines (a when they are equal; the one with a time when the other has
+// none), by reference: its text is not copied.
+const Deadline& Earliest(const Deadline& a, const Deadline& b);
 // "5s", "250ms", "1.5s": for messages.
 std::string FormatDuration(std::chrono::milliseconds duration);
 
