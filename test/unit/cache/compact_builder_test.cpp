@@ -161,8 +161,8 @@ TEST(CompactBuilderTest, ARepeatedFieldsV1IsWrittenFromMemoryAsTheSameBytes) {
 }
 
 TEST(CompactBuilderTest, AMapEntryWithoutAKeyAndAbsentStringsBuildTheBytesEncodeWrites) {
-    // data: an entry with a value and no key; ownerReferences[0]: only a uid. Empty strings reach
-    // the builder as views that may have no data (the fuzz target's regression_sink_empty_string).
+    // data: an entry with a value and no key; ownerReferences[0]: only a uid: empty strings and
+    // keys, which protobuf holds as no data (the fuzz target's regression_map_entry_without_key).
     const ProtoBuilder metadata = ProtoBuilder().Bytes(1, "settings").Message(13, ProtoBuilder().Bytes(4, "u1"));
     const ProtoBuilder configmap =
         ProtoBuilder().Message(1, metadata).Message(2, ProtoBuilder().Bytes(2, "value without a key"));
