@@ -9,9 +9,9 @@
 
 #include "controllers/operator/operator_flags.hpp"
 #include "controllers/operator/operator_manager.hpp"
-#include "runtime/core/log.hpp"
-#include "runtime/manager/signals.hpp"
-#include "runtime/rest/load_config.hpp"
+#include "ctrl/log/log.hpp"
+#include "ctrl/manager/signals.hpp"
+#include "ctrl/rest/load_config.hpp"
 
 namespace {
 

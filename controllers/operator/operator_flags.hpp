@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/manager/flags.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/manager/flags.hpp"
 
 namespace ctrl::op {
 

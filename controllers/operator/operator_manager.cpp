@@ -1,16 +1,16 @@
 #include "controllers/operator/operator_manager.hpp"
 
 #include "controllers/podlister/pod_phase_controller.hpp"
+#include "controllers/sgp/api/vpcresources.hpp"
 #include "controllers/sgp/sgp_controller.hpp"
-#include "runtime/api/builtins.hpp"
-#include "runtime/api/vpcresources.hpp"
+#include "ctrl/api/builtins.hpp"
 
 namespace ctrl::op {
 
 StatusOr<std::unique_ptr<manager::Manager>> NewOperatorManager(const rest::Config& config, const OperatorFlags& flags) {
     auto scheme = std::make_shared<scheme::Scheme>();
     CTRL_RETURN_IF_ERROR(api::AddAllBuiltinsToScheme(*scheme));
-    CTRL_RETURN_IF_ERROR(api::vpcresourcesv1beta1::AddToScheme(*scheme));
+    CTRL_RETURN_IF_ERROR(vpcresources::vpcresourcesv1beta1::AddToScheme(*scheme));
 
     manager::Options options;
     options.scheme = scheme;

@@ -3,9 +3,9 @@
 #include <memory>
 
 #include "controllers/operator/operator_flags.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/manager/manager.hpp"
-#include "runtime/rest/config.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/manager/manager.hpp"
+#include "ctrl/rest/config.hpp"
 
 namespace ctrl::op {
 

@@ -11,10 +11,10 @@
 #include "controllers/podlister/flags.hpp"
 #include "controllers/podlister/pod_lister.hpp"
 #include "controllers/podlister/pod_output.hpp"
-#include "runtime/client/client.hpp"
-#include "runtime/core/log.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/load_config.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/log/log.hpp"
+#include "ctrl/rest/load_config.hpp"
 
 namespace ctrl::podlister {
 namespace {

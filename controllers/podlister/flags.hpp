@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "runtime/core/log_flags.hpp"
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/log/log_flags.hpp"
 
 namespace ctrl::podlister {
 

@@ -2,11 +2,11 @@
 
 #include <cstdint>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/client/reader.hpp"
-#include "runtime/core/context.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/client/reader.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::podlister {
 

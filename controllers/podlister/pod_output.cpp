@@ -1,8 +1,8 @@
 #include "controllers/podlister/pod_output.hpp"
 
 #include "controllers/podlister/json_indent.hpp"
+#include "controllers/podlister/pod_table.hpp"
 #include "controllers/podlister/table_writer.hpp"
-#include "runtime/api/pod_table.hpp"
 
 namespace ctrl::podlister {
 
@@ -12,7 +12,7 @@ const std::vector<std::string>& PodTableHeader() {
 }
 
 std::vector<std::string> PodTableCells(api::PodView pod, api::Timestamp now) {
-    api::PodTableRow row = api::PodTableRowFor(pod, now);
+    PodTableRow row = PodTableRowFor(pod, now);
     const Object& object = pod.AsObject();
     return {std::string(object.Namespace()), std::string(object.Name()), std::move(row.ready), std::move(row.status),
             std::move(row.restarts),         std::move(row.age),         std::move(row.node)};

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/api/timestamp.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/api/timestamp.hpp"
 
 namespace ctrl::podlister {
 

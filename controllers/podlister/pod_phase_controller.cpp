@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/controller/builder.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/builder/builder.hpp"
 
 namespace ctrl::podlister {
 

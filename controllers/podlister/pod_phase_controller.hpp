@@ -2,11 +2,11 @@
 
 #include <memory>
 
-#include "runtime/client/client.hpp"
-#include "runtime/controller/reconciler.hpp"
-#include "runtime/manager/manager.hpp"
-#include "runtime/metrics/object_counts.hpp"
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/manager/manager.hpp"
+#include "ctrl/metrics/object_counts.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/reconcile/reconciler.hpp"
 
 namespace ctrl::podlister {
 

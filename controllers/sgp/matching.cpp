@@ -19,7 +19,7 @@ StatusOr<bool> SelectorMatches(const std::optional<LabelSelectorSpec>& spec, con
 
 }  // namespace
 
-StatusOr<bool> PolicySelects(const api::SecurityGroupPolicyView& policy, const Labels& pod_labels,
+StatusOr<bool> PolicySelects(const vpcresources::SecurityGroupPolicyView& policy, const Labels& pod_labels,
                              const std::optional<Labels>& service_account_labels) {
     CTRL_ASSIGN_OR_RETURN(std::optional<LabelSelectorSpec> pod_selector, policy.PodSelector());
     CTRL_ASSIGN_OR_RETURN(std::optional<LabelSelectorSpec> sa_selector, policy.ServiceAccountSelector());
@@ -35,9 +35,9 @@ std::string ServiceAccountOf(const api::PodView& pod) {
 }
 
 Matching SecurityGroupsFor(const api::PodView& pod, const std::optional<Labels>& service_account_labels,
-                           const std::vector<api::SecurityGroupPolicyView>& policies) {
-    std::vector<const api::SecurityGroupPolicyView*> in_namespace;
-    for (const api::SecurityGroupPolicyView& policy : policies) {
+                           const std::vector<vpcresources::SecurityGroupPolicyView>& policies) {
+    std::vector<const vpcresources::SecurityGroupPolicyView*> in_namespace;
+    for (const vpcresources::SecurityGroupPolicyView& policy : policies) {
         if (policy.AsObject().Namespace() == pod.AsObject().Namespace())
             in_namespace.push_back(&policy);
     }
@@ -47,7 +47,7 @@ Matching SecurityGroupsFor(const api::PodView& pod, const std::optional<Labels>&
     Matching matching;
     std::set<std::string> seen;
     const Labels pod_labels = pod.AsObject().Labels();
-    for (const api::SecurityGroupPolicyView* policy : in_namespace) {
+    for (const vpcresources::SecurityGroupPolicyView* policy : in_namespace) {
         if (Status valid = policy->Validate(); !valid.Ok()) {
             matching.invalid.push_back(InvalidPolicy{std::string(policy->AsObject().Name()), std::move(valid)});
             continue;

@@ -5,10 +5,10 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/api/security_group_policy.hpp"
-#include "runtime/core/labels.hpp"
-#include "runtime/core/status.hpp"
+#include "controllers/sgp/api/security_group_policy.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/core/labels.hpp"
+#include "ctrl/core/status.hpp"
 
 namespace ctrl::sgp {
 
@@ -41,12 +41,12 @@ std::string ServiceAccountOf(const api::PodView& pod);
 // ServiceAccount's); an empty selector `{}` matches everything; a policy with neither selector or
 // without groupIds is invalid and skipped. Pure: no I/O.
 Matching SecurityGroupsFor(const api::PodView& pod, const std::optional<Labels>& service_account_labels,
-                           const std::vector<api::SecurityGroupPolicyView>& policies);
+                           const std::vector<vpcresources::SecurityGroupPolicyView>& policies);
 
 // Whether policy selects a pod with these labels whose ServiceAccount has these (nullopt: it does
 // not exist): each selector the policy has must match; `{}` matches everything. Invalid (the
 // policy's error) when a selector cannot be read or turned into a label selector.
-StatusOr<bool> PolicySelects(const api::SecurityGroupPolicyView& policy, const Labels& pod_labels,
+StatusOr<bool> PolicySelects(const vpcresources::SecurityGroupPolicyView& policy, const Labels& pod_labels,
                              const std::optional<Labels>& service_account_labels);
 
 // groups joined with commas: the annotation's value ("" for none).

@@ -1,11 +1,13 @@
 #pragma once
 
 #include <atomic>
+#include <optional>
+#include <string>
 
+#include <ctrl/ctrl.hpp>
+
+#include "controllers/sgp/api/security_group_policy.hpp"
 #include "controllers/sgp/sgp_metrics.hpp"
-#include "runtime/client/client.hpp"
-#include "runtime/controller/reconciler.hpp"
-#include "runtime/manager/event_recorder.hpp"
 
 namespace ctrl::sgp {
 
@@ -19,14 +21,27 @@ namespace ctrl::sgp {
 // policy applies, which is logged once (again after it was served). Every other failure
 // (discovery, network, the server) is an error, retried with backoff: never taken for "not
 // installed" (notes/sgp.md, the seed's failure).
-class PodReconciler final : public reconcile::Reconciler {
+class PodReconciler final : public Reconciler {
   public:
     PodReconciler(client::Client& client, record::EventRecorder recorder, SgpMetrics& metrics)
         : client_(client), recorder_(std::move(recorder)), metrics_(metrics) {}
 
-    Task<StatusOr<reconcile::Result>> Reconcile(Context ctx, reconcile::Request request) override;
+    Task<StatusOr<Result>> Reconcile(Context ctx, Request request) override;
 
   private:
+    // Lists the namespace's policies into policies: true when listed, false when the kind is not
+    // served (logged once).
+    Task<StatusOr<bool>> ListPolicies(const Context& ctx, const std::string& ns,
+                                      vpcresources::SecurityGroupPolicyList& policies);
+    // The labels of the pod's ServiceAccount; nullopt when it does not exist.
+    Task<StatusOr<std::optional<Labels>>> ServiceAccountLabels(const Context& ctx, const api::Pod& pod);
+    // The annotation value the pod should carry (policies null: none served).
+    static std::string WantedGroups(const Context& ctx, const api::Pod& pod,
+                                    const std::optional<Labels>& account_labels,
+                                    const vpcresources::SecurityGroupPolicyList* policies);
+    // Writes want as the annotation (removes it when empty), with an Event and the metrics.
+    Task<StatusOr<Result>> Annotate(const Context& ctx, api::Pod& pod, const std::string& want);
+
     client::Client& client_;
     const record::EventRecorder recorder_;
     SgpMetrics& metrics_;

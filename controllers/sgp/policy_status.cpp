@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/api/condition.hpp"
-#include "runtime/core/label_selector.hpp"
+#include "ctrl/api/condition.hpp"
+#include "ctrl/core/label_selector.hpp"
 
 namespace ctrl::sgp {
 namespace {
@@ -34,7 +34,7 @@ PolicyVerdict Invalid(const char* reason, std::string message) {
 
 }  // namespace
 
-PolicyVerdict JudgePolicy(const api::SecurityGroupPolicyView& policy) {
+PolicyVerdict JudgePolicy(const vpcresources::SecurityGroupPolicyView& policy) {
     const auto pod_selector = policy.PodSelector();
     const auto sa_selector = policy.ServiceAccountSelector();
     const bool pod_absent = pod_selector.Ok() && !pod_selector->has_value();

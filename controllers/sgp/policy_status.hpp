@@ -3,10 +3,10 @@
 #include <cstdint>
 #include <string>
 
-#include "runtime/api/security_group_policy.hpp"
-#include "runtime/api/timestamp.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/status_or.hpp"
+#include "controllers/sgp/api/security_group_policy.hpp"
+#include "ctrl/api/timestamp.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl::sgp {
 
@@ -28,7 +28,7 @@ struct PolicyVerdict {
 // read or used (a bad operator, In without values) -> InvalidSelector; no groupIds -> NoGroupIds;
 // a groupIds entry that is not a string -> InvalidGroupIds. The first problem found wins, in that
 // order; the message names the field.
-PolicyVerdict JudgePolicy(const api::SecurityGroupPolicyView& policy);
+PolicyVerdict JudgePolicy(const vpcresources::SecurityGroupPolicyView& policy);
 
 // What the watcher reports in a policy's status: status.observedGeneration, status.matchedPods (the
 // pods of its namespace it selects; 0 when invalid) and the Ready condition (True "Valid", or False

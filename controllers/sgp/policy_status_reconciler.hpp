@@ -4,10 +4,10 @@
 #include <set>
 #include <string>
 
+#include <ctrl/ctrl.hpp>
+
+#include "controllers/sgp/api/security_group_policy.hpp"
 #include "controllers/sgp/sgp_metrics.hpp"
-#include "runtime/client/client.hpp"
-#include "runtime/controller/reconciler.hpp"
-#include "runtime/manager/event_recorder.hpp"
 
 namespace ctrl::sgp {
 
@@ -17,14 +17,16 @@ namespace ctrl::sgp {
 // condition to the status subresource with a merge patch, only when they change. An invalid policy
 // is logged and gets a Warning Event (InvalidPolicy) once per generation, and is counted in
 // sgp_invalid_policies.
-class PolicyStatusReconciler final : public reconcile::Reconciler {
+class PolicyStatusReconciler final : public Reconciler {
   public:
     PolicyStatusReconciler(client::Client& client, record::EventRecorder recorder, SgpMetrics& metrics)
         : client_(client), recorder_(std::move(recorder)), metrics_(metrics) {}
 
-    Task<StatusOr<reconcile::Result>> Reconcile(Context ctx, reconcile::Request request) override;
+    Task<StatusOr<Result>> Reconcile(Context ctx, Request request) override;
 
   private:
+    // The pods of the policy's namespace that it selects (with their ServiceAccounts' labels).
+    Task<StatusOr<int64_t>> CountMatchedPods(const Context& ctx, const vpcresources::SecurityGroupPolicy& policy);
     // Whether "<key>@<generation>" is reported for the first time (and remembers it).
     bool FirstReport(const std::string& key, int64_t generation);
     void Forget(const std::string& key);

@@ -3,14 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "controllers/sgp/api/security_group_policy.hpp"
 #include "controllers/sgp/matching.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/api/security_group_policy.hpp"
-#include "runtime/api/service_account.hpp"
-#include "runtime/client/option_values.hpp"
-#include "runtime/controller/builder.hpp"
-#include "runtime/controller/enqueue_requests_from_map_func.hpp"
-#include "runtime/controller/source_kind.hpp"
 
 namespace ctrl::sgp {
 namespace {
@@ -18,8 +12,8 @@ namespace {
 // The objects of kind T in namespace ns in the cache, as requests; those for which keep(object)
 // holds. Empty while the kind has not synced: its source's initial list enqueues them all then.
 template <typename T, typename Keep>
-std::vector<reconcile::Request> ObjectsOf(const cache::Cache& cache, const std::string& ns, Keep keep) {
-    std::vector<reconcile::Request> requests;
+std::vector<Request> ObjectsOf(const cache::Cache& cache, const std::string& ns, Keep keep) {
+    std::vector<Request> requests;
     StatusOr<std::vector<std::shared_ptr<const Object>>> objects = cache.ListSharedNow<T>(client::InNamespace(ns));
     if (!objects.Ok())
         return requests;
@@ -67,7 +61,7 @@ StatusOr<Watcher> AddToManager(manager::Manager& mgr) {
         return ObjectsOf<api::Pod>(cache, std::string(account.Namespace()),
                                    [&name](const Object& pod) { return ServiceAccountOf(api::PodView(pod)) == name; });
     });
-    watcher.policy_source = source::Kind<api::SecurityGroupPolicy>(cache, policy_to_pods);
+    watcher.policy_source = source::Kind<vpcresources::SecurityGroupPolicy>(cache, policy_to_pods);
     CTRL_RETURN_IF_ERROR(builder::ControllerFor<api::Pod>(mgr)
                              .Named("sgp-pods")
                              .WatchesRawSource(watcher.policy_source)
@@ -75,9 +69,9 @@ StatusOr<Watcher> AddToManager(manager::Manager& mgr) {
                              .Complete(watcher.pods));
 
     auto to_policies = handler::EnqueueRequestsFromMapFunc([&cache](const Context&, const Object& object) {
-        return ObjectsOf<api::SecurityGroupPolicy>(cache, std::string(object.Namespace()), Any);
+        return ObjectsOf<vpcresources::SecurityGroupPolicy>(cache, std::string(object.Namespace()), Any);
     });
-    CTRL_RETURN_IF_ERROR(builder::ControllerFor<api::SecurityGroupPolicy>(mgr)
+    CTRL_RETURN_IF_ERROR(builder::ControllerFor<vpcresources::SecurityGroupPolicy>(mgr)
                              .Named("sgp-status")
                              .Watches<api::Pod>(to_policies)
                              .Watches<api::ServiceAccount>(to_policies)

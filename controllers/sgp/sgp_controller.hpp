@@ -2,12 +2,11 @@
 
 #include <memory>
 
+#include <ctrl/ctrl.hpp>
+
 #include "controllers/sgp/pod_reconciler.hpp"
 #include "controllers/sgp/policy_status_reconciler.hpp"
 #include "controllers/sgp/sgp_metrics.hpp"
-#include "runtime/controller/source.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/manager/manager.hpp"
 
 namespace ctrl::sgp {
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "runtime/metrics/metric.hpp"
-#include "runtime/metrics/object_counts.hpp"
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/metrics/metric.hpp"
+#include "ctrl/metrics/object_counts.hpp"
+#include "ctrl/metrics/registry.hpp"
 
 namespace ctrl::sgp {
 

@@ -1,6 +1,6 @@
-#include "runtime/api/apiextensions_v1.hpp"
+#include "ctrl/api/apiextensions_v1.hpp"
 
-#include "runtime/api/custom_resource_definition.hpp"
+#include "ctrl/api/custom_resource_definition.hpp"
 
 namespace ctrl::api::apiextensionsv1 {
 

@@ -1,8 +1,8 @@
-#include "runtime/api/builtins.hpp"
+#include "ctrl/api/builtins.hpp"
 
-#include "runtime/api/apiextensions_v1.hpp"
-#include "runtime/api/coordination_v1.hpp"
-#include "runtime/api/core_v1.hpp"
+#include "ctrl/api/apiextensions_v1.hpp"
+#include "ctrl/api/coordination_v1.hpp"
+#include "ctrl/api/core_v1.hpp"
 
 namespace ctrl::api {
 

@@ -1,10 +1,10 @@
-#include "runtime/api/condition.hpp"
+#include "ctrl/api/condition.hpp"
 
 #include <chrono>
 #include <string>
 
-#include "runtime/api/internal/fields.hpp"
-#include "runtime/api/internal/rfc3339.hpp"
+#include "ctrl/api/internal/fields.hpp"
+#include "ctrl/api/internal/rfc3339.hpp"
 
 namespace ctrl::api {
 

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/api/timestamp.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/api/timestamp.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::api {
 

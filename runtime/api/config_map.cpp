@@ -1,7 +1,7 @@
-#include "runtime/api/config_map.hpp"
+#include "ctrl/api/config_map.hpp"
 
-#include "runtime/api/internal/fields.hpp"
-#include "runtime/core/base64.hpp"
+#include "ctrl/api/internal/fields.hpp"
+#include "ctrl/core/base64.hpp"
 
 namespace ctrl::api {
 

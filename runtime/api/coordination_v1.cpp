@@ -1,6 +1,6 @@
-#include "runtime/api/coordination_v1.hpp"
+#include "ctrl/api/coordination_v1.hpp"
 
-#include "runtime/api/lease.hpp"
+#include "ctrl/api/lease.hpp"
 
 namespace ctrl::api::coordinationv1 {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "runtime/core/status.hpp"
-#include "runtime/scheme/scheme.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/scheme/scheme.hpp"
 
 // The coordination.k8s.io API group, version v1: Lease.
 namespace ctrl::api::coordinationv1 {

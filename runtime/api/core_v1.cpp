@@ -1,11 +1,11 @@
-#include "runtime/api/core_v1.hpp"
+#include "ctrl/api/core_v1.hpp"
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/event.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/api/secret.hpp"
-#include "runtime/api/service_account.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/event.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/api/secret.hpp"
+#include "ctrl/api/service_account.hpp"
 
 namespace ctrl::api::corev1 {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "runtime/core/status.hpp"
-#include "runtime/scheme/scheme.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/scheme/scheme.hpp"
 
 // The core API group, version v1: Pod, Namespace, ServiceAccount, ConfigMap, Secret, Event.
 namespace ctrl::api::corev1 {

@@ -1,6 +1,6 @@
-#include "runtime/api/custom_resource_definition.hpp"
+#include "ctrl/api/custom_resource_definition.hpp"
 
-#include "runtime/api/internal/fields.hpp"
+#include "ctrl/api/internal/fields.hpp"
 
 namespace ctrl::api {
 

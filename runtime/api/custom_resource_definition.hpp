@@ -5,13 +5,13 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/api/condition.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/scheme/object_view.hpp"
-#include "runtime/scheme/typed_list.hpp"
-#include "runtime/scheme/typed_object.hpp"
+#include "ctrl/api/condition.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/scheme/object_view.hpp"
+#include "ctrl/scheme/typed_list.hpp"
+#include "ctrl/scheme/typed_object.hpp"
 
 namespace ctrl::api {
 
@@ -19,9 +19,9 @@ namespace ctrl::api {
 struct CustomResourceNames {
     std::string plural;                    // "securitygrouppolicies": the resource in request paths
     std::string singular;                  // "securitygrouppolicy"
-    std::string kind;                      // "SecurityGroupPolicy"
-    std::string list_kind;                 // "SecurityGroupPolicyList"; the server defaults it to kind + "List"
-    std::vector<std::string> short_names;  // ["sgp"]
+    std::string kind;                      // "CronTab"
+    std::string list_kind;                 // "CronTabList"; the server defaults it to kind + "List"
+    std::vector<std::string> short_names;  // ["ct"]
     std::vector<std::string> categories;   // ["all"]
 
     bool operator==(const CustomResourceNames&) const = default;
@@ -53,7 +53,7 @@ class CustomResourceDefinitionFields {
     bool IsNamespaced() const { return Scope() == "Namespaced"; }
     std::vector<CustomResourceDefinitionVersion> Versions() const;
     std::optional<CustomResourceDefinitionVersion> FindVersion(std::string_view name) const;
-    // The kinds of the served versions, in spec order: "vpcresources.k8s.aws/v1beta1, Kind=...".
+    // The kinds of the served versions, in spec order: "stable.example.com/v1, Kind=...".
     std::vector<GroupVersionKind> ServedKinds() const;
     // status.storedVersions.
     std::vector<std::string> StoredVersions() const;

@@ -4,11 +4,11 @@
 #include <optional>
 #include <string_view>
 
-#include "runtime/api/timestamp.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/scheme/object_view.hpp"
-#include "runtime/scheme/typed_list.hpp"
-#include "runtime/scheme/typed_object.hpp"
+#include "ctrl/api/timestamp.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/scheme/object_view.hpp"
+#include "ctrl/scheme/typed_list.hpp"
+#include "ctrl/scheme/typed_object.hpp"
 
 namespace ctrl::api {
 

@@ -1,6 +1,6 @@
-#include "runtime/api/namespace.hpp"
+#include "ctrl/api/namespace.hpp"
 
-#include "runtime/api/internal/fields.hpp"
+#include "ctrl/api/internal/fields.hpp"
 
 namespace ctrl::api {
 

@@ -1,7 +1,7 @@
-#include "runtime/api/pod.hpp"
+#include "ctrl/api/pod.hpp"
 
-#include "runtime/api/internal/fields.hpp"
-#include "runtime/api/internal/rfc3339.hpp"
+#include "ctrl/api/internal/fields.hpp"
+#include "ctrl/api/internal/rfc3339.hpp"
 
 namespace ctrl::api {
 

@@ -1,7 +1,7 @@
-#include "runtime/api/secret.hpp"
+#include "ctrl/api/secret.hpp"
 
-#include "runtime/api/internal/fields.hpp"
-#include "runtime/core/base64.hpp"
+#include "ctrl/api/internal/fields.hpp"
+#include "ctrl/core/base64.hpp"
 
 namespace ctrl::api {
 

@@ -5,11 +5,11 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/object.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/scheme/object_view.hpp"
-#include "runtime/scheme/typed_list.hpp"
-#include "runtime/scheme/typed_object.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/scheme/object_view.hpp"
+#include "ctrl/scheme/typed_list.hpp"
+#include "ctrl/scheme/typed_object.hpp"
 
 namespace ctrl::api {
 

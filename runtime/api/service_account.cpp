@@ -1,6 +1,6 @@
-#include "runtime/api/service_account.hpp"
+#include "ctrl/api/service_account.hpp"
 
-#include "runtime/api/internal/fields.hpp"
+#include "ctrl/api/internal/fields.hpp"
 
 namespace ctrl::api {
 

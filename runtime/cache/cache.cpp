@@ -1,4 +1,4 @@
-#include "runtime/cache/cache.hpp"
+#include "ctrl/cache/cache.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -6,11 +6,11 @@
 
 #include <boost/asio/co_spawn.hpp>
 
-#include "runtime/cache/internal/cache_entry.hpp"
-#include "runtime/cache/internal/cache_reader.hpp"
-#include "runtime/client/object_checks.hpp"
-#include "runtime/core/notification.hpp"
-#include "runtime/protobuf/transcode.hpp"
+#include "ctrl/cache/internal/cache_entry.hpp"
+#include "ctrl/cache/internal/cache_reader.hpp"
+#include "ctrl/client/object_checks.hpp"
+#include "ctrl/core/notification.hpp"
+#include "ctrl/protobuf/transcode.hpp"
 
 namespace ctrl::cache {
 namespace {

@@ -11,17 +11,17 @@
 
 #include <boost/asio/any_io_executor.hpp>
 
-#include "runtime/cache/cache_options.hpp"
-#include "runtime/cache/informer.hpp"
-#include "runtime/cache/informers.hpp"
-#include "runtime/client/reader.hpp"
-#include "runtime/core/context.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/discovery/rest_mapper.hpp"
-#include "runtime/rest/rest_client.hpp"
-#include "runtime/scheme/typed_object.hpp"
+#include "ctrl/cache/cache_options.hpp"
+#include "ctrl/cache/informer.hpp"
+#include "ctrl/cache/informers.hpp"
+#include "ctrl/client/reader.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/discovery/rest_mapper.hpp"
+#include "ctrl/rest/rest_client.hpp"
+#include "ctrl/scheme/typed_object.hpp"
 
 namespace ctrl::cache {
 

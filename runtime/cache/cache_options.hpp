@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cache/reflector.hpp"
-#include "runtime/cache/transform.hpp"
-#include "runtime/core/field_selector.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/label_selector.hpp"
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/cache/reflector.hpp"
+#include "ctrl/cache/transform.hpp"
+#include "ctrl/core/field_selector.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/label_selector.hpp"
+#include "ctrl/metrics/registry.hpp"
 
 namespace ctrl::cache {
 

@@ -5,10 +5,10 @@
 #include <mutex>
 #include <utility>
 
-#include "runtime/cache/cache.hpp"
-#include "runtime/cache/internal/cache_entry.hpp"
-#include "runtime/cache/internal/cache_reader.hpp"
-#include "runtime/client/object_checks.hpp"
+#include "ctrl/cache/cache.hpp"
+#include "ctrl/cache/internal/cache_entry.hpp"
+#include "ctrl/cache/internal/cache_reader.hpp"
+#include "ctrl/client/object_checks.hpp"
 
 namespace ctrl::cache {
 

@@ -1,8 +1,8 @@
-#include "runtime/cache/cached_object.hpp"
+#include "ctrl/cache/cached_object.hpp"
 
-#include "runtime/cache/internal/compact_value.hpp"
-#include "runtime/cache/internal/store_context.hpp"
-#include "runtime/cache/internal/stored_object.hpp"
+#include "ctrl/cache/internal/compact_value.hpp"
+#include "ctrl/cache/internal/store_context.hpp"
+#include "ctrl/cache/internal/stored_object.hpp"
 
 namespace ctrl::cache {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::cache {
 

@@ -3,7 +3,7 @@
 #include <functional>
 #include <memory>
 
-#include "runtime/core/object.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::cache {
 

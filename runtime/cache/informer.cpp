@@ -1,4 +1,4 @@
-#include "runtime/cache/informer.hpp"
+#include "ctrl/cache/informer.hpp"
 
 #include <exception>
 #include <utility>
@@ -6,7 +6,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/this_coro.hpp>
 
-#include "runtime/core/sleep.hpp"
+#include "ctrl/core/sleep.hpp"
 
 namespace ctrl::cache {
 

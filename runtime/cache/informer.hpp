@@ -5,17 +5,17 @@
 #include <memory>
 #include <string>
 
-#include "runtime/cache/event_handler.hpp"
-#include "runtime/cache/index_func.hpp"
-#include "runtime/cache/list_watch_target.hpp"
-#include "runtime/cache/reflector.hpp"
-#include "runtime/cache/store.hpp"
-#include "runtime/core/context.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/notification.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/cache/event_handler.hpp"
+#include "ctrl/cache/index_func.hpp"
+#include "ctrl/cache/list_watch_target.hpp"
+#include "ctrl/cache/reflector.hpp"
+#include "ctrl/cache/store.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/notification.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/metrics/registry.hpp"
 
 namespace ctrl::cache {
 

@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cache/informer.hpp"
-#include "runtime/core/context.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/cache/informer.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::cache {
 

@@ -1,6 +1,6 @@
-#include "runtime/cache/list_watch_target.hpp"
+#include "ctrl/cache/list_watch_target.hpp"
 
-#include "runtime/rest/request_builder.hpp"
+#include "ctrl/rest/request_builder.hpp"
 
 namespace ctrl::cache {
 

@@ -5,9 +5,9 @@
 #include <optional>
 #include <string>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::cache {
 

@@ -1,4 +1,4 @@
-#include "runtime/cache/reflector.hpp"
+#include "ctrl/cache/reflector.hpp"
 
 #include <random>
 #include <utility>
@@ -6,15 +6,15 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/this_coro.hpp>
 
-#include "runtime/cache/internal/backoff.hpp"
-#include "runtime/cache/internal/informer_faults.hpp"
-#include "runtime/cache/internal/listener.hpp"
-#include "runtime/cache/internal/reflector_metrics.hpp"
-#include "runtime/cache/internal/reflector_state.hpp"
-#include "runtime/core/log.hpp"
-#include "runtime/core/object_list.hpp"
-#include "runtime/core/sleep.hpp"
-#include "runtime/rest/watch_decoder.hpp"
+#include "ctrl/cache/internal/backoff.hpp"
+#include "ctrl/cache/internal/informer_faults.hpp"
+#include "ctrl/cache/internal/listener.hpp"
+#include "ctrl/cache/internal/reflector_metrics.hpp"
+#include "ctrl/cache/internal/reflector_state.hpp"
+#include "ctrl/core/object_list.hpp"
+#include "ctrl/core/sleep.hpp"
+#include "ctrl/log/log.hpp"
+#include "ctrl/rest/watch_decoder.hpp"
 
 namespace ctrl::cache {
 

@@ -11,16 +11,16 @@
 
 #include <boost/asio/any_io_executor.hpp>
 
-#include "runtime/cache/event_handler.hpp"
-#include "runtime/cache/list_watch_target.hpp"
-#include "runtime/cache/store.hpp"
-#include "runtime/core/context.hpp"
-#include "runtime/core/notification.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/rest/rest_client.hpp"
-#include "runtime/rest/watch_stream.hpp"
+#include "ctrl/cache/event_handler.hpp"
+#include "ctrl/cache/list_watch_target.hpp"
+#include "ctrl/cache/store.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/notification.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/rest/rest_client.hpp"
+#include "ctrl/rest/watch_stream.hpp"
 
 namespace ctrl::cache {
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <utility>
 
-#include "runtime/cache/internal/informer_faults.hpp"
-#include "runtime/cache/internal/reflector_state.hpp"
-#include "runtime/cache/reflector.hpp"
-#include "runtime/rest/watch_decoder.hpp"
+#include "ctrl/cache/internal/informer_faults.hpp"
+#include "ctrl/cache/internal/reflector_state.hpp"
+#include "ctrl/cache/reflector.hpp"
+#include "ctrl/rest/watch_decoder.hpp"
 
 namespace ctrl::cache {
 

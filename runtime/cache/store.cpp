@@ -1,13 +1,13 @@
-#include "runtime/cache/store.hpp"
+#include "ctrl/cache/store.hpp"
 
 #include <mutex>
 #include <utility>
 
-#include "runtime/cache/internal/compact_builder.hpp"
-#include "runtime/cache/internal/compact_value.hpp"
-#include "runtime/cache/internal/indexer.hpp"
-#include "runtime/cache/internal/store_context.hpp"
-#include "runtime/cache/internal/stored_object.hpp"
+#include "ctrl/cache/internal/compact_builder.hpp"
+#include "ctrl/cache/internal/compact_value.hpp"
+#include "ctrl/cache/internal/indexer.hpp"
+#include "ctrl/cache/internal/store_context.hpp"
+#include "ctrl/cache/internal/stored_object.hpp"
 
 namespace ctrl::cache {
 

@@ -8,15 +8,12 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/cache/cached_object.hpp"
-#include "runtime/cache/index_func.hpp"
-#include "runtime/cache/transform.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/status_or.hpp"
-
-namespace ctrl::rest {
-class WatchObjectSink;
-}  // namespace ctrl::rest
+#include "ctrl/cache/cached_object.hpp"
+#include "ctrl/cache/index_func.hpp"
+#include "ctrl/cache/transform.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/object_sink.hpp"
 
 namespace ctrl::cache {
 

@@ -1,4 +1,4 @@
-#include "runtime/cache/transform.hpp"
+#include "ctrl/cache/transform.hpp"
 
 namespace ctrl::cache {
 

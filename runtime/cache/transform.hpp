@@ -2,8 +2,8 @@
 
 #include <functional>
 
-#include "runtime/core/object.hpp"
-#include "runtime/core/status.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status.hpp"
 
 namespace ctrl::cache {
 

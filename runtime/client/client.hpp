@@ -5,18 +5,18 @@
 
 #include <boost/asio/any_io_executor.hpp>
 
-#include "runtime/client/reader.hpp"
-#include "runtime/client/sub_resource_client.hpp"
-#include "runtime/client/writer.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/discovery/rest_mapper.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/rest/config.hpp"
-#include "runtime/rest/rest_client.hpp"
-#include "runtime/scheme/scheme.hpp"
+#include "ctrl/client/reader.hpp"
+#include "ctrl/client/sub_resource_client.hpp"
+#include "ctrl/client/writer.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/discovery/rest_mapper.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/rest/config.hpp"
+#include "ctrl/rest/rest_client.hpp"
+#include "ctrl/scheme/scheme.hpp"
 
 namespace ctrl::client {
 

@@ -1,8 +1,8 @@
-#include "runtime/client/delegating_client.hpp"
+#include "ctrl/client/delegating_client.hpp"
 
 #include <utility>
 
-#include "runtime/client/internal/request_target.hpp"
+#include "ctrl/client/internal/request_target.hpp"
 
 namespace ctrl::client {
 

@@ -3,7 +3,7 @@
 #include <memory>
 #include <set>
 
-#include "runtime/client/client.hpp"
+#include "ctrl/client/client.hpp"
 
 namespace ctrl::client {
 

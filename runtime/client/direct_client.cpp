@@ -1,10 +1,10 @@
-#include "runtime/client/direct_client.hpp"
+#include "ctrl/client/direct_client.hpp"
 
 #include <utility>
 
-#include "runtime/client/internal/delete_body.hpp"
-#include "runtime/client/object_checks.hpp"
-#include "runtime/core/log.hpp"
+#include "ctrl/client/internal/delete_body.hpp"
+#include "ctrl/client/object_checks.hpp"
+#include "ctrl/log/log.hpp"
 
 namespace ctrl::client {
 namespace {

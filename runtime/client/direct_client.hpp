@@ -3,9 +3,9 @@
 #include <memory>
 #include <string>
 
-#include "runtime/client/client.hpp"
-#include "runtime/client/internal/request_target.hpp"
-#include "runtime/rest/rest_client.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/client/internal/request_target.hpp"
+#include "ctrl/rest/rest_client.hpp"
 
 namespace ctrl::client {
 

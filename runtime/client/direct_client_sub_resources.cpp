@@ -1,7 +1,7 @@
 // The subresource calls of DirectClient: status, scale, eviction, token, ...
 #include <utility>
 
-#include "runtime/client/direct_client.hpp"
+#include "ctrl/client/direct_client.hpp"
 
 namespace ctrl::client {
 namespace {

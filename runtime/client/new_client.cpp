@@ -1,10 +1,10 @@
 // client::New and client::NewForRestClient: the direct client with its defaults.
 #include <utility>
 
-#include "runtime/api/builtins.hpp"
-#include "runtime/client/client.hpp"
-#include "runtime/client/direct_client.hpp"
-#include "runtime/discovery/mapper_for_rest_client.hpp"
+#include "ctrl/api/builtins.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/client/direct_client.hpp"
+#include "ctrl/discovery/mapper_for_rest_client.hpp"
 
 namespace ctrl::client {
 namespace {

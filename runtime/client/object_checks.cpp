@@ -1,4 +1,4 @@
-#include "runtime/client/object_checks.hpp"
+#include "ctrl/client/object_checks.hpp"
 
 #include <string>
 #include <utility>

@@ -4,10 +4,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "runtime/core/object.hpp"
-#include "runtime/core/object_list.hpp"
-#include "runtime/scheme/typed_list.hpp"
-#include "runtime/scheme/typed_object.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/object_list.hpp"
+#include "ctrl/scheme/typed_list.hpp"
+#include "ctrl/scheme/typed_object.hpp"
 
 namespace ctrl::client {
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <utility>
 
-#include "runtime/client/options.hpp"
-#include "runtime/core/field_selector.hpp"
-#include "runtime/core/label_selector.hpp"
-#include "runtime/core/labels.hpp"
+#include "ctrl/client/options.hpp"
+#include "ctrl/core/field_selector.hpp"
+#include "ctrl/core/label_selector.hpp"
+#include "ctrl/core/labels.hpp"
 
 namespace ctrl::client {
 

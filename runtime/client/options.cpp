@@ -1,4 +1,4 @@
-#include "runtime/client/options.hpp"
+#include "ctrl/client/options.hpp"
 
 namespace ctrl::client {
 

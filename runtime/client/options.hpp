@@ -4,9 +4,9 @@
 #include <optional>
 #include <string>
 
-#include "runtime/core/field_selector.hpp"
-#include "runtime/core/label_selector.hpp"
-#include "runtime/core/labels.hpp"
+#include "ctrl/core/field_selector.hpp"
+#include "ctrl/core/label_selector.hpp"
+#include "ctrl/core/labels.hpp"
 
 namespace ctrl::client {
 

@@ -1,4 +1,4 @@
-#include "runtime/client/patch.hpp"
+#include "ctrl/client/patch.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -6,11 +6,11 @@
 #include <optional>
 #include <utility>
 
-#include "runtime/client/internal/json_patch.hpp"
-#include "runtime/client/internal/merge_patch.hpp"
-#include "runtime/client/internal/strategic_merge_patch.hpp"
-#include "runtime/client/internal/strategic_merge_schema.hpp"
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/client/internal/json_patch.hpp"
+#include "ctrl/client/internal/merge_patch.hpp"
+#include "ctrl/client/internal/strategic_merge_patch.hpp"
+#include "ctrl/client/internal/strategic_merge_schema.hpp"
+#include "ctrl/core/internal/json.hpp"
 
 namespace ctrl::client {
 namespace {

@@ -3,8 +3,8 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/object.hpp"
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl::client {
 

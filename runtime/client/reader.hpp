@@ -2,15 +2,15 @@
 
 #include <utility>
 
-#include "runtime/client/object_form.hpp"
-#include "runtime/client/option_values.hpp"
-#include "runtime/client/options.hpp"
-#include "runtime/core/context.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/object_list.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/client/object_form.hpp"
+#include "ctrl/client/option_values.hpp"
+#include "ctrl/client/options.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/object_list.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::client {
 

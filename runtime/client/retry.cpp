@@ -1,12 +1,12 @@
-#include "runtime/client/retry.hpp"
+#include "ctrl/client/retry.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <utility>
 
-#include "runtime/core/sleep.hpp"
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/sleep.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl::client {
 namespace internal {

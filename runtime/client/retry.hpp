@@ -3,11 +3,11 @@
 #include <chrono>
 #include <utility>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/sleep.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/sleep.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::client {
 

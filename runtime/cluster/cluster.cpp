@@ -1,9 +1,9 @@
-#include "runtime/cluster/cluster.hpp"
+#include "ctrl/cluster/cluster.hpp"
 
 #include <utility>
 
-#include "runtime/api/builtins.hpp"
-#include "runtime/discovery/mapper_for_rest_client.hpp"
+#include "ctrl/api/builtins.hpp"
+#include "ctrl/discovery/mapper_for_rest_client.hpp"
 
 namespace ctrl::cluster {
 

@@ -5,19 +5,19 @@
 
 #include <boost/asio/any_io_executor.hpp>
 
-#include "runtime/cache/cache.hpp"
-#include "runtime/cache/cache_options.hpp"
-#include "runtime/client/client.hpp"
-#include "runtime/client/delegating_client.hpp"
-#include "runtime/core/context.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/discovery/discovery_client.hpp"
-#include "runtime/discovery/lazy_rest_mapper.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/rest/config.hpp"
-#include "runtime/rest/rest_client.hpp"
-#include "runtime/scheme/scheme.hpp"
+#include "ctrl/cache/cache.hpp"
+#include "ctrl/cache/cache_options.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/client/delegating_client.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/discovery/discovery_client.hpp"
+#include "ctrl/discovery/lazy_rest_mapper.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/rest/config.hpp"
+#include "ctrl/rest/rest_client.hpp"
+#include "ctrl/scheme/scheme.hpp"
 
 namespace ctrl::cluster {
 

@@ -1,4 +1,4 @@
-#include "runtime/controller/controller.hpp"
+#include "ctrl/controller/controller.hpp"
 
 #include <chrono>
 #include <exception>
@@ -10,8 +10,8 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "runtime/controller/internal/reconcile_id.hpp"
-#include "runtime/workqueue/queue.hpp"
+#include "ctrl/controller/internal/reconcile_id.hpp"
+#include "ctrl/workqueue/queue.hpp"
 
 namespace ctrl::controller {
 namespace {
@@ -35,8 +35,8 @@ log::Logger ControllerLogger(const std::string& name, const Options& options) {
     return logger;
 }
 
-std::unique_ptr<RequestQueue> NewQueue(const std::string& name, const boost::asio::any_io_executor& executor,
-                                       const Options& options) {
+std::unique_ptr<handler::RequestQueue> NewQueue(const std::string& name, const boost::asio::any_io_executor& executor,
+                                                const Options& options) {
     workqueue::QueueOptions<reconcile::Request> queue_options;
     queue_options.name = name;
     queue_options.registry = options.registry ? options.registry : &metrics::DefaultRegistry();

@@ -8,16 +8,16 @@
 
 #include <boost/asio/any_io_executor.hpp>
 
-#include "runtime/controller/controller_metrics.hpp"
-#include "runtime/controller/controller_options.hpp"
-#include "runtime/controller/reconciler.hpp"
-#include "runtime/controller/request_queue.hpp"
-#include "runtime/controller/source.hpp"
-#include "runtime/core/context.hpp"
-#include "runtime/core/log.hpp"
-#include "runtime/core/notification.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/controller/controller_metrics.hpp"
+#include "ctrl/controller/controller_options.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/notification.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/handler/request_queue.hpp"
+#include "ctrl/log/log.hpp"
+#include "ctrl/reconcile/reconciler.hpp"
+#include "ctrl/source/source.hpp"
 
 namespace ctrl::controller {
 
@@ -79,7 +79,7 @@ class Controller final : public std::enable_shared_from_this<Controller> {
     bool NeedLeaderElection() const { return options_.needs_leader_election.value_or(true); }
     int MaxConcurrentReconciles() const { return options_.max_concurrent_reconciles; }
     // The controller's work queue: user code may Add requests by hand.
-    RequestQueue& Queue() { return *queue_; }
+    handler::RequestQueue& Queue() { return *queue_; }
     const log::Logger& GetLogger() const { return logger_; }
     const ControllerMetrics& Metrics() const { return metrics_; }
     boost::asio::any_io_executor GetExecutor() const { return executor_; }
@@ -102,7 +102,7 @@ class Controller final : public std::enable_shared_from_this<Controller> {
     const Options options_;
     const log::Logger logger_;
     ControllerMetrics metrics_;
-    const std::unique_ptr<RequestQueue> queue_;
+    const std::unique_ptr<handler::RequestQueue> queue_;
     // Parent of every reconcile's Context; AbortReconciles cancels it.
     const Context reconcile_base_;
 

@@ -1,4 +1,4 @@
-#include "runtime/controller/controller_metrics.hpp"
+#include "ctrl/controller/controller_metrics.hpp"
 
 namespace ctrl::controller {
 

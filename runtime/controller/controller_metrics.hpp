@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/metrics/metric.hpp"
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/metrics/metric.hpp"
+#include "ctrl/metrics/registry.hpp"
 
 namespace ctrl::controller {
 

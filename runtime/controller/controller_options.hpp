@@ -4,11 +4,11 @@
 #include <memory>
 #include <optional>
 
-#include "runtime/controller/request.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/log.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/workqueue/rate_limiter.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/log/log.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/reconcile/request.hpp"
+#include "ctrl/workqueue/rate_limiter.hpp"
 
 namespace ctrl::controller {
 

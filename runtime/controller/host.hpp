@@ -4,13 +4,13 @@
 
 #include <boost/asio/any_io_executor.hpp>
 
-#include "runtime/cache/informers.hpp"
-#include "runtime/controller/controller_options.hpp"
-#include "runtime/core/log.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/discovery/rest_mapper.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/scheme/scheme.hpp"
+#include "ctrl/cache/informers.hpp"
+#include "ctrl/controller/controller_options.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/discovery/rest_mapper.hpp"
+#include "ctrl/log/log.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/scheme/scheme.hpp"
 
 namespace ctrl::controller {
 

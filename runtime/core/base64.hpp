@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl {
 

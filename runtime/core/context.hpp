@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "runtime/core/status.hpp"
+#include "ctrl/core/status.hpp"
 
 namespace ctrl {
 

@@ -1,4 +1,4 @@
-#include "runtime/core/field_selector.hpp"
+#include "ctrl/core/field_selector.hpp"
 
 #include <algorithm>
 #include <utility>

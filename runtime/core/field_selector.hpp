@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl {
 

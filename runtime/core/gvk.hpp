@@ -8,7 +8,7 @@
 #include <string_view>
 #include <utility>
 
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl {
 

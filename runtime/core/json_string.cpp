@@ -1,4 +1,4 @@
-#include "runtime/core/json_string.hpp"
+#include "ctrl/core/json_string.hpp"
 
 #include <cstdio>
 

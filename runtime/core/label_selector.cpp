@@ -1,4 +1,4 @@
-#include "runtime/core/label_selector.hpp"
+#include "ctrl/core/label_selector.hpp"
 
 #include <algorithm>
 #include <iterator>

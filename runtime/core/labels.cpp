@@ -1,4 +1,4 @@
-#include "runtime/core/labels.hpp"
+#include "ctrl/core/labels.hpp"
 
 #include <algorithm>
 #include <charconv>

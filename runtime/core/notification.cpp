@@ -1,4 +1,4 @@
-#include "runtime/core/notification.hpp"
+#include "ctrl/core/notification.hpp"
 
 #include <utility>
 

@@ -5,10 +5,10 @@
 #include <memory>
 #include <mutex>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/resume.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/resume.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl {
 

@@ -1,8 +1,8 @@
-#include "runtime/core/object.hpp"
+#include "ctrl/core/object.hpp"
 
 #include <utility>
 
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/core/internal/json.hpp"
 
 namespace ctrl {
 

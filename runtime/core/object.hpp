@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl {
 

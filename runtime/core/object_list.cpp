@@ -1,11 +1,11 @@
-#include "runtime/core/object_list.hpp"
+#include "ctrl/core/object_list.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 #include <utility>
 
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/core/internal/json.hpp"
 
 namespace ctrl {
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <utility>
 
-#include "runtime/core/internal/json.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/core/internal/json.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl {
 

@@ -10,7 +10,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/task.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl {
 

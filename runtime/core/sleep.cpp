@@ -1,4 +1,4 @@
-#include "runtime/core/sleep.hpp"
+#include "ctrl/core/sleep.hpp"
 
 #include <memory>
 

@@ -1,4 +1,4 @@
-#include "runtime/core/status.hpp"
+#include "ctrl/core/status.hpp"
 
 #include <utility>
 

@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "runtime/core/status.hpp"
+#include "ctrl/core/status.hpp"
 
 namespace ctrl {
 
@@ -74,30 +74,46 @@ class [[nodiscard]] StatusOr {
 #define CTRL_STATUS_CONCAT_INNER(a, b) a##b
 #define CTRL_STATUS_CONCAT(a, b) CTRL_STATUS_CONCAT_INNER(a, b)
 
+namespace ctrl::internal {
+// The status the macros below return: as it is, or annotated with the caller's context.
+inline Status WithContext(Status status) {
+    return status;
+}
+inline Status WithContext(const Status& status, std::string_view context) {
+    return status.Annotate(context);
+}
+}  // namespace ctrl::internal
+
+// Error propagation, for functions (CTRL_RETURN_IF_ERROR, CTRL_ASSIGN_OR_RETURN) and for coroutines
+// (CTRL_CO_...) that return Status or StatusOr<T>. An optional last argument names what was being
+// done; it is evaluated only on error and prefixes the message (Status::Annotate):
+//   CTRL_CO_RETURN_IF_ERROR(co_await client.Update(ctx, obj), "adding the finalizer to " + name);
+//   CTRL_CO_ASSIGN_OR_RETURN(std::vector<api::Pod> pods, list.TakeItems());
+
 // Returns the status from the enclosing function when it is not OK.
-#define CTRL_RETURN_IF_ERROR(expr)                \
-    do {                                          \
-        ::ctrl::Status ctrl_status_tmp_ = (expr); \
-        if (!ctrl_status_tmp_.Ok())               \
-            return ctrl_status_tmp_;              \
+#define CTRL_RETURN_IF_ERROR(expr, ...)                                                                   \
+    do {                                                                                                  \
+        ::ctrl::Status ctrl_status_tmp_ = (expr);                                                         \
+        if (!ctrl_status_tmp_.Ok())                                                                       \
+            return ::ctrl::internal::WithContext(std::move(ctrl_status_tmp_) __VA_OPT__(, ) __VA_ARGS__); \
     } while (false)
 
 // `CTRL_ASSIGN_OR_RETURN(auto x, F());` declares x from F()'s value, or returns its status.
-#define CTRL_ASSIGN_OR_RETURN(lhs, expr) \
-    CTRL_ASSIGN_OR_RETURN_IMPL(CTRL_STATUS_CONCAT(ctrl_statusor_, __LINE__), lhs, expr, return )
+#define CTRL_ASSIGN_OR_RETURN(lhs, expr, ...) \
+    CTRL_ASSIGN_OR_RETURN_IMPL(CTRL_STATUS_CONCAT(ctrl_statusor_, __LINE__), lhs, expr, return, __VA_ARGS__)
 
 // The same two for coroutines.
-#define CTRL_CO_RETURN_IF_ERROR(expr)             \
-    do {                                          \
-        ::ctrl::Status ctrl_status_tmp_ = (expr); \
-        if (!ctrl_status_tmp_.Ok())               \
-            co_return ctrl_status_tmp_;           \
+#define CTRL_CO_RETURN_IF_ERROR(expr, ...)                                                                   \
+    do {                                                                                                     \
+        ::ctrl::Status ctrl_status_tmp_ = (expr);                                                            \
+        if (!ctrl_status_tmp_.Ok())                                                                          \
+            co_return ::ctrl::internal::WithContext(std::move(ctrl_status_tmp_) __VA_OPT__(, ) __VA_ARGS__); \
     } while (false)
-#define CTRL_CO_ASSIGN_OR_RETURN(lhs, expr) \
-    CTRL_ASSIGN_OR_RETURN_IMPL(CTRL_STATUS_CONCAT(ctrl_statusor_, __LINE__), lhs, expr, co_return )
+#define CTRL_CO_ASSIGN_OR_RETURN(lhs, expr, ...) \
+    CTRL_ASSIGN_OR_RETURN_IMPL(CTRL_STATUS_CONCAT(ctrl_statusor_, __LINE__), lhs, expr, co_return, __VA_ARGS__)
 
-#define CTRL_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr, ret) \
-    auto tmp = (expr);                                  \
-    if (!tmp.Ok())                                      \
-        ret tmp.GetStatus();                            \
+#define CTRL_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr, ret, ...)                           \
+    auto tmp = (expr);                                                                 \
+    if (!tmp.Ok())                                                                     \
+        ret ::ctrl::internal::WithContext(tmp.GetStatus() __VA_OPT__(, ) __VA_ARGS__); \
     lhs = std::move(tmp).Value()

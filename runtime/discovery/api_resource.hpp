@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/gvk.hpp"
+#include "ctrl/core/gvk.hpp"
 
 namespace ctrl::discovery {
 

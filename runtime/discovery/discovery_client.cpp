@@ -1,12 +1,12 @@
-#include "runtime/discovery/discovery_client.hpp"
+#include "ctrl/discovery/discovery_client.hpp"
 
 #include <chrono>
 #include <string>
 #include <string_view>
 #include <utility>
 
-#include "runtime/discovery/internal/content_type.hpp"
-#include "runtime/discovery/internal/discovery_documents.hpp"
+#include "ctrl/discovery/internal/content_type.hpp"
+#include "ctrl/discovery/internal/discovery_documents.hpp"
 
 namespace ctrl::discovery {
 namespace {

@@ -2,13 +2,13 @@
 
 #include <vector>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/discovery/api_resource.hpp"
-#include "runtime/discovery/discovery_metrics.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/rest/rest_client.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/discovery/api_resource.hpp"
+#include "ctrl/discovery/discovery_metrics.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/rest/rest_client.hpp"
 
 namespace ctrl::discovery {
 

@@ -1,4 +1,4 @@
-#include "runtime/discovery/discovery_metrics.hpp"
+#include "ctrl/discovery/discovery_metrics.hpp"
 
 #include <string>
 #include <vector>

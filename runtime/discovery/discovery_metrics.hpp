@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/metrics/registry.hpp"
 
 namespace ctrl::discovery {
 

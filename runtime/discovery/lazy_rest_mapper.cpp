@@ -1,8 +1,8 @@
-#include "runtime/discovery/lazy_rest_mapper.hpp"
+#include "ctrl/discovery/lazy_rest_mapper.hpp"
 
 #include <algorithm>
 
-#include "runtime/core/log.hpp"
+#include "ctrl/log/log.hpp"
 
 namespace ctrl::discovery {
 namespace {

@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/internal/locked_slot.hpp"
-#include "runtime/discovery/discovery_client.hpp"
-#include "runtime/discovery/internal/mapping_snapshot.hpp"
-#include "runtime/discovery/internal/single_flight.hpp"
-#include "runtime/discovery/rest_mapper.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/rest/rate_limiter.hpp"
+#include "ctrl/core/internal/locked_slot.hpp"
+#include "ctrl/discovery/discovery_client.hpp"
+#include "ctrl/discovery/internal/mapping_snapshot.hpp"
+#include "ctrl/discovery/internal/single_flight.hpp"
+#include "ctrl/discovery/rest_mapper.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/rest/rate_limiter.hpp"
 
 namespace ctrl::discovery {
 

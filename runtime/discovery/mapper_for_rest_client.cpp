@@ -1,4 +1,4 @@
-#include "runtime/discovery/mapper_for_rest_client.hpp"
+#include "ctrl/discovery/mapper_for_rest_client.hpp"
 
 #include <utility>
 

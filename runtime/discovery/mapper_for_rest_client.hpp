@@ -2,10 +2,10 @@
 
 #include <memory>
 
-#include "runtime/discovery/discovery_client.hpp"
-#include "runtime/discovery/lazy_rest_mapper.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/rest/rest_client.hpp"
+#include "ctrl/discovery/discovery_client.hpp"
+#include "ctrl/discovery/lazy_rest_mapper.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/rest/rest_client.hpp"
 
 namespace ctrl::discovery {
 

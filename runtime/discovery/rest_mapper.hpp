@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::discovery {
 

@@ -1,10 +1,10 @@
-#include "runtime/discovery/static_rest_mapper.hpp"
+#include "ctrl/discovery/static_rest_mapper.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <utility>
 
-#include "runtime/discovery/internal/mapping_snapshot.hpp"
+#include "ctrl/discovery/internal/mapping_snapshot.hpp"
 
 namespace ctrl::discovery {
 StaticRESTMapper::StaticRESTMapper() : snapshot_(std::make_shared<internal::MappingSnapshot>()) {}

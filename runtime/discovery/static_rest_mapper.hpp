@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/discovery/api_resource.hpp"
-#include "runtime/discovery/rest_mapper.hpp"
+#include "ctrl/discovery/api_resource.hpp"
+#include "ctrl/discovery/rest_mapper.hpp"
 
 namespace ctrl::discovery {
 

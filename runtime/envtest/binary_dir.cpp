@@ -1,4 +1,4 @@
-#include "runtime/envtest/binary_dir.hpp"
+#include "ctrl/envtest/binary_dir.hpp"
 
 #include <unistd.h>
 
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "runtime/envtest/command.hpp"
+#include "ctrl/envtest/command.hpp"
 
 #if !defined(CTRL_ENVTEST_KUBE_VERSION) || !defined(CTRL_ENVTEST_KUBE_FALLBACK_VERSIONS) || \
     !defined(CTRL_ENVTEST_ETCD_VERSION)

@@ -1,4 +1,4 @@
-#include "runtime/envtest/command.hpp"
+#include "ctrl/envtest/command.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -10,7 +10,7 @@
 #include <thread>
 #include <tuple>
 
-#include "runtime/envtest/internal/spawn.hpp"
+#include "ctrl/envtest/internal/spawn.hpp"
 
 namespace ctrl::envtest {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/envtest/control_plane.hpp"
+#include "ctrl/envtest/control_plane.hpp"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -13,12 +13,12 @@
 #include <iostream>
 #include <thread>
 
-#include "runtime/envtest/binary_dir.hpp"
-#include "runtime/envtest/command.hpp"
-#include "runtime/envtest/free_port.hpp"
-#include "runtime/envtest/internal/http_get.hpp"
-#include "runtime/envtest/kubeconfig.hpp"
-#include "runtime/envtest/termination.hpp"
+#include "ctrl/envtest/binary_dir.hpp"
+#include "ctrl/envtest/command.hpp"
+#include "ctrl/envtest/free_port.hpp"
+#include "ctrl/envtest/internal/http_get.hpp"
+#include "ctrl/envtest/kubeconfig.hpp"
+#include "ctrl/envtest/termination.hpp"
 
 namespace ctrl::envtest {
 namespace {

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/envtest/pki.hpp"
-#include "runtime/envtest/process.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/envtest/pki.hpp"
+#include "ctrl/envtest/process.hpp"
 
 namespace ctrl::envtest {
 

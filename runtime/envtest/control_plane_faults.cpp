@@ -5,8 +5,8 @@
 
 #include <thread>
 
-#include "runtime/envtest/command.hpp"
-#include "runtime/envtest/control_plane.hpp"
+#include "ctrl/envtest/command.hpp"
+#include "ctrl/envtest/control_plane.hpp"
 
 namespace ctrl::envtest {
 namespace {

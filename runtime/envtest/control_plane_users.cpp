@@ -1,10 +1,10 @@
-#include "runtime/envtest/control_plane.hpp"
+#include "ctrl/envtest/control_plane.hpp"
 
 #include <cctype>
 #include <fstream>
 #include <random>
 
-#include "runtime/envtest/kubeconfig.hpp"
+#include "ctrl/envtest/kubeconfig.hpp"
 
 // The users of a ControlPlane: client-certificate users added while it runs, static-token users
 // declared before start.

@@ -1,4 +1,4 @@
-#include "runtime/envtest/crd_install.hpp"
+#include "ctrl/envtest/crd_install.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,14 +6,14 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/client/client.hpp"
-#include "runtime/core/context.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/core/sleep.hpp"
-#include "runtime/discovery/discovery_client.hpp"
-#include "runtime/envtest/yaml_json.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/rest/rest_client.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/core/sleep.hpp"
+#include "ctrl/discovery/discovery_client.hpp"
+#include "ctrl/envtest/yaml_json.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/rest/rest_client.hpp"
 
 namespace ctrl::envtest {
 namespace {

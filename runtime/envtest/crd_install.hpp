@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/api/custom_resource_definition.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/config.hpp"
+#include "ctrl/api/custom_resource_definition.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/config.hpp"
 
 namespace ctrl::envtest {
 

@@ -1,6 +1,6 @@
-#include "runtime/envtest/environment.hpp"
+#include "ctrl/envtest/environment.hpp"
 
-#include "runtime/envtest/kubeconfig.hpp"
+#include "ctrl/envtest/kubeconfig.hpp"
 
 namespace ctrl::envtest {
 

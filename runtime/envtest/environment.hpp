@@ -6,11 +6,11 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/api/custom_resource_definition.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/envtest/control_plane.hpp"
-#include "runtime/envtest/crd_install.hpp"
-#include "runtime/rest/config.hpp"
+#include "ctrl/api/custom_resource_definition.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/envtest/control_plane.hpp"
+#include "ctrl/envtest/crd_install.hpp"
+#include "ctrl/rest/config.hpp"
 
 namespace ctrl::envtest {
 

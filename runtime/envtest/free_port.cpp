@@ -1,4 +1,4 @@
-#include "runtime/envtest/free_port.hpp"
+#include "ctrl/envtest/free_port.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl::envtest {
 

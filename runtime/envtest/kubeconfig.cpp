@@ -1,4 +1,4 @@
-#include "runtime/envtest/kubeconfig.hpp"
+#include "ctrl/envtest/kubeconfig.hpp"
 
 #include <sys/stat.h>
 
@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 
 namespace ctrl::envtest {
 namespace {

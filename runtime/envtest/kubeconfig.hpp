@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/config.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/config.hpp"
 
 namespace ctrl::envtest {
 

@@ -1,9 +1,9 @@
-#include "runtime/envtest/pki.hpp"
+#include "ctrl/envtest/pki.hpp"
 
 #include <fstream>
 #include <random>
 
-#include "runtime/envtest/command.hpp"
+#include "ctrl/envtest/command.hpp"
 
 namespace ctrl::envtest {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/envtest/process.hpp"
+#include "ctrl/envtest/process.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -11,7 +11,7 @@
 #include <thread>
 #include <utility>
 
-#include "runtime/envtest/internal/spawn.hpp"
+#include "ctrl/envtest/internal/spawn.hpp"
 
 namespace ctrl::envtest {
 

@@ -1,4 +1,4 @@
-#include "runtime/envtest/termination.hpp"
+#include "ctrl/envtest/termination.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -12,7 +12,7 @@
 #include <set>
 #include <thread>
 
-#include "runtime/envtest/process.hpp"
+#include "ctrl/envtest/process.hpp"
 
 namespace ctrl::envtest {
 namespace {

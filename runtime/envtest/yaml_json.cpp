@@ -1,4 +1,4 @@
-#include "runtime/envtest/yaml_json.hpp"
+#include "ctrl/envtest/yaml_json.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -7,8 +7,8 @@
 #include <sstream>
 #include <vector>
 
-#include "runtime/core/json_string.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/core/json_string.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::envtest {
 

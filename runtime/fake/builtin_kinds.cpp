@@ -1,4 +1,4 @@
-#include "runtime/fake/builtin_kinds.hpp"
+#include "ctrl/fake/builtin_kinds.hpp"
 
 #include <map>
 #include <string>
@@ -100,7 +100,6 @@ const std::set<GroupKind>& ClusterScopedBuiltinKinds() {
         {"authorization.k8s.io", "SubjectAccessReview"},
         {"authorization.k8s.io", "SelfSubjectAccessReview"},
         {"authorization.k8s.io", "SelfSubjectRulesReview"},
-        {"vpcresources.k8s.aws", "CNINode"},
     };
     return kinds;
 }

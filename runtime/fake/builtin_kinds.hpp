@@ -4,9 +4,9 @@
 #include <set>
 #include <vector>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/discovery/static_rest_mapper.hpp"
-#include "runtime/scheme/scheme.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/discovery/static_rest_mapper.hpp"
+#include "ctrl/scheme/scheme.hpp"
 
 namespace ctrl::fake {
 
@@ -14,7 +14,7 @@ namespace ctrl::fake {
 
 // Kinds the API server serves cluster-scoped: Namespace, Node, PersistentVolume,
 // CustomResourceDefinition, ClusterRole(Binding), StorageClass, PriorityClass, webhook
-// configurations, CertificateSigningRequest, CNINode, ... Every other kind is namespaced unless
+// configurations, CertificateSigningRequest, ... Every other kind (a custom resource too) is namespaced unless
 // the builder is told otherwise (ClientBuilder::WithClusterScoped).
 const std::set<GroupKind>& ClusterScopedBuiltinKinds();
 // Built-in kinds with a status subresource: Pod, Namespace, Node, Service, PersistentVolume(Claim),

@@ -1,11 +1,11 @@
-#include "runtime/fake/client_builder.hpp"
+#include "ctrl/fake/client_builder.hpp"
 
 #include <utility>
 
-#include "runtime/api/builtins.hpp"
-#include "runtime/client/object_checks.hpp"
-#include "runtime/fake/builtin_kinds.hpp"
-#include "runtime/fake/internal/object_store.hpp"
+#include "ctrl/api/builtins.hpp"
+#include "ctrl/client/object_checks.hpp"
+#include "ctrl/fake/builtin_kinds.hpp"
+#include "ctrl/fake/internal/object_store.hpp"
 
 namespace ctrl::fake {
 

@@ -7,17 +7,17 @@
 #include <tuple>
 #include <vector>
 
-#include "runtime/client/object_form.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/object_list.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/discovery/rest_mapper.hpp"
-#include "runtime/fake/fake_client.hpp"
-#include "runtime/fake/index_func.hpp"
-#include "runtime/fake/interceptor.hpp"
-#include "runtime/scheme/scheme.hpp"
-#include "runtime/scheme/typed_object.hpp"
+#include "ctrl/client/object_form.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/object_list.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/discovery/rest_mapper.hpp"
+#include "ctrl/fake/fake_client.hpp"
+#include "ctrl/fake/index_func.hpp"
+#include "ctrl/fake/interceptor.hpp"
+#include "ctrl/scheme/scheme.hpp"
+#include "ctrl/scheme/typed_object.hpp"
 
 namespace ctrl::fake {
 

@@ -1,11 +1,11 @@
-#include "runtime/fake/fake_client.hpp"
+#include "ctrl/fake/fake_client.hpp"
 
 #include <utility>
 
-#include "runtime/client/internal/request_target.hpp"
-#include "runtime/client/object_checks.hpp"
-#include "runtime/fake/internal/object_form.hpp"
-#include "runtime/fake/internal/object_store.hpp"
+#include "ctrl/client/internal/request_target.hpp"
+#include "ctrl/client/object_checks.hpp"
+#include "ctrl/fake/internal/object_form.hpp"
+#include "ctrl/fake/internal/object_store.hpp"
 
 namespace ctrl::fake {
 namespace {

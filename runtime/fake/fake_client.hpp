@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/client/client.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/fake/interceptor.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/fake/interceptor.hpp"
 
 namespace ctrl::fake {
 

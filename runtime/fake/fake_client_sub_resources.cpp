@@ -1,11 +1,11 @@
 // The subresource calls of FakeClient: status for kinds that have it, and pods' eviction.
 #include <utility>
 
-#include "runtime/client/object_checks.hpp"
-#include "runtime/fake/fake_client.hpp"
-#include "runtime/fake/internal/api_errors.hpp"
-#include "runtime/fake/internal/object_form.hpp"
-#include "runtime/fake/internal/object_store.hpp"
+#include "ctrl/client/object_checks.hpp"
+#include "ctrl/fake/fake_client.hpp"
+#include "ctrl/fake/internal/api_errors.hpp"
+#include "ctrl/fake/internal/object_form.hpp"
+#include "ctrl/fake/internal/object_store.hpp"
 
 namespace ctrl::fake {
 namespace {

@@ -3,8 +3,8 @@
 #include <functional>
 #include <string_view>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/status.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/status.hpp"
 
 namespace ctrl::fake {
 

@@ -1,4 +1,4 @@
-#include "runtime/manager/flags.hpp"
+#include "ctrl/manager/flags.hpp"
 
 #include <optional>
 #include <string_view>

@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "runtime/core/log_flags.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/manager/manager_options.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/log/log_flags.hpp"
+#include "ctrl/manager/manager_options.hpp"
 
 namespace ctrl::manager {
 

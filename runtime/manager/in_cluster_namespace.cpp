@@ -1,4 +1,4 @@
-#include "runtime/manager/in_cluster_namespace.hpp"
+#include "ctrl/manager/in_cluster_namespace.hpp"
 
 #include <fstream>
 #include <sstream>

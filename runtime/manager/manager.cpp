@@ -1,4 +1,4 @@
-#include "runtime/manager/manager.hpp"
+#include "ctrl/manager/manager.hpp"
 
 #include <malloc.h>
 #include <unistd.h>
@@ -6,33 +6,36 @@
 #include <algorithm>
 
 #include <future>
+#include <type_traits>
 #include <utility>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/core/sleep.hpp"
-#include "runtime/manager/access_reviewer.hpp"
-#include "runtime/manager/auth_filter.hpp"
-#include "runtime/manager/in_cluster_namespace.hpp"
-#include "runtime/manager/metrics_handler.hpp"
-#include "runtime/metrics/process_metrics.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/core/sleep.hpp"
+#include "ctrl/manager/in_cluster_namespace.hpp"
+#include "ctrl/metrics/process_metrics.hpp"
+#include "ctrl/server/access_reviewer.hpp"
+#include "ctrl/server/auth_filter.hpp"
+#include "ctrl/server/metrics_handler.hpp"
 
 namespace ctrl::manager {
 namespace {
 
-// Runs a Controller as a manager runnable.
-class ControllerRunnable final : public Runnable {
+// Runs anything with Run, NeedLeaderElection and Name (a Controller, an HttpServer) as a manager
+// runnable.
+template <typename T>
+class RunnableOf final : public Runnable {
   public:
-    explicit ControllerRunnable(std::shared_ptr<controller::Controller> controller)
-        : controller_(std::move(controller)) {}
-    Task<Status> Run(Context ctx) override { return controller_->Run(std::move(ctx)); }
-    bool NeedLeaderElection() const override { return controller_->NeedLeaderElection(); }
-    std::string Name() const override { return "controller " + controller_->Name(); }
+    explicit RunnableOf(std::shared_ptr<T> target) : target_(std::move(target)) {}
+    Task<Status> Run(Context ctx) override { return target_->Run(std::move(ctx)); }
+    bool NeedLeaderElection() const override { return target_->NeedLeaderElection(); }
+    std::string Name() const override { return Prefix() + target_->Name(); }
 
   private:
-    std::shared_ptr<controller::Controller> controller_;
+    static std::string Prefix() { return std::is_same_v<T, controller::Controller> ? "controller " : ""; }
+    std::shared_ptr<T> target_;
 };
 
 // Runs a task function as a runnable.
@@ -150,7 +153,8 @@ Status Manager::Add(std::shared_ptr<controller::Controller> controller) {
             return OkStatus();
         return c->ReadyCheck();
     }));
-    return Add(std::static_pointer_cast<Runnable>(std::make_shared<ControllerRunnable>(std::move(controller))));
+    return Add(std::static_pointer_cast<Runnable>(
+        std::make_shared<RunnableOf<controller::Controller>>(std::move(controller))));
 }
 
 Status Manager::Add(std::shared_ptr<Runnable> runnable) {
@@ -159,47 +163,49 @@ Status Manager::Add(std::shared_ptr<Runnable> runnable) {
     return runnable->NeedLeaderElection() ? leader_.Add(std::move(runnable)) : others_.Add(std::move(runnable));
 }
 
-Status Manager::AddHealthzCheck(const std::string& name, Checker check) {
+Status Manager::AddHealthzCheck(const std::string& name, server::Checker check) {
     return healthz_.Add(name, std::move(check));
 }
 
-Status Manager::AddReadyzCheck(const std::string& name, Checker check) {
+Status Manager::AddReadyzCheck(const std::string& name, server::Checker check) {
     return readyz_.Add(name, std::move(check));
 }
 
 Status Manager::MakeServers() {
-    CTRL_RETURN_IF_ERROR(AddHealthzCheck("ping", Ping));
-    CTRL_RETURN_IF_ERROR(AddReadyzCheck("ping", Ping));
+    CTRL_RETURN_IF_ERROR(AddHealthzCheck("ping", server::Ping));
+    CTRL_RETURN_IF_ERROR(AddReadyzCheck("ping", server::Ping));
     CTRL_RETURN_IF_ERROR(AddReadyzCheck("cache-sync", [this] {
         return caches_synced_.load() ? OkStatus() : UnavailableError("the informer caches have not synced yet");
     }));
     metrics::RegisterProcessMetrics(*registry_);
 
-    HttpServerOptions metrics_options;
+    server::HttpServerOptions metrics_options;
     metrics_options.name = "metrics";
     metrics_options.bind_address = options_.metrics.bind_address;
     metrics_options.serve_tls = options_.metrics.secure;
     metrics_options.cert_file = options_.metrics.cert_file;
     metrics_options.key_file = options_.metrics.key_file;
-    StatusOr<std::unique_ptr<HttpServer>> metrics_server = HttpServer::New(io_.get_executor(), metrics_options);
+    StatusOr<std::unique_ptr<server::HttpServer>> metrics_server =
+        server::HttpServer::New(io_.get_executor(), metrics_options);
     if (!metrics_server.Ok())
         return metrics_server.GetStatus().Annotate("the metrics server (--metrics-bind-address " +
                                                    options_.metrics.bind_address + ")");
     if (!(*metrics_server)->Disabled()) {
-        HttpHandler handler = MetricsHandler(*registry_);
+        server::HttpHandler handler = server::MetricsHandler(*registry_);
         if (options_.metrics.secure)
-            handler = WithAuthenticationAndAuthorization(NewClientAccessReviewer(cluster_->GetAPIReader()),
-                                                         std::move(handler));
+            handler = server::WithAuthenticationAndAuthorization(
+                server::NewClientAccessReviewer(cluster_->GetAPIReader()), std::move(handler));
         (*metrics_server)->Handle("/metrics", std::move(handler));
         metrics_server_ = std::move(metrics_server).Value();
-        CTRL_RETURN_IF_ERROR(servers_.Add(metrics_server_));
+        CTRL_RETURN_IF_ERROR(servers_.Add(std::make_shared<RunnableOf<server::HttpServer>>(metrics_server_)));
         logger_.Info("Serving metrics", "url", metrics_server_->Url() + "/metrics", "secure", options_.metrics.secure);
     }
 
-    HttpServerOptions probe_options;
+    server::HttpServerOptions probe_options;
     probe_options.name = "health probe";
     probe_options.bind_address = options_.health_probe_bind_address;
-    StatusOr<std::unique_ptr<HttpServer>> probe_server = HttpServer::New(io_.get_executor(), probe_options);
+    StatusOr<std::unique_ptr<server::HttpServer>> probe_server =
+        server::HttpServer::New(io_.get_executor(), probe_options);
     if (!probe_server.Ok())
         return probe_server.GetStatus().Annotate("the health probe server (--health-probe-bind-address " +
                                                  options_.health_probe_bind_address + ")");
@@ -207,7 +213,7 @@ Status Manager::MakeServers() {
         healthz_.Register(**probe_server, "/healthz");
         readyz_.Register(**probe_server, "/readyz");
         probe_server_ = std::move(probe_server).Value();
-        CTRL_RETURN_IF_ERROR(servers_.Add(probe_server_));
+        CTRL_RETURN_IF_ERROR(servers_.Add(std::make_shared<RunnableOf<server::HttpServer>>(probe_server_)));
         logger_.Info("Serving health probes", "url", probe_server_->Url(), "paths", "/healthz /readyz");
     }
     return OkStatus();

@@ -12,22 +12,22 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/cluster/cluster.hpp"
-#include "runtime/controller/controller.hpp"
-#include "runtime/controller/host.hpp"
-#include "runtime/core/context.hpp"
-#include "runtime/core/log.hpp"
-#include "runtime/core/notification.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/manager/event_broadcaster.hpp"
-#include "runtime/manager/health_checks.hpp"
-#include "runtime/manager/http_server.hpp"
-#include "runtime/manager/leader_elector.hpp"
-#include "runtime/manager/manager_options.hpp"
-#include "runtime/manager/runnable.hpp"
-#include "runtime/manager/runnable_group.hpp"
-#include "runtime/rest/config.hpp"
-#include "runtime/scheme/typed_object.hpp"
+#include "ctrl/cluster/cluster.hpp"
+#include "ctrl/controller/controller.hpp"
+#include "ctrl/controller/host.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/notification.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/leaderelection/leader_elector.hpp"
+#include "ctrl/log/log.hpp"
+#include "ctrl/manager/manager_options.hpp"
+#include "ctrl/manager/runnable.hpp"
+#include "ctrl/manager/runnable_group.hpp"
+#include "ctrl/record/event_broadcaster.hpp"
+#include "ctrl/rest/config.hpp"
+#include "ctrl/scheme/typed_object.hpp"
+#include "ctrl/server/health_checks.hpp"
+#include "ctrl/server/http_server.hpp"
 
 namespace ctrl::manager {
 
@@ -86,8 +86,8 @@ class Manager final : public controller::Host {
         return IndexField(scheme::GroupVersionKindOf<T>(), std::move(field), std::move(extract));
     }
     // Adds a /healthz or /readyz check (before or after Start). AlreadyExists for a taken name.
-    Status AddHealthzCheck(const std::string& name, Checker check);
-    Status AddReadyzCheck(const std::string& name, Checker check);
+    Status AddHealthzCheck(const std::string& name, server::Checker check);
+    Status AddReadyzCheck(const std::string& name, server::Checker check);
     // Runs every check of /healthz or /readyz now: name -> result.
     std::map<std::string, Status> HealthzChecks() const;
     std::map<std::string, Status> ReadyzChecks() const;
@@ -146,10 +146,10 @@ class Manager final : public controller::Host {
     std::shared_ptr<Notification> election_done_ = std::make_shared<Notification>();
 
     mutable std::mutex mu_;
-    HealthChecks healthz_;
-    HealthChecks readyz_;
-    std::shared_ptr<HttpServer> metrics_server_;
-    std::shared_ptr<HttpServer> probe_server_;
+    server::HealthChecks healthz_;
+    server::HealthChecks readyz_;
+    std::shared_ptr<server::HttpServer> metrics_server_;
+    std::shared_ptr<server::HttpServer> probe_server_;
     std::atomic<bool> caches_synced_{false};
     Status first_error_;  // guarded by mu_
     Context internal_ = Context::Background();

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cache/cache_options.hpp"
-#include "runtime/controller/controller_options.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/scheme/scheme.hpp"
+#include "ctrl/cache/cache_options.hpp"
+#include "ctrl/controller/controller_options.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/scheme/scheme.hpp"
 
 namespace ctrl::manager {
 

@@ -1,1 +1,1 @@
-#include "runtime/manager/runnable.hpp"
+#include "ctrl/manager/runnable.hpp"

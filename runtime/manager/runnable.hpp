@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::manager {
 

@@ -1,4 +1,4 @@
-#include "runtime/manager/runnable_group.hpp"
+#include "ctrl/manager/runnable_group.hpp"
 
 #include <exception>
 #include <utility>

@@ -8,12 +8,12 @@
 
 #include <boost/asio/any_io_executor.hpp>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/log.hpp"
-#include "runtime/core/notification.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/manager/runnable.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/notification.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/log/log.hpp"
+#include "ctrl/manager/runnable.hpp"
 
 namespace ctrl::manager {
 

@@ -1,4 +1,4 @@
-#include "runtime/manager/signals.hpp"
+#include "ctrl/manager/signals.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include <optional>
 #include <thread>
 
-#include "runtime/core/log.hpp"
+#include "ctrl/log/log.hpp"
 
 namespace ctrl::manager {
 namespace {

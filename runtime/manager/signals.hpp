@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runtime/core/context.hpp"
+#include "ctrl/core/context.hpp"
 
 namespace ctrl::manager {
 

@@ -1,4 +1,4 @@
-#include "runtime/metrics/metric.hpp"
+#include "ctrl/metrics/metric.hpp"
 
 #include <prometheus/counter.h>
 #include <prometheus/family.h>

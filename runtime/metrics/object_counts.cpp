@@ -1,4 +1,4 @@
-#include "runtime/metrics/object_counts.hpp"
+#include "ctrl/metrics/object_counts.hpp"
 
 namespace ctrl::metrics {
 

@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runtime/metrics/metric.hpp"
+#include "ctrl/metrics/metric.hpp"
 
 namespace ctrl::metrics {
 

@@ -1,4 +1,4 @@
-#include "runtime/metrics/process_metrics.hpp"
+#include "ctrl/metrics/process_metrics.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/metrics/registry.hpp"
 
 namespace ctrl::metrics {
 

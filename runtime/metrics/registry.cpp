@@ -1,4 +1,4 @@
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/metrics/registry.hpp"
 
 #include <prometheus/counter.h>
 #include <prometheus/family.h>

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/metrics/metric.hpp"
+#include "ctrl/metrics/metric.hpp"
 
 namespace prometheus {
 class Registry;

@@ -1,12 +1,12 @@
-#include "runtime/protobuf/transcode.hpp"
+#include "ctrl/protobuf/transcode.hpp"
 
 #include <cstdint>
 #include <cstring>
 
-#include "runtime/protobuf/internal/go_json.hpp"
-#include "runtime/protobuf/internal/json_text_events.hpp"
-#include "runtime/protobuf/internal/message_writer.hpp"
-#include "runtime/protobuf/internal/schema.hpp"
+#include "ctrl/protobuf/internal/go_json.hpp"
+#include "ctrl/protobuf/internal/json_text_events.hpp"
+#include "ctrl/protobuf/internal/message_writer.hpp"
+#include "ctrl/protobuf/internal/schema.hpp"
 
 namespace ctrl::protobuf {
 

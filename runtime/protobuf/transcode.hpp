@@ -3,9 +3,9 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/status.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/protobuf/json_events.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/protobuf/json_events.hpp"
 
 // Kubernetes protobuf -> the JSON the API server would send for the same object.
 namespace ctrl::protobuf {

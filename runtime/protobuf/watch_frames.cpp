@@ -1,4 +1,4 @@
-#include "runtime/protobuf/watch_frames.hpp"
+#include "ctrl/protobuf/watch_frames.hpp"
 
 namespace ctrl::protobuf {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/api_status.hpp"
+#include "ctrl/rest/api_status.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/protobuf/transcode.hpp"
+#include "ctrl/protobuf/transcode.hpp"
 
 namespace ctrl::rest {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <string_view>
 
-#include "runtime/core/object.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::rest {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/authenticator.hpp"
+#include "ctrl/rest/authenticator.hpp"
 
 #include <sys/stat.h>
 
@@ -8,9 +8,9 @@
 #include <string>
 #include <utility>
 
-#include "runtime/core/base64.hpp"
-#include "runtime/core/log.hpp"
-#include "runtime/rest/internal/kubeconfig_env.hpp"
+#include "ctrl/core/base64.hpp"
+#include "ctrl/log/log.hpp"
+#include "ctrl/rest/internal/kubeconfig_env.hpp"
 
 namespace ctrl::rest {
 namespace {

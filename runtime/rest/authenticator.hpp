@@ -2,12 +2,12 @@
 
 #include <memory>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/rest/config.hpp"
-#include "runtime/rest/exec_credential.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/rest/config.hpp"
+#include "ctrl/rest/exec_credential.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::rest {
 

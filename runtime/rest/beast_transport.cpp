@@ -1,7 +1,7 @@
-#include "runtime/rest/beast_transport.hpp"
+#include "ctrl/rest/beast_transport.hpp"
 
 // Boost 1.74's awaitable.hpp needs <utility> first: task.hpp includes it in that order.
-#include "runtime/core/task.hpp"
+#include "ctrl/core/task.hpp"
 
 #include <exception>
 #include <string>
@@ -10,11 +10,11 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include "runtime/rest/internal/beast_body_stream.hpp"
-#include "runtime/rest/internal/beast_connection.hpp"
-#include "runtime/rest/internal/beast_exchange.hpp"
-#include "runtime/rest/internal/beast_server_url.hpp"
-#include "runtime/rest/internal/beast_tls_context.hpp"
+#include "ctrl/rest/internal/beast_body_stream.hpp"
+#include "ctrl/rest/internal/beast_connection.hpp"
+#include "ctrl/rest/internal/beast_exchange.hpp"
+#include "ctrl/rest/internal/beast_server_url.hpp"
+#include "ctrl/rest/internal/beast_tls_context.hpp"
 
 #ifndef CTRL_VERSION
 #define CTRL_VERSION "unknown"

@@ -4,8 +4,8 @@
 
 #include <boost/asio/any_io_executor.hpp>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::rest {
 

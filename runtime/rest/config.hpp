@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/rest/transport.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::rest {
 

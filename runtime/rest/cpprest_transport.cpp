@@ -1,4 +1,4 @@
-#include "runtime/rest/cpprest_transport.hpp"
+#include "ctrl/rest/cpprest_transport.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -14,13 +14,13 @@
 #include <cpprest/http_client.h>
 #include <boost/algorithm/string/predicate.hpp>
 
-#include "runtime/core/notification.hpp"
-#include "runtime/rest/internal/cpprest_body_queue.hpp"
-#include "runtime/rest/internal/cpprest_body_sink.hpp"
-#include "runtime/rest/internal/cpprest_body_stream.hpp"
-#include "runtime/rest/internal/cpprest_deadline.hpp"
-#include "runtime/rest/internal/cpprest_errors.hpp"
-#include "runtime/rest/internal/cpprest_tls.hpp"
+#include "ctrl/core/notification.hpp"
+#include "ctrl/rest/internal/cpprest_body_queue.hpp"
+#include "ctrl/rest/internal/cpprest_body_sink.hpp"
+#include "ctrl/rest/internal/cpprest_body_stream.hpp"
+#include "ctrl/rest/internal/cpprest_deadline.hpp"
+#include "ctrl/rest/internal/cpprest_errors.hpp"
+#include "ctrl/rest/internal/cpprest_tls.hpp"
 
 #ifndef CTRL_VERSION
 #define CTRL_VERSION "unknown"  // the build passes the project's version

@@ -1,4 +1,4 @@
-#include "runtime/rest/exec_credential.hpp"
+#include "ctrl/rest/exec_credential.hpp"
 
 #include <unistd.h>
 
@@ -12,11 +12,11 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/this_coro.hpp>
 
-#include "runtime/core/log.hpp"
-#include "runtime/core/resume.hpp"
-#include "runtime/rest/internal/exec_json.hpp"
-#include "runtime/rest/internal/exec_process.hpp"
-#include "runtime/rest/internal/kubeconfig_env.hpp"
+#include "ctrl/core/resume.hpp"
+#include "ctrl/log/log.hpp"
+#include "ctrl/rest/internal/exec_json.hpp"
+#include "ctrl/rest/internal/exec_process.hpp"
+#include "ctrl/rest/internal/kubeconfig_env.hpp"
 
 extern char** environ;
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/rest/config.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/rest/config.hpp"
 
 namespace ctrl::rest {
 

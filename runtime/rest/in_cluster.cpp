@@ -1,6 +1,6 @@
-#include "runtime/rest/in_cluster.hpp"
+#include "ctrl/rest/in_cluster.hpp"
 
-#include "runtime/rest/internal/kubeconfig_env.hpp"
+#include "ctrl/rest/internal/kubeconfig_env.hpp"
 
 namespace ctrl::rest {
 namespace {

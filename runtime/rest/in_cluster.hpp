@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/config.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/config.hpp"
 
 namespace ctrl::rest {
 

@@ -1,12 +1,12 @@
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 
 #include <algorithm>
 #include <utility>
 #include <vector>
 
-#include "runtime/rest/internal/kubeconfig_env.hpp"
-#include "runtime/rest/internal/kubeconfig_resolve.hpp"
-#include "runtime/rest/internal/kubeconfig_yaml.hpp"
+#include "ctrl/rest/internal/kubeconfig_env.hpp"
+#include "ctrl/rest/internal/kubeconfig_resolve.hpp"
+#include "ctrl/rest/internal/kubeconfig_yaml.hpp"
 
 namespace ctrl::rest {
 namespace {

@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/config.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/config.hpp"
 
 namespace ctrl::rest {
 

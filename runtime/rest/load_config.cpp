@@ -1,9 +1,9 @@
-#include "runtime/rest/load_config.hpp"
+#include "ctrl/rest/load_config.hpp"
 
 #include <string_view>
 
-#include "runtime/rest/internal/kubeconfig_env.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/rest/internal/kubeconfig_env.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 
 namespace ctrl::rest {
 namespace {

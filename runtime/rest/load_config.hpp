@@ -4,9 +4,9 @@
 #include <optional>
 #include <string>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/config.hpp"
-#include "runtime/rest/in_cluster.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/config.hpp"
+#include "ctrl/rest/in_cluster.hpp"
 
 namespace ctrl::rest {
 

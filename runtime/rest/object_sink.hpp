@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "runtime/rest/watch_event.hpp"
+#include "ctrl/rest/watch_event.hpp"
 
 namespace ctrl::rest {
 

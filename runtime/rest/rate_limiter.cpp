@@ -1,9 +1,9 @@
-#include "runtime/rest/rate_limiter.hpp"
+#include "ctrl/rest/rate_limiter.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "runtime/core/sleep.hpp"
+#include "ctrl/core/sleep.hpp"
 
 namespace ctrl::rest {
 

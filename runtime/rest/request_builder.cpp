@@ -1,4 +1,4 @@
-#include "runtime/rest/request_builder.hpp"
+#include "ctrl/rest/request_builder.hpp"
 
 namespace ctrl::rest {
 namespace {

@@ -1,13 +1,13 @@
-#include "runtime/rest/rest_client.hpp"
+#include "ctrl/rest/rest_client.hpp"
 
 #include <charconv>
 #include <chrono>
 
-#include "runtime/core/sleep.hpp"
-#include "runtime/rest/api_status.hpp"
-#include "runtime/rest/beast_transport.hpp"
-#include "runtime/rest/cpprest_transport.hpp"
-#include "runtime/rest/internal/request_log.hpp"
+#include "ctrl/core/sleep.hpp"
+#include "ctrl/rest/api_status.hpp"
+#include "ctrl/rest/beast_transport.hpp"
+#include "ctrl/rest/cpprest_transport.hpp"
+#include "ctrl/rest/internal/request_log.hpp"
 
 #ifndef CTRL_VERSION
 #define CTRL_VERSION "0.0.0"

@@ -5,16 +5,16 @@
 
 #include <boost/asio/any_io_executor.hpp>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/rest/authenticator.hpp"
-#include "runtime/rest/config.hpp"
-#include "runtime/rest/rate_limiter.hpp"
-#include "runtime/rest/rest_metrics.hpp"
-#include "runtime/rest/transport.hpp"
-#include "runtime/rest/watch_stream.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/rest/authenticator.hpp"
+#include "ctrl/rest/config.hpp"
+#include "ctrl/rest/rate_limiter.hpp"
+#include "ctrl/rest/rest_metrics.hpp"
+#include "ctrl/rest/transport.hpp"
+#include "ctrl/rest/watch_stream.hpp"
 
 namespace ctrl::rest {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/rest_metrics.hpp"
+#include "ctrl/rest/rest_metrics.hpp"
 
 namespace ctrl::rest {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/metrics/registry.hpp"
 
 namespace ctrl::rest {
 

@@ -1,15 +1,15 @@
-#include "runtime/rest/watch_decoder.hpp"
+#include "ctrl/rest/watch_decoder.hpp"
 
-#include "runtime/rest/api_status.hpp"
+#include "ctrl/rest/api_status.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <string>
 #include <utility>
 
-#include "runtime/protobuf/watch_frames.hpp"
-#include "runtime/rest/internal/protobuf_watch_event.hpp"
-#include "runtime/rest/internal/watch_event_parser.hpp"
+#include "ctrl/protobuf/watch_frames.hpp"
+#include "ctrl/rest/internal/protobuf_watch_event.hpp"
+#include "ctrl/rest/internal/watch_event_parser.hpp"
 
 namespace ctrl::rest {
 

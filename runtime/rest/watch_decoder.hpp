@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/watch_event.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/watch_event.hpp"
 
 namespace ctrl::rest {
 

@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "runtime/core/object.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::rest {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/watch_stream.hpp"
+#include "ctrl/rest/watch_stream.hpp"
 
 #include <span>
 #include <utility>

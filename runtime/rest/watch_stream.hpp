@@ -6,12 +6,12 @@
 #include <optional>
 #include <vector>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/rest/transport.hpp"
-#include "runtime/rest/watch_decoder.hpp"
-#include "runtime/rest/watch_event.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/rest/transport.hpp"
+#include "ctrl/rest/watch_decoder.hpp"
+#include "ctrl/rest/watch_event.hpp"
 
 namespace ctrl::rest {
 

@@ -1,11 +1,11 @@
-#include "runtime/scheme/field_ref.hpp"
+#include "ctrl/scheme/field_ref.hpp"
 
 #include <cctype>
 #include <cmath>
 #include <type_traits>
 #include <utility>
 
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/core/internal/json.hpp"
 
 namespace ctrl::scheme {
 

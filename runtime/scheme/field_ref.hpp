@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "runtime/core/object.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::scheme {
 

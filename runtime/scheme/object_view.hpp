@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::scheme {
 

@@ -1,4 +1,4 @@
-#include "runtime/scheme/schema_validation.hpp"
+#include "ctrl/scheme/schema_validation.hpp"
 
 #include <cmath>
 #include <map>

@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/scheme/field_ref.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/scheme/field_ref.hpp"
 
 namespace ctrl::scheme {
 

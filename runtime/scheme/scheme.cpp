@@ -1,4 +1,4 @@
-#include "runtime/scheme/scheme.hpp"
+#include "ctrl/scheme/scheme.hpp"
 
 #include <cxxabi.h>
 

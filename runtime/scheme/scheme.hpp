@@ -8,12 +8,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/object_list.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/scheme/typed_list.hpp"
-#include "runtime/scheme/typed_object.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/object_list.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/scheme/typed_list.hpp"
+#include "ctrl/scheme/typed_object.hpp"
 
 namespace ctrl::scheme {
 

@@ -1,4 +1,4 @@
-#include "runtime/scheme/typed_list.hpp"
+#include "ctrl/scheme/typed_list.hpp"
 
 #include <string>
 

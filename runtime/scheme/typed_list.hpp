@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/core/object.hpp"
-#include "runtime/core/object_list.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/scheme/typed_object.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/object_list.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/scheme/typed_object.hpp"
 
 namespace ctrl::scheme {
 

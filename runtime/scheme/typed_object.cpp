@@ -1,4 +1,4 @@
-#include "runtime/scheme/typed_object.hpp"
+#include "ctrl/scheme/typed_object.hpp"
 
 namespace ctrl::scheme::internal {
 

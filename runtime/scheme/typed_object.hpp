@@ -5,9 +5,9 @@
 #include <string_view>
 #include <utility>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl::scheme {
 

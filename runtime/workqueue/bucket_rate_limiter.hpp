@@ -3,8 +3,8 @@
 #include <chrono>
 #include <utility>
 
-#include "runtime/workqueue/rate_limiter.hpp"
-#include "runtime/workqueue/token_bucket.hpp"
+#include "ctrl/workqueue/rate_limiter.hpp"
+#include "ctrl/workqueue/token_bucket.hpp"
 
 namespace ctrl::workqueue {
 

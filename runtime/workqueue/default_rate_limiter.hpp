@@ -5,10 +5,10 @@
 #include <memory>
 #include <utility>
 
-#include "runtime/workqueue/bucket_rate_limiter.hpp"
-#include "runtime/workqueue/item_exponential_failure_rate_limiter.hpp"
-#include "runtime/workqueue/max_of_rate_limiter.hpp"
-#include "runtime/workqueue/rate_limiter.hpp"
+#include "ctrl/workqueue/bucket_rate_limiter.hpp"
+#include "ctrl/workqueue/item_exponential_failure_rate_limiter.hpp"
+#include "ctrl/workqueue/max_of_rate_limiter.hpp"
+#include "ctrl/workqueue/rate_limiter.hpp"
 
 namespace ctrl::workqueue {
 

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "runtime/workqueue/rate_limiter.hpp"
+#include "ctrl/workqueue/rate_limiter.hpp"
 
 namespace ctrl::workqueue {
 

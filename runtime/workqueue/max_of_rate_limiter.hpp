@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/workqueue/rate_limiter.hpp"
+#include "ctrl/workqueue/rate_limiter.hpp"
 
 namespace ctrl::workqueue {
 

@@ -1,6 +1,6 @@
-#include "runtime/workqueue/queue.hpp"
+#include "ctrl/workqueue/queue.hpp"
 
-#include "runtime/core/log.hpp"
+#include "ctrl/log/log.hpp"
 
 namespace ctrl::workqueue {
 

@@ -8,14 +8,14 @@
 #include <string>
 #include <utility>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/workqueue/default_rate_limiter.hpp"
-#include "runtime/workqueue/internal/queue_core.hpp"
-#include "runtime/workqueue/queue_metrics.hpp"
-#include "runtime/workqueue/rate_limiter.hpp"
-#include "runtime/workqueue/rate_limiting_interface.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/workqueue/default_rate_limiter.hpp"
+#include "ctrl/workqueue/internal/queue_core.hpp"
+#include "ctrl/workqueue/queue_metrics.hpp"
+#include "ctrl/workqueue/rate_limiter.hpp"
+#include "ctrl/workqueue/rate_limiting_interface.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 

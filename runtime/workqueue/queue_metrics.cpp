@@ -1,4 +1,4 @@
-#include "runtime/workqueue/queue_metrics.hpp"
+#include "ctrl/workqueue/queue_metrics.hpp"
 
 namespace ctrl::workqueue {
 

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <optional>
 
-#include "runtime/core/task.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::workqueue {
 

@@ -1,4 +1,4 @@
-#include "runtime/workqueue/token_bucket.hpp"
+#include "ctrl/workqueue/token_bucket.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,10 +6,10 @@
 
 #include <boost/asio/co_spawn.hpp>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/client/client.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/metrics/registry.hpp"
 #include "test/bench/bench_process.hpp"
 
 namespace ctrl::bench {

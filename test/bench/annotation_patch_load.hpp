@@ -12,9 +12,9 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/object.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/rest/config.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/rest/config.hpp"
 #include "test/support/workload.hpp"
 
 namespace ctrl::bench {

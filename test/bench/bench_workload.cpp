@@ -6,9 +6,9 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/client/client.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 #include "test/bench/bench_process.hpp"
 
 namespace ctrl::bench {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/status.hpp"
+#include "ctrl/core/status.hpp"
 #include "test/support/control_plane.hpp"
 #include "test/support/workload.hpp"
 

@@ -21,10 +21,10 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/cache/internal/compact_value.hpp"
-#include "runtime/cache/store.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/object_list.hpp"
+#include "ctrl/cache/internal/compact_value.hpp"
+#include "ctrl/cache/store.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/object_list.hpp"
 #include "test/support/realistic_pod.hpp"
 
 namespace {

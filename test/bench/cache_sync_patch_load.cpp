@@ -14,9 +14,9 @@
 
 #include <boost/asio/co_spawn.hpp>
 
-#include "runtime/cache/list_watch_target.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/rest/rest_client.hpp"
+#include "ctrl/cache/list_watch_target.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/rest/rest_client.hpp"
 #include "test/bench/annotation_patch_load.hpp"
 #include "test/bench/bench_process.hpp"
 #include "test/bench/cache_sync_probe.hpp"

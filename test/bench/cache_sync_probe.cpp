@@ -8,12 +8,12 @@
 #include <thread>
 #include <utility>
 
-#include "runtime/cache/cache.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/discovery/discovery_client.hpp"
-#include "runtime/discovery/lazy_rest_mapper.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/cache/cache.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/discovery/discovery_client.hpp"
+#include "ctrl/discovery/lazy_rest_mapper.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 #include "test/bench/bench_process.hpp"
 
 namespace ctrl::bench {

@@ -7,9 +7,9 @@
 #include <ostream>
 #include <string>
 
-#include "runtime/cache/informer.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/rest/config.hpp"
+#include "ctrl/cache/informer.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/rest/config.hpp"
 
 namespace ctrl::bench {
 

@@ -9,18 +9,18 @@
 #include <string>
 #include <thread>
 
-#include "runtime/core/task.hpp"
+#include "ctrl/core/task.hpp"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/cache/cache.hpp"
-#include "runtime/client/delegating_client.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/discovery/discovery_client.hpp"
-#include "runtime/discovery/lazy_rest_mapper.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/cache/cache.hpp"
+#include "ctrl/client/delegating_client.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/discovery/discovery_client.hpp"
+#include "ctrl/discovery/lazy_rest_mapper.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 #include "test/support/control_plane.hpp"
 #include "test/support/workload.hpp"
 

@@ -10,12 +10,12 @@
 
 #include <boost/asio/co_spawn.hpp>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/cluster/cluster.hpp"
-#include "runtime/controller/builder.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/builder/builder.hpp"
+#include "ctrl/cluster/cluster.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 #include "test/bench/annotation_patch_load.hpp"
 #include "test/bench/bench_process.hpp"
 #include "test/bench/reconcile_timer.hpp"

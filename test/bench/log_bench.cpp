@@ -6,7 +6,7 @@
 
 #include <sstream>
 
-#include "runtime/core/log.hpp"
+#include "ctrl/log/log.hpp"
 
 namespace ctrl::log {
 namespace {

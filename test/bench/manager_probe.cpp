@@ -10,10 +10,10 @@
 #include <thread>
 #include <utility>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/controller/builder.hpp"
-#include "runtime/manager/manager.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/builder/builder.hpp"
+#include "ctrl/manager/manager.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 #include "test/bench/bench_process.hpp"
 #include "test/bench/process_stats.hpp"
 #include "test/bench/reconcile_timer.hpp"

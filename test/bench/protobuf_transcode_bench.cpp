@@ -11,11 +11,11 @@
 #include <string>
 #include <utility>
 
-#include "runtime/cache/internal/compact_builder.hpp"
-#include "runtime/cache/internal/compact_value.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/protobuf/transcode.hpp"
-#include "runtime/rest/watch_decoder.hpp"
+#include "ctrl/cache/internal/compact_builder.hpp"
+#include "ctrl/cache/internal/compact_value.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/protobuf/transcode.hpp"
+#include "ctrl/rest/watch_decoder.hpp"
 #include "test/unit/protobuf/proto_builder.hpp"
 #include "test/unit/protobuf/read_testdata.hpp"
 

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <string_view>
 
-#include "runtime/api/pod.hpp"
+#include "ctrl/api/pod.hpp"
 
 namespace ctrl::bench {
 namespace {

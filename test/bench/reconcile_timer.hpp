@@ -9,8 +9,8 @@
 #include <future>
 #include <memory>
 
-#include "runtime/cache/cache.hpp"
-#include "runtime/controller/reconciler.hpp"
+#include "ctrl/cache/cache.hpp"
+#include "ctrl/reconcile/reconciler.hpp"
 #include "test/bench/annotation_patch_load.hpp"
 #include "test/support/workload.hpp"
 

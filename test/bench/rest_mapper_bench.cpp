@@ -3,7 +3,7 @@
 // discovery and on the legacy path. Discovery is served in memory (FakeDiscoveryServer), so the
 // figures are the mapper's own.
 
-#include "runtime/core/task.hpp"
+#include "ctrl/core/task.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -13,8 +13,8 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/discovery/lazy_rest_mapper.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/discovery/lazy_rest_mapper.hpp"
 #include "test/unit/discovery/fake_discovery_server.hpp"
 
 namespace ctrl::discovery {

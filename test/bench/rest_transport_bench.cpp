@@ -9,17 +9,17 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/task.hpp"
+#include "ctrl/core/task.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/object.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/kubeconfig.hpp"
-#include "runtime/rest/request_builder.hpp"
-#include "runtime/rest/rest_client.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
+#include "ctrl/rest/request_builder.hpp"
+#include "ctrl/rest/rest_client.hpp"
 #include "test/support/control_plane.hpp"
 #include "test/support/fake_api_server.hpp"
 

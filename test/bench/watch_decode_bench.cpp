@@ -17,9 +17,9 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/core/internal/json.hpp"
-#include "runtime/rest/watch_decoder.hpp"
-#include "runtime/rest/watch_stream.hpp"
+#include "ctrl/core/internal/json.hpp"
+#include "ctrl/rest/watch_decoder.hpp"
+#include "ctrl/rest/watch_stream.hpp"
 #include "test/support/realistic_pod.hpp"
 
 namespace ctrl::rest {

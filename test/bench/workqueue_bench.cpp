@@ -17,9 +17,9 @@
 
 #include <benchmark/benchmark.h>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/workqueue/queue.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/workqueue/queue.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "runtime/api/timestamp.hpp"
+#include "ctrl/api/timestamp.hpp"
 #include "test/e2e/operator_fixture.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/process.hpp"

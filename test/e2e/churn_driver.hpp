@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/core/status.hpp"
+#include "ctrl/core/status.hpp"
 
 namespace ctrl::e2e {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/object.hpp"
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl::e2e {
 

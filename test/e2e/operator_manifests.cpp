@@ -5,8 +5,8 @@
 #include <sstream>
 #include <vector>
 
-#include "runtime/core/json_string.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/core/json_string.hpp"
+#include "ctrl/core/object.hpp"
 #include "test/e2e/kubectl_admin.hpp"
 
 namespace ctrl::e2e {

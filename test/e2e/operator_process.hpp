@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/status_or.hpp"
 #include "test/e2e/operator_manifests.hpp"
 #include "test/support/process.hpp"
 #include "test/support/prometheus_server.hpp"

@@ -16,7 +16,7 @@
 #include <random>
 #include <sstream>
 
-#include "runtime/core/base64.hpp"
+#include "ctrl/core/base64.hpp"
 #include "test/e2e/operator_fixture.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/discovery/internal/discovery_documents.hpp"
-#include "runtime/discovery/internal/mapping_snapshot.hpp"
+#include "ctrl/discovery/internal/discovery_documents.hpp"
+#include "ctrl/discovery/internal/mapping_snapshot.hpp"
 #include "test/fuzz/fuzz_input.hpp"
 
 namespace ctrl::fuzz {

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <set>
 
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/core/internal/json.hpp"
 
 namespace ctrl::fuzz {
 

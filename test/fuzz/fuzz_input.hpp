@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "runtime/core/object.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::fuzz {
 

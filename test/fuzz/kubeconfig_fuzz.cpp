@@ -14,10 +14,10 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/object.hpp"
-#include "runtime/rest/internal/exec_json.hpp"
-#include "runtime/rest/internal/kubeconfig_resolve.hpp"
-#include "runtime/rest/internal/kubeconfig_yaml.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/rest/internal/exec_json.hpp"
+#include "ctrl/rest/internal/kubeconfig_resolve.hpp"
+#include "ctrl/rest/internal/kubeconfig_yaml.hpp"
 #include "test/fuzz/fuzz_input.hpp"
 
 namespace ctrl::fuzz {

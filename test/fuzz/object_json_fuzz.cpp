@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/cache/internal/compact_value.hpp"
-#include "runtime/cache/internal/intern_table.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/cache/internal/compact_value.hpp"
+#include "ctrl/cache/internal/intern_table.hpp"
+#include "ctrl/core/object.hpp"
 #include "test/fuzz/fuzz_input.hpp"
 
 namespace ctrl::fuzz {

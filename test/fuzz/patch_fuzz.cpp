@@ -14,12 +14,12 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/client/internal/json_patch.hpp"
-#include "runtime/client/internal/merge_patch.hpp"
-#include "runtime/client/internal/strategic_merge_patch.hpp"
-#include "runtime/client/internal/strategic_merge_schema.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/fake/internal/apply_patch.hpp"
+#include "ctrl/client/internal/json_patch.hpp"
+#include "ctrl/client/internal/merge_patch.hpp"
+#include "ctrl/client/internal/strategic_merge_patch.hpp"
+#include "ctrl/client/internal/strategic_merge_schema.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/fake/internal/apply_patch.hpp"
 #include "test/fuzz/fuzz_input.hpp"
 
 namespace ctrl::fuzz {

@@ -14,13 +14,13 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/cache/internal/compact_builder.hpp"
-#include "runtime/cache/internal/compact_value.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/protobuf/transcode.hpp"
-#include "runtime/protobuf/watch_frames.hpp"
-#include "runtime/rest/internal/protobuf_watch_event.hpp"
-#include "runtime/rest/internal/watch_event_parser.hpp"
+#include "ctrl/cache/internal/compact_builder.hpp"
+#include "ctrl/cache/internal/compact_value.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/protobuf/transcode.hpp"
+#include "ctrl/protobuf/watch_frames.hpp"
+#include "ctrl/rest/internal/protobuf_watch_event.hpp"
+#include "ctrl/rest/internal/watch_event_parser.hpp"
 #include "test/fuzz/fuzz_input.hpp"
 
 namespace ctrl::fuzz {

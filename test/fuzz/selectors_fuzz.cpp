@@ -8,10 +8,10 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/field_selector.hpp"
-#include "runtime/core/label_selector.hpp"
-#include "runtime/core/labels.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/core/field_selector.hpp"
+#include "ctrl/core/label_selector.hpp"
+#include "ctrl/core/labels.hpp"
+#include "ctrl/core/object.hpp"
 #include "test/fuzz/fuzz_input.hpp"
 
 namespace ctrl::fuzz {

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/rest/watch_decoder.hpp"
+#include "ctrl/rest/watch_decoder.hpp"
 #include "test/fuzz/fuzz_input.hpp"
 
 namespace ctrl::fuzz {

@@ -10,10 +10,10 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/client/client.hpp"
-#include "runtime/core/object_list.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/envtest/environment.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/core/object_list.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/envtest/environment.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl::envtest {

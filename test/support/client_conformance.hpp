@@ -12,10 +12,10 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/client/client.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::testing {
 

@@ -2,7 +2,7 @@
 // errors of reads, and the kind and scope of objects.
 #include <gmock/gmock.h>
 
-#include "runtime/api/namespace.hpp"
+#include "ctrl/api/namespace.hpp"
 #include "test/support/client_conformance.hpp"
 #include "test/support/internal/conformance_objects.hpp"
 

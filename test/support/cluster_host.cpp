@@ -4,7 +4,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 
-#include "runtime/core/notification.hpp"
+#include "ctrl/core/notification.hpp"
 
 namespace ctrl::testing {
 

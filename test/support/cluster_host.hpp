@@ -4,12 +4,12 @@
 #include <mutex>
 #include <vector>
 
-#include "runtime/cluster/cluster.hpp"
-#include "runtime/controller/controller.hpp"
-#include "runtime/controller/host.hpp"
-#include "runtime/core/context.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/cluster/cluster.hpp"
+#include "ctrl/controller/controller.hpp"
+#include "ctrl/controller/host.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::testing {
 

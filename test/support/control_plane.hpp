@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runtime/envtest/control_plane.hpp"
+#include "ctrl/envtest/control_plane.hpp"
 
 namespace ctrl::testing {
 

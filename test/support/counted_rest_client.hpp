@@ -8,11 +8,11 @@
 
 #include <boost/asio/any_io_executor.hpp>
 
-#include "runtime/cluster/cluster.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/rest/authenticator.hpp"
-#include "runtime/rest/config.hpp"
-#include "runtime/rest/rest_client.hpp"
+#include "ctrl/cluster/cluster.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/rest/authenticator.hpp"
+#include "ctrl/rest/config.hpp"
+#include "ctrl/rest/rest_client.hpp"
 #include "test/support/counting_transport.hpp"
 
 namespace ctrl::testing {

@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::testing {
 

@@ -3,8 +3,8 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/envtest/yaml_json.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/envtest/yaml_json.hpp"
 
 namespace ctrl::testing {
 

@@ -8,7 +8,7 @@
 #include <thread>
 #include <utility>
 
-#include "runtime/core/context.hpp"
+#include "ctrl/core/context.hpp"
 
 namespace ctrl::testing {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/status_or.hpp"
 #include "test/support/fake_response.hpp"
 
 namespace ctrl::testing {

@@ -23,7 +23,7 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 
-#include "runtime/core/task.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::testing {
 namespace {

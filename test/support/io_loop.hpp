@@ -6,8 +6,8 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::testing {
 

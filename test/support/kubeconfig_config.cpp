@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/envtest/kubeconfig.hpp"
+#include "ctrl/envtest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
 
 namespace ctrl::testing {

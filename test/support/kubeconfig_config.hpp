@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "runtime/rest/config.hpp"
+#include "ctrl/rest/config.hpp"
 
 namespace ctrl::testing {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/log.hpp"
+#include "ctrl/log/log.hpp"
 
 namespace ctrl::testing {
 

@@ -1,7 +1,7 @@
 #pragma once
 
 // Moved to runtime/envtest (the installed ctrl::envtest library); the tests keep using it as ctrl::testing.
-#include "runtime/envtest/process.hpp"
+#include "ctrl/envtest/process.hpp"
 
 namespace ctrl::testing {
 using envtest::ChildProcess;

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "runtime/core/status.hpp"
+#include "ctrl/core/status.hpp"
 #include "test/support/process.hpp"
 
 namespace ctrl::testing {

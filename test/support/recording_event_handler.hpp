@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "runtime/controller/handler.hpp"
-#include "runtime/controller/predicate.hpp"
+#include "ctrl/handler/handler.hpp"
+#include "ctrl/predicate/predicate.hpp"
 
 namespace ctrl::testing {
 
-using controller::RequestQueue;
+using handler::RequestQueue;
 
 class RecordingHandler final : public handler::EventHandler {
   public:

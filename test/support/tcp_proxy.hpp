@@ -3,7 +3,7 @@
 #include <memory>
 #include <string>
 
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl::testing {
 

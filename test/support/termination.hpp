@@ -1,7 +1,7 @@
 #pragma once
 
 // Moved to runtime/envtest (the installed ctrl::envtest library); the tests keep using it as ctrl::testing.
-#include "runtime/envtest/termination.hpp"
+#include "ctrl/envtest/termination.hpp"
 
 namespace ctrl::testing {
 using envtest::ForgetOnTermination;

@@ -11,7 +11,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include "runtime/api/namespace.hpp"
+#include "ctrl/api/namespace.hpp"
 
 namespace ctrl::testing {
 namespace {

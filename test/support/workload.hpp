@@ -4,11 +4,11 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/client/client.hpp"
-#include "runtime/core/context.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::testing {
 

@@ -14,8 +14,8 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/load_config.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/rest/load_config.hpp"
 #include "test/support/workload.hpp"
 
 namespace {

@@ -21,8 +21,8 @@
 #include <system_error>
 #include <vector>
 
-#include "runtime/envtest/control_plane.hpp"
-#include "runtime/envtest/termination.hpp"
+#include "ctrl/envtest/control_plane.hpp"
+#include "ctrl/envtest/termination.hpp"
 
 namespace {
 

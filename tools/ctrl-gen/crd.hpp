@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl::gen {
 

@@ -20,7 +20,7 @@ struct EmitContext {
 struct GroupVersionPlan {
     std::string group;
     std::string version;
-    std::string registration_namespace;  // "ctrl::api::vpcresourcesv1beta1"
+    std::string registration_namespace;  // "ctrl::vpcresources::vpcresourcesv1beta1"
     std::string file_stem;               // "vpcresources_v1beta1"
     std::vector<std::string> kinds;      // class names, qualified from registration_namespace's view
     std::vector<std::string> kind_headers;

@@ -155,9 +155,9 @@ std::string EmitKindHeader(const KindPlan& plan, const EmitContext& context) {
     for (const char* header : {"cstddef", "cstdint", "map", "optional", "string", "string_view", "utility", "vector"})
         out += "#include <" + std::string(header) + ">\n";
     out += "\n";
-    for (const char* header : {"runtime/core/object.hpp", "runtime/core/status.hpp", "runtime/scheme/field_ref.hpp",
-                               "runtime/scheme/object_view.hpp", "runtime/scheme/schema_validation.hpp",
-                               "runtime/scheme/typed_list.hpp", "runtime/scheme/typed_object.hpp"})
+    for (const char* header :
+         {"ctrl/core/object.hpp", "ctrl/core/status.hpp", "ctrl/scheme/field_ref.hpp", "ctrl/scheme/object_view.hpp",
+          "ctrl/scheme/schema_validation.hpp", "ctrl/scheme/typed_list.hpp", "ctrl/scheme/typed_object.hpp"})
         out += "#include \"" + std::string(header) + "\"\n";
     if (!plan.extension_header.empty())
         out += "\n// The hand-written part of " + plan.crd->kind + ".\n#include \"" + plan.extension_header + "\"\n";
@@ -236,7 +236,7 @@ std::string EmitKindSource(const KindPlan& plan, const EmitContext& context) {
 
 std::string EmitRegistrationHeader(const GroupVersionPlan& plan, const std::string& /*include_prefix*/) {
     std::string out = Banner("its CRDs (" + plan.group + "/" + plan.version + ")");
-    out += "#pragma once\n\n#include \"runtime/core/status.hpp\"\n#include \"runtime/scheme/scheme.hpp\"\n\n";
+    out += "#pragma once\n\n#include \"ctrl/core/status.hpp\"\n#include \"ctrl/scheme/scheme.hpp\"\n\n";
     out += "namespace " + plan.registration_namespace + " {\n\n";
     std::string kinds;
     for (const std::string& kind : plan.kinds)
@@ -250,7 +250,7 @@ std::string EmitRegistrationHeader(const GroupVersionPlan& plan, const std::stri
 std::string EmitRegistrationSource(const GroupVersionPlan& plan, const std::string& include_prefix) {
     std::string out = Banner("its CRDs (" + plan.group + "/" + plan.version + ")");
     out += "#include \"" + IncludePath(include_prefix, plan.file_stem + ".hpp") + "\"\n\n";
-    std::vector<std::string> includes{"runtime/core/status_or.hpp"};
+    std::vector<std::string> includes{"ctrl/core/status_or.hpp"};
     for (const std::string& header : plan.kind_headers)
         includes.push_back(IncludePath(include_prefix, header));
     std::sort(includes.begin(), includes.end());

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl::gen {
 
@@ -11,7 +11,7 @@ namespace ctrl::gen {
 struct Options {
     // The C++ namespace of the kinds; "{group}" becomes the group's first DNS label
     // ("vpcresources"), "{version}" the version ("v1beta1"). Each group version's AddToScheme goes
-    // into <namespace>::<group label><version> (ctrl::api::vpcresourcesv1beta1::AddToScheme), or
+    // into <namespace>::<group label><version> (ctrl::vpcresources::vpcresourcesv1beta1::AddToScheme), or
     // into <namespace> itself when it names both {group} and {version}.
     std::string cpp_namespace = "{group}::{version}";
     // Prefix of the #include lines between generated files: "gen" -> #include "gen/x.hpp".

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "runtime/core/json_string.hpp"
+#include "ctrl/core/json_string.hpp"
 
 namespace ctrl::gen {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/status_or.hpp"
 #include "tools/ctrl-gen/crd.hpp"
 #include "tools/ctrl-gen/naming.hpp"
 

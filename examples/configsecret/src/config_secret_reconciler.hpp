@@ -2,11 +2,7 @@
 
 #include <string_view>
 
-#include "runtime/client/client.hpp"
-#include "runtime/controller/reconciler.hpp"
-#include "runtime/manager/event_recorder.hpp"
-#include "runtime/manager/manager.hpp"
-#include "runtime/scheme/scheme.hpp"
+#include <ctrl/ctrl.hpp>
 
 namespace configsecret {
 
@@ -23,14 +19,13 @@ inline constexpr std::string_view kConfigMapNameField = "spec.configMapName";
 //   - the ConfigMap is marked with the ConfigSecret's name (kUsedByAnnotation) while it is read, and
 //     the finalizer takes the name off when the ConfigSecret is deleted;
 //   - Events: Normal SecretCreated / SecretUpdated, Warning ConfigMapNotFound / KeysMissing.
-class ConfigSecretReconciler final : public ctrl::reconcile::Reconciler {
+class ConfigSecretReconciler final : public ctrl::Reconciler {
   public:
     ConfigSecretReconciler(ctrl::client::Client& client, const ctrl::scheme::Scheme& scheme,
                            ctrl::record::EventRecorder recorder)
         : client_(client), scheme_(scheme), recorder_(std::move(recorder)) {}
 
-    ctrl::Task<ctrl::StatusOr<ctrl::reconcile::Result>> Reconcile(ctrl::Context ctx,
-                                                                  ctrl::reconcile::Request request) override;
+    ctrl::Task<ctrl::StatusOr<ctrl::Result>> Reconcile(ctrl::Context ctx, ctrl::Request request) override;
 
   private:
     class Run;
@@ -41,6 +36,6 @@ class ConfigSecretReconciler final : public ctrl::reconcile::Reconciler {
 
 // Registers the kinds, the index and the controller with mgr (kubebuilder's SetupWithManager):
 // For ConfigSecret, Owns Secret, Watches ConfigMap (mapped to the ConfigSecrets naming it).
-ctrl::Status SetupWithManager(ctrl::manager::Manager& mgr);
+ctrl::Status SetupWithManager(ctrl::Manager& mgr);
 
 }  // namespace configsecret

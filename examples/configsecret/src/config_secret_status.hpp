@@ -4,10 +4,9 @@
 #include <string>
 #include <string_view>
 
+#include <ctrl/ctrl.hpp>
+
 #include "configsecret_api/config_secret.hpp"
-#include "runtime/api/condition.hpp"
-#include "runtime/api/timestamp.hpp"
-#include "runtime/core/status.hpp"
 
 namespace configsecret {
 
@@ -18,7 +17,6 @@ inline constexpr std::string_view kReasonKeysMissing = "KeysMissing";
 
 // What one reconcile found and did, for the status.
 struct SyncOutcome {
-    ctrl::Status error;                // a failure to retry (the status is then left alone)
     ctrl::api::Condition condition{};  // the Ready condition
     std::string secret_name{};
     int64_t copied_keys = 0;

@@ -5,14 +5,10 @@
 #include <cstdio>
 #include <memory>
 
+#include <ctrl/ctrl.hpp>
+
 #include "config_secret_reconciler.hpp"
 #include "configsecret_api/examples_v1alpha1.hpp"
-#include "runtime/api/builtins.hpp"
-#include "runtime/core/log.hpp"
-#include "runtime/manager/flags.hpp"
-#include "runtime/manager/manager.hpp"
-#include "runtime/manager/signals.hpp"
-#include "runtime/rest/load_config.hpp"
 
 namespace {
 
@@ -41,24 +37,22 @@ int main(int argc, char** argv) {
     if (!registered.Ok())
         return Fail(1, registered, "registering the kinds");
 
-    ctrl::rest::LoadConfigOptions load;
-    load.kubeconfig = flags->kubeconfig;
-    ctrl::StatusOr<ctrl::rest::Config> config = ctrl::rest::LoadConfig(load);
+    ctrl::StatusOr<ctrl::rest::Config> config = ctrl::GetConfig(*flags);
     if (!config.Ok())
         return Fail(1, config.GetStatus(), "loading the cluster's config");
 
-    ctrl::manager::Options options;
+    ctrl::Options options;
     options.scheme = scheme;
     ctrl::manager::ApplyFlags(*flags, options);
-    ctrl::StatusOr<std::unique_ptr<ctrl::manager::Manager>> mgr = ctrl::manager::New(*config, std::move(options));
+    ctrl::StatusOr<std::unique_ptr<ctrl::Manager>> mgr = ctrl::NewManager(*config, std::move(options));
     if (!mgr.Ok())
         return Fail(1, mgr.GetStatus(), "making the manager");
     const ctrl::Status setup = configsecret::SetupWithManager(**mgr);
     if (!setup.Ok())
         return Fail(1, setup, "setting up the ConfigSecret controller");
 
-    ctrl::log::Logger().WithName("setup").Info("Starting the manager", "config", config->source);
-    const ctrl::Status stopped = (*mgr)->Start(ctrl::manager::SetupSignalHandler());
+    ctrl::Log().WithName("setup").Info("Starting the manager", "config", config->source);
+    const ctrl::Status stopped = (*mgr)->Start(ctrl::SetupSignalHandler());
     if (!stopped.Ok())
         return Fail(1, stopped, "the manager stopped");
     return 0;

@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/core/object.hpp"
+#include <ctrl/ctrl.hpp>
 
 namespace configsecret {
 

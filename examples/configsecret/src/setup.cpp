@@ -4,15 +4,10 @@
 
 #include "config_secret_reconciler.hpp"
 #include "configsecret_api/config_secret.hpp"
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/secret.hpp"
-#include "runtime/client/option_values.hpp"
-#include "runtime/controller/builder.hpp"
-#include "runtime/controller/enqueue_requests_from_map_func.hpp"
 
 namespace configsecret {
 
-ctrl::Status SetupWithManager(ctrl::manager::Manager& mgr) {
+ctrl::Status SetupWithManager(ctrl::Manager& mgr) {
     const std::string field(kConfigMapNameField);
     CTRL_RETURN_IF_ERROR(mgr.IndexField<examples::v1alpha1::ConfigSecret>(field, [](const ctrl::Object& object) {
         const examples::v1alpha1::ConfigSecretView config_secret(object);
@@ -23,7 +18,7 @@ ctrl::Status SetupWithManager(ctrl::manager::Manager& mgr) {
     const ctrl::cache::Cache& cache = mgr.GetCache();
     auto config_map_to_users = ctrl::handler::EnqueueRequestsFromMapFunc(
         [&cache, field](const ctrl::Context&, const ctrl::Object& config_map) {
-            std::vector<ctrl::reconcile::Request> requests;
+            std::vector<ctrl::Request> requests;
             auto users = cache.ListSharedNow<examples::v1alpha1::ConfigSecret>(
                 ctrl::client::InNamespace(std::string(config_map.Namespace())),
                 ctrl::client::MatchingFields(field, std::string(config_map.Name())));
@@ -35,7 +30,7 @@ ctrl::Status SetupWithManager(ctrl::manager::Manager& mgr) {
         });
     auto reconciler = std::make_shared<ConfigSecretReconciler>(mgr.GetClient(), mgr.GetScheme(),
                                                                mgr.GetEventRecorderFor("configsecret-controller"));
-    return ctrl::builder::ControllerManagedBy(mgr)
+    return ctrl::NewControllerManagedBy(mgr)
         .For<examples::v1alpha1::ConfigSecret>()
         .Owns<ctrl::api::Secret>()
         .Watches<ctrl::api::ConfigMap>(config_map_to_users)

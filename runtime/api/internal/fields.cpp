@@ -1,4 +1,4 @@
-#include "runtime/api/internal/fields.hpp"
+#include "ctrl/api/internal/fields.hpp"
 
 #include <utility>
 

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/internal/json.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/core/internal/json.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::api::internal {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/api/timestamp.hpp"
+#include "ctrl/api/timestamp.hpp"
 
 namespace ctrl::api::internal {
 

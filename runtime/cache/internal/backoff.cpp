@@ -1,4 +1,4 @@
-#include "runtime/cache/internal/backoff.hpp"
+#include "ctrl/cache/internal/backoff.hpp"
 
 #include <algorithm>
 

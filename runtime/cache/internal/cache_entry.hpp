@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cache/cache.hpp"
-#include "runtime/cache/informer.hpp"
-#include "runtime/discovery/rest_mapper.hpp"
+#include "ctrl/cache/cache.hpp"
+#include "ctrl/cache/informer.hpp"
+#include "ctrl/discovery/rest_mapper.hpp"
 
 namespace ctrl::cache {
 

@@ -1,4 +1,4 @@
-#include "runtime/cache/internal/cache_reader.hpp"
+#include "ctrl/cache/internal/cache_reader.hpp"
 
 #include <algorithm>
 #include <optional>

@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cache/cached_object.hpp"
-#include "runtime/cache/store.hpp"
-#include "runtime/client/object_form.hpp"
-#include "runtime/client/options.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/discovery/rest_mapper.hpp"
+#include "ctrl/cache/cached_object.hpp"
+#include "ctrl/cache/store.hpp"
+#include "ctrl/client/object_form.hpp"
+#include "ctrl/client/options.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/discovery/rest_mapper.hpp"
 
 namespace ctrl::cache::internal {
 

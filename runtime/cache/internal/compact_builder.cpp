@@ -1,4 +1,4 @@
-#include "runtime/cache/internal/compact_builder.hpp"
+#include "ctrl/cache/internal/compact_builder.hpp"
 
 #include <functional>
 #include <utility>

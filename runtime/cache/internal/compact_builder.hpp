@@ -8,10 +8,10 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/cache/internal/compact_value.hpp"
-#include "runtime/cache/internal/compact_writer.hpp"
-#include "runtime/cache/internal/intern_table.hpp"
-#include "runtime/rest/object_sink.hpp"
+#include "ctrl/cache/internal/compact_value.hpp"
+#include "ctrl/cache/internal/compact_writer.hpp"
+#include "ctrl/cache/internal/intern_table.hpp"
+#include "ctrl/rest/object_sink.hpp"
 
 namespace ctrl::cache::internal {
 

@@ -1,4 +1,4 @@
-#include "runtime/cache/internal/compact_value.hpp"
+#include "ctrl/cache/internal/compact_value.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -7,8 +7,8 @@
 #include <string_view>
 #include <utility>
 
-#include "runtime/cache/internal/compact_writer.hpp"
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/cache/internal/compact_writer.hpp"
+#include "ctrl/core/internal/json.hpp"
 
 namespace ctrl::cache::internal {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/cache/internal/intern_table.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/cache/internal/intern_table.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::cache::internal {
 

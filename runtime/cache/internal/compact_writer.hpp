@@ -8,7 +8,7 @@
 #include <optional>
 #include <string_view>
 
-#include "runtime/cache/internal/intern_table.hpp"
+#include "ctrl/cache/internal/intern_table.hpp"
 
 namespace ctrl::cache::internal {
 

@@ -5,7 +5,7 @@
 #include <mutex>
 #include <vector>
 
-#include "runtime/core/object.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::cache::internal {
 

@@ -1,4 +1,4 @@
-#include "runtime/cache/internal/indexer.hpp"
+#include "ctrl/cache/internal/indexer.hpp"
 
 #include <algorithm>
 #include <utility>

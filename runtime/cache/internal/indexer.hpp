@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runtime/cache/index_func.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/cache/index_func.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::cache::internal {
 

@@ -1,4 +1,4 @@
-#include "runtime/cache/internal/informer_faults.hpp"
+#include "ctrl/cache/internal/informer_faults.hpp"
 
 #include <utility>
 

@@ -3,11 +3,11 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/log.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/metrics/metric.hpp"
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/log/log.hpp"
+#include "ctrl/metrics/metric.hpp"
+#include "ctrl/metrics/registry.hpp"
 
 namespace ctrl::cache::internal {
 

@@ -1,4 +1,4 @@
-#include "runtime/cache/internal/intern_table.hpp"
+#include "ctrl/cache/internal/intern_table.hpp"
 
 #include <algorithm>
 #include <cstring>

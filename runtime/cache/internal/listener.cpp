@@ -1,4 +1,4 @@
-#include "runtime/cache/internal/listener.hpp"
+#include "ctrl/cache/internal/listener.hpp"
 
 #include <exception>
 #include <utility>

@@ -5,9 +5,9 @@
 #include <mutex>
 #include <string_view>
 
-#include "runtime/cache/event_handler.hpp"
-#include "runtime/cache/internal/informer_faults.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/cache/event_handler.hpp"
+#include "ctrl/cache/internal/informer_faults.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::cache::internal {
 

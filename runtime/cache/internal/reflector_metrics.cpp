@@ -1,4 +1,4 @@
-#include "runtime/cache/internal/reflector_metrics.hpp"
+#include "ctrl/cache/internal/reflector_metrics.hpp"
 
 namespace ctrl::cache::internal {
 namespace {

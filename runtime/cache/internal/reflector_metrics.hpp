@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "runtime/metrics/metric.hpp"
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/metrics/metric.hpp"
+#include "ctrl/metrics/registry.hpp"
 
 namespace ctrl::cache::internal {
 

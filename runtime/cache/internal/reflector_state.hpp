@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-#include "runtime/cache/internal/backoff.hpp"
-#include "runtime/cache/reflector.hpp"
-#include "runtime/core/log.hpp"
+#include "ctrl/cache/internal/backoff.hpp"
+#include "ctrl/cache/reflector.hpp"
+#include "ctrl/log/log.hpp"
 
 // The reflector's state between Steps, shared by reflector.cpp and reflector_watch_list.cpp.
 

@@ -2,8 +2,8 @@
 
 #include <cstddef>
 
-#include "runtime/cache/internal/hot_views.hpp"
-#include "runtime/cache/internal/intern_table.hpp"
+#include "ctrl/cache/internal/hot_views.hpp"
+#include "ctrl/cache/internal/intern_table.hpp"
 
 namespace ctrl::cache::internal {
 

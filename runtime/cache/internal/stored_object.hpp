@@ -6,9 +6,9 @@
 #include <string_view>
 #include <utility>
 
-#include "runtime/cache/internal/compact_value.hpp"
-#include "runtime/core/internal/locked_slot.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/cache/internal/compact_value.hpp"
+#include "ctrl/core/internal/locked_slot.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::cache::internal {
 

@@ -1,8 +1,8 @@
-#include "runtime/client/internal/delete_body.hpp"
+#include "ctrl/client/internal/delete_body.hpp"
 
 #include <vector>
 
-#include "runtime/core/object.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::client::internal {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "runtime/client/options.hpp"
+#include "ctrl/client/options.hpp"
 
 namespace ctrl::client::internal {
 

@@ -1,10 +1,10 @@
-#include "runtime/client/internal/json_patch.hpp"
+#include "ctrl/client/internal/json_patch.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <string>
 
-#include "runtime/client/internal/patch_json.hpp"
+#include "ctrl/client/internal/patch_json.hpp"
 
 namespace ctrl::client::internal {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/object.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::client::internal {
 

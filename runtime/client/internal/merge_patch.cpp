@@ -1,6 +1,6 @@
-#include "runtime/client/internal/merge_patch.hpp"
+#include "ctrl/client/internal/merge_patch.hpp"
 
-#include "runtime/client/internal/patch_json.hpp"
+#include "ctrl/client/internal/patch_json.hpp"
 
 namespace ctrl::client::internal {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/client/internal/patch_json.hpp"
+#include "ctrl/client/internal/patch_json.hpp"
 
 #include <algorithm>
 #include <vector>

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/core/internal/json.hpp"
 
 namespace ctrl::client::internal {
 

@@ -1,8 +1,8 @@
-#include "runtime/client/internal/request_target.hpp"
+#include "ctrl/client/internal/request_target.hpp"
 
 #include <utility>
 
-#include "runtime/client/object_checks.hpp"
+#include "ctrl/client/object_checks.hpp"
 
 namespace ctrl::client::internal {
 namespace {

@@ -3,15 +3,15 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/client/object_form.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/object_list.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/discovery/rest_mapper.hpp"
-#include "runtime/rest/request_builder.hpp"
-#include "runtime/rest/transport.hpp"
-#include "runtime/scheme/scheme.hpp"
+#include "ctrl/client/object_form.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/object_list.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/discovery/rest_mapper.hpp"
+#include "ctrl/rest/request_builder.hpp"
+#include "ctrl/rest/transport.hpp"
+#include "ctrl/scheme/scheme.hpp"
 
 namespace ctrl::client::internal {
 

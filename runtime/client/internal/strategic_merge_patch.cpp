@@ -1,4 +1,4 @@
-#include "runtime/client/internal/strategic_merge_patch.hpp"
+#include "ctrl/client/internal/strategic_merge_patch.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/client/internal/patch_json.hpp"
+#include "ctrl/client/internal/patch_json.hpp"
 
 namespace ctrl::client::internal {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/client/internal/strategic_merge_schema.hpp"
+#include "ctrl/client/internal/strategic_merge_schema.hpp"
 
 namespace ctrl::client::internal {
 namespace {

@@ -3,7 +3,7 @@
 #include <span>
 #include <string_view>
 
-#include "runtime/core/gvk.hpp"
+#include "ctrl/core/gvk.hpp"
 
 namespace ctrl::client::internal {
 

@@ -1,4 +1,4 @@
-#include "runtime/controller/internal/reconcile_id.hpp"
+#include "ctrl/controller/internal/reconcile_id.hpp"
 
 #include <array>
 #include <random>

@@ -1,4 +1,4 @@
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/core/internal/json.hpp"
 
 #include <rapidjson/encodedstream.h>
 #include <rapidjson/error/en.h>

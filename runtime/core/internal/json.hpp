@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/status.hpp"
+#include "ctrl/core/status.hpp"
 
 namespace ctrl::internal {
 

@@ -3,9 +3,9 @@
 // The parser of aggregated discovery (k8s.io/api apidiscovery v2 and v2beta1, which share their JSON
 // shape): the APIGroupDiscoveryList that GET /api and GET /apis return when asked for it.
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/discovery/api_resource.hpp"
-#include "runtime/discovery/internal/json_reader.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/discovery/api_resource.hpp"
+#include "ctrl/discovery/internal/json_reader.hpp"
 
 namespace ctrl::discovery::internal {
 

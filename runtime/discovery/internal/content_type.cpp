@@ -1,4 +1,4 @@
-#include "runtime/discovery/internal/content_type.hpp"
+#include "ctrl/discovery/internal/content_type.hpp"
 
 #include <cctype>
 #include <cstddef>

@@ -1,14 +1,14 @@
-#include "runtime/discovery/internal/discovery_documents.hpp"
+#include "ctrl/discovery/internal/discovery_documents.hpp"
 
 #include <cstddef>
 #include <string>
 #include <utility>
 
-#include "runtime/core/internal/json.hpp"
-#include "runtime/discovery/internal/aggregated_documents.hpp"
-#include "runtime/discovery/internal/content_type.hpp"
-#include "runtime/discovery/internal/json_reader.hpp"
-#include "runtime/discovery/internal/legacy_documents.hpp"
+#include "ctrl/core/internal/json.hpp"
+#include "ctrl/discovery/internal/aggregated_documents.hpp"
+#include "ctrl/discovery/internal/content_type.hpp"
+#include "ctrl/discovery/internal/json_reader.hpp"
+#include "ctrl/discovery/internal/legacy_documents.hpp"
 
 namespace ctrl::discovery::internal {
 namespace {

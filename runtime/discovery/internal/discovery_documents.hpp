@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/discovery/api_resource.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/discovery/api_resource.hpp"
 
 namespace ctrl::discovery::internal {
 

@@ -1,8 +1,8 @@
-#include "runtime/discovery/internal/json_reader.hpp"
+#include "ctrl/discovery/internal/json_reader.hpp"
 
 #include <utility>
 
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl::discovery::internal {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/internal/json.hpp"
-#include "runtime/core/status.hpp"
+#include "ctrl/core/internal/json.hpp"
+#include "ctrl/core/status.hpp"
 
 namespace ctrl::discovery::internal {
 

@@ -1,11 +1,11 @@
-#include "runtime/discovery/internal/legacy_documents.hpp"
+#include "ctrl/discovery/internal/legacy_documents.hpp"
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 #include <utility>
 
-#include "runtime/discovery/internal/response_kind.hpp"
+#include "ctrl/discovery/internal/response_kind.hpp"
 
 namespace ctrl::discovery::internal {
 namespace {

@@ -7,10 +7,10 @@
 
 #include <vector>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/discovery/api_resource.hpp"
-#include "runtime/discovery/internal/json_reader.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/discovery/api_resource.hpp"
+#include "ctrl/discovery/internal/json_reader.hpp"
 
 namespace ctrl::discovery::internal {
 

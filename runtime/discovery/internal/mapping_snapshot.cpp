@@ -1,9 +1,9 @@
-#include "runtime/discovery/internal/mapping_snapshot.hpp"
+#include "ctrl/discovery/internal/mapping_snapshot.hpp"
 
 #include <algorithm>
 #include <cctype>
 
-#include "runtime/discovery/internal/version_priority.hpp"
+#include "ctrl/discovery/internal/version_priority.hpp"
 
 namespace ctrl::discovery::internal {
 namespace {

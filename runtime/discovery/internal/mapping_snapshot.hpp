@@ -8,8 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runtime/discovery/api_resource.hpp"
-#include "runtime/discovery/rest_mapper.hpp"
+#include "ctrl/discovery/api_resource.hpp"
+#include "ctrl/discovery/rest_mapper.hpp"
 
 namespace ctrl::discovery::internal {
 

@@ -3,8 +3,8 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/discovery/api_resource.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/discovery/api_resource.hpp"
 
 namespace ctrl::discovery::internal {
 

@@ -10,10 +10,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/notification.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/notification.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::discovery::internal {
 

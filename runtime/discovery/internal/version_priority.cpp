@@ -1,4 +1,4 @@
-#include "runtime/discovery/internal/version_priority.hpp"
+#include "ctrl/discovery/internal/version_priority.hpp"
 
 #include <charconv>
 #include <cstdint>

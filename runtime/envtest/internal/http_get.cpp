@@ -1,8 +1,8 @@
-#include "runtime/envtest/internal/http_get.hpp"
+#include "ctrl/envtest/internal/http_get.hpp"
 
 #include <string_view>
 
-#include "runtime/envtest/command.hpp"
+#include "ctrl/envtest/command.hpp"
 
 namespace ctrl::envtest::internal {
 

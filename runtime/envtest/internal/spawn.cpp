@@ -1,4 +1,4 @@
-#include "runtime/envtest/internal/spawn.hpp"
+#include "ctrl/envtest/internal/spawn.hpp"
 
 #include <fcntl.h>
 #include <linux/close_range.h>
@@ -14,7 +14,7 @@
 #include <cstring>
 #include <thread>
 
-#include "runtime/envtest/process.hpp"
+#include "ctrl/envtest/process.hpp"
 
 extern char** environ;
 

@@ -1,4 +1,4 @@
-#include "runtime/fake/internal/api_errors.hpp"
+#include "ctrl/fake/internal/api_errors.hpp"
 
 #include <utility>
 

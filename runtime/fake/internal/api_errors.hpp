@@ -4,9 +4,9 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/discovery/rest_mapper.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/discovery/rest_mapper.hpp"
 
 namespace ctrl::fake::internal {
 

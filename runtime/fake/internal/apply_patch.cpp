@@ -1,10 +1,10 @@
-#include "runtime/fake/internal/apply_patch.hpp"
+#include "ctrl/fake/internal/apply_patch.hpp"
 
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/core/internal/json.hpp"
 
 namespace ctrl::fake::internal {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <string_view>
 
-#include "runtime/client/internal/strategic_merge_schema.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/status.hpp"
+#include "ctrl/client/internal/strategic_merge_schema.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status.hpp"
 
 namespace ctrl::fake::internal {
 

@@ -3,8 +3,8 @@
 #include <string>
 #include <utility>
 
-#include "runtime/core/internal/json.hpp"
-#include "runtime/fake/internal/apply_patch.hpp"
+#include "ctrl/core/internal/json.hpp"
+#include "ctrl/fake/internal/apply_patch.hpp"
 
 namespace ctrl::fake::internal {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/fake/internal/create_defaults.hpp"
+#include "ctrl/fake/internal/create_defaults.hpp"
 
 #include <map>
 #include <string>

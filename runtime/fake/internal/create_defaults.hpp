@@ -1,7 +1,7 @@
 #pragma once
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::fake::internal {
 

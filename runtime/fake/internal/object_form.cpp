@@ -1,4 +1,4 @@
-#include "runtime/fake/internal/object_form.hpp"
+#include "ctrl/fake/internal/object_form.hpp"
 
 #include <utility>
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "runtime/client/object_form.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/object_list.hpp"
+#include "ctrl/client/object_form.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/object_list.hpp"
 
 namespace ctrl::fake::internal {
 

@@ -1,12 +1,12 @@
-#include "runtime/fake/internal/object_meta.hpp"
+#include "ctrl/fake/internal/object_meta.hpp"
 
 #include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <random>
 
-#include "runtime/api/internal/rfc3339.hpp"
-#include "runtime/fake/internal/api_errors.hpp"
+#include "ctrl/api/internal/rfc3339.hpp"
+#include "ctrl/fake/internal/api_errors.hpp"
 
 namespace ctrl::fake::internal {
 namespace {

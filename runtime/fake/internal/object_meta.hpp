@@ -3,9 +3,9 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/status.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status.hpp"
 
 namespace ctrl::fake::internal {
 

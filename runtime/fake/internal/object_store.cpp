@@ -1,16 +1,16 @@
-#include "runtime/fake/internal/object_store.hpp"
+#include "ctrl/fake/internal/object_store.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <tuple>
 #include <utility>
 
-#include "runtime/api/internal/rfc3339.hpp"
-#include "runtime/core/base64.hpp"
-#include "runtime/fake/internal/api_errors.hpp"
-#include "runtime/fake/internal/apply_patch.hpp"
-#include "runtime/fake/internal/create_defaults.hpp"
-#include "runtime/fake/internal/object_meta.hpp"
+#include "ctrl/api/internal/rfc3339.hpp"
+#include "ctrl/core/base64.hpp"
+#include "ctrl/fake/internal/api_errors.hpp"
+#include "ctrl/fake/internal/apply_patch.hpp"
+#include "ctrl/fake/internal/create_defaults.hpp"
+#include "ctrl/fake/internal/object_meta.hpp"
 
 namespace ctrl::fake::internal {
 namespace {

@@ -7,14 +7,14 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/client/options.hpp"
-#include "runtime/client/patch.hpp"
-#include "runtime/core/gvk.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/object_list.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/discovery/rest_mapper.hpp"
-#include "runtime/fake/index_func.hpp"
+#include "ctrl/client/options.hpp"
+#include "ctrl/client/patch.hpp"
+#include "ctrl/core/gvk.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/object_list.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/discovery/rest_mapper.hpp"
+#include "ctrl/fake/index_func.hpp"
 
 namespace ctrl::fake::internal {
 

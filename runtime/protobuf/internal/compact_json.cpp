@@ -2,7 +2,7 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/protobuf/internal/go_json.hpp"
+#include "ctrl/protobuf/internal/go_json.hpp"
 
 // AppendCompactJson: a validating recursive-descent pass that copies the value without
 // whitespace, escaping in strings what encoding/json's compact with HTML escaping does. The API

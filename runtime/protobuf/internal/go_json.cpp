@@ -1,4 +1,4 @@
-#include "runtime/protobuf/internal/go_json.hpp"
+#include "ctrl/protobuf/internal/go_json.hpp"
 
 #include <array>
 #include <charconv>

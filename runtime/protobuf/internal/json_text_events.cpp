@@ -1,9 +1,9 @@
-#include "runtime/protobuf/internal/json_text_events.hpp"
+#include "ctrl/protobuf/internal/json_text_events.hpp"
 
 #include <charconv>
 #include <cstring>
 
-#include "runtime/protobuf/internal/go_json.hpp"
+#include "ctrl/protobuf/internal/go_json.hpp"
 
 namespace ctrl::protobuf::internal {
 namespace {

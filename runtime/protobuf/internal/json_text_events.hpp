@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/protobuf/json_events.hpp"
+#include "ctrl/protobuf/json_events.hpp"
 
 // JsonEvents written as text. Internal to ctrl::protobuf.
 namespace ctrl::protobuf::internal {

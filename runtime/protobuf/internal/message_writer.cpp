@@ -1,10 +1,10 @@
-#include "runtime/protobuf/internal/message_writer.hpp"
+#include "ctrl/protobuf/internal/message_writer.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "runtime/protobuf/internal/go_json.hpp"
-#include "runtime/protobuf/internal/wire.hpp"
+#include "ctrl/protobuf/internal/go_json.hpp"
+#include "ctrl/protobuf/internal/wire.hpp"
 
 namespace ctrl::protobuf::internal {
 namespace {

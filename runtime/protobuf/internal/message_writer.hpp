@@ -5,9 +5,9 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/status.hpp"
-#include "runtime/protobuf/internal/schema.hpp"
-#include "runtime/protobuf/json_events.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/protobuf/internal/schema.hpp"
+#include "ctrl/protobuf/json_events.hpp"
 
 // Writes protobuf messages of the built-in schema as the JSON encoding/json writes for the same Go
 // structs: as JsonEvents (text, or a document built directly). Internal to ctrl::protobuf.

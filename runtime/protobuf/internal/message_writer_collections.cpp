@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <string>
 
-#include "runtime/protobuf/internal/message_writer.hpp"
-#include "runtime/protobuf/internal/wire.hpp"
+#include "ctrl/protobuf/internal/message_writer.hpp"
+#include "ctrl/protobuf/internal/wire.hpp"
 
 // Repeated fields and maps of MessageWriter.
 namespace ctrl::protobuf::internal {

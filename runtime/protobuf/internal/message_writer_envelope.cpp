@@ -1,7 +1,7 @@
 #include <string>
 
-#include "runtime/protobuf/internal/message_writer.hpp"
-#include "runtime/protobuf/internal/wire.hpp"
+#include "ctrl/protobuf/internal/message_writer.hpp"
+#include "ctrl/protobuf/internal/wire.hpp"
 
 // The envelope of MessageWriter: `k8s\0` + runtime.Unknown{typeMeta{apiVersion = 1, kind = 2} = 1,
 // raw = 2, contentEncoding = 3, contentType = 4} (k8s.io/apimachinery runtime/serializer/protobuf).

@@ -1,4 +1,4 @@
-#include "runtime/protobuf/internal/schema.hpp"
+#include "ctrl/protobuf/internal/schema.hpp"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // k8s.io/client-go v0.37.2 (client-go's kubernetes/scheme); DO NOT EDIT.
 // Regenerate: hack/proto-schema.sh (hack/proto-schema.sh --verify checks it is current).
 
-#include "runtime/protobuf/internal/schema.hpp"
+#include "ctrl/protobuf/internal/schema.hpp"
 
 // clang-format off
 namespace ctrl::protobuf::internal {

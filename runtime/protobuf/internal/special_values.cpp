@@ -1,8 +1,8 @@
 #include <string>
 
-#include "runtime/protobuf/internal/go_json.hpp"
-#include "runtime/protobuf/internal/message_writer.hpp"
-#include "runtime/protobuf/internal/wire.hpp"
+#include "ctrl/protobuf/internal/go_json.hpp"
+#include "ctrl/protobuf/internal/message_writer.hpp"
+#include "ctrl/protobuf/internal/wire.hpp"
 
 // The types that marshal themselves: metav1.Time, MicroTime, Duration, resource.Quantity,
 // intstr.IntOrString, metav1.FieldsV1, runtime.RawExtension (facts from k8s.io/apimachinery

@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/beast_body_stream.hpp"
+#include "ctrl/rest/internal/beast_body_stream.hpp"
 
 #include <exception>
 #include <utility>
@@ -8,7 +8,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http/error.hpp>
 
-#include "runtime/rest/internal/beast_exchange.hpp"
+#include "ctrl/rest/internal/beast_exchange.hpp"
 
 namespace ctrl::rest::internal {
 namespace {

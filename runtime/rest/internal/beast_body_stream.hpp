@@ -1,7 +1,7 @@
 #pragma once
 
 // Boost 1.74's awaitable.hpp needs <utility> first: task.hpp includes it in that order.
-#include "runtime/core/task.hpp"
+#include "ctrl/core/task.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/rest/internal/beast_connection.hpp"
-#include "runtime/rest/internal/beast_watchdog.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/rest/internal/beast_connection.hpp"
+#include "ctrl/rest/internal/beast_watchdog.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::rest::internal {
 

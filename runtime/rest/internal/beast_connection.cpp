@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/beast_connection.hpp"
+#include "ctrl/rest/internal/beast_connection.hpp"
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -13,7 +13,7 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 
-#include "runtime/rest/internal/beast_tls_context.hpp"
+#include "ctrl/rest/internal/beast_tls_context.hpp"
 
 namespace ctrl::rest::internal {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 
 // Boost 1.74's awaitable.hpp needs <utility> first: task.hpp includes it in that order.
-#include "runtime/core/task.hpp"
+#include "ctrl/core/task.hpp"
 
 #include <cstddef>
 #include <memory>
@@ -17,10 +17,10 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/internal/beast_server_url.hpp"
-#include "runtime/rest/internal/beast_watchdog.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/internal/beast_server_url.hpp"
+#include "ctrl/rest/internal/beast_watchdog.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::rest::internal {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/beast_connection_pool.hpp"
+#include "ctrl/rest/internal/beast_connection_pool.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <vector>
 
-#include "runtime/rest/internal/beast_connection.hpp"
+#include "ctrl/rest/internal/beast_connection.hpp"
 
 namespace ctrl::rest::internal {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/beast_exchange.hpp"
+#include "ctrl/rest/internal/beast_exchange.hpp"
 
 #include <algorithm>
 #include <cctype>

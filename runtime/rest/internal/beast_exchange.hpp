@@ -1,7 +1,7 @@
 #pragma once
 
 // Boost 1.74's awaitable.hpp needs <utility> first: task.hpp includes it in that order.
-#include "runtime/core/task.hpp"
+#include "ctrl/core/task.hpp"
 
 #include <cstddef>
 #include <memory>
@@ -12,13 +12,13 @@
 #include <boost/asio/ssl/context.hpp>
 #include <boost/beast/http/fields.hpp>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/internal/beast_connection.hpp"
-#include "runtime/rest/internal/beast_connection_pool.hpp"
-#include "runtime/rest/internal/beast_server_url.hpp"
-#include "runtime/rest/internal/beast_watchdog.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/internal/beast_connection.hpp"
+#include "ctrl/rest/internal/beast_connection_pool.hpp"
+#include "ctrl/rest/internal/beast_server_url.hpp"
+#include "ctrl/rest/internal/beast_watchdog.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::rest::internal {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/beast_server_url.hpp"
+#include "ctrl/rest/internal/beast_server_url.hpp"
 
 #include <algorithm>
 #include <cctype>

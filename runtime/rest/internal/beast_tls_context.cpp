@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/beast_tls_context.hpp"
+#include "ctrl/rest/internal/beast_tls_context.hpp"
 
 #include <openssl/bio.h>
 #include <openssl/err.h>

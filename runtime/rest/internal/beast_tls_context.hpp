@@ -6,9 +6,9 @@
 #include <boost/asio/ssl/context.hpp>
 #include <boost/system/error_code.hpp>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/internal/beast_server_url.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/internal/beast_server_url.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::rest::internal {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/beast_watchdog.hpp"
+#include "ctrl/rest/internal/beast_watchdog.hpp"
 
 #include <cstdint>
 #include <utility>

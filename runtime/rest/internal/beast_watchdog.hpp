@@ -9,8 +9,8 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/strand.hpp>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/status.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status.hpp"
 
 namespace ctrl::rest::internal {
 

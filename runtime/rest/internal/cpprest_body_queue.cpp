@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/cpprest_body_queue.hpp"
+#include "ctrl/rest/internal/cpprest_body_queue.hpp"
 
 #include <algorithm>
 #include <cstring>

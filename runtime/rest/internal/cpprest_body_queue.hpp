@@ -9,7 +9,7 @@
 
 #include <pplx/pplxtasks.h>
 
-#include "runtime/core/status.hpp"
+#include "ctrl/core/status.hpp"
 
 namespace ctrl::rest::internal::cpprest {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/cpprest_body_sink.hpp"
+#include "ctrl/rest/internal/cpprest_body_sink.hpp"
 
 #include <ios>
 #include <utility>

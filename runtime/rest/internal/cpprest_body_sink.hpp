@@ -4,7 +4,7 @@
 
 #include <cpprest/streams.h>
 
-#include "runtime/rest/internal/cpprest_body_queue.hpp"
+#include "ctrl/rest/internal/cpprest_body_queue.hpp"
 
 namespace ctrl::rest::internal::cpprest {
 

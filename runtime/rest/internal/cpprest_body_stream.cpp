@@ -1,8 +1,8 @@
-#include "runtime/rest/internal/cpprest_body_stream.hpp"
+#include "ctrl/rest/internal/cpprest_body_stream.hpp"
 
 #include <utility>
 
-#include "runtime/core/notification.hpp"
+#include "ctrl/core/notification.hpp"
 
 namespace ctrl::rest::internal::cpprest {
 

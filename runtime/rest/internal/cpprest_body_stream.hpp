@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/rest/internal/cpprest_body_queue.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/rest/internal/cpprest_body_queue.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::rest::internal::cpprest {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/cpprest_deadline.hpp"
+#include "ctrl/rest/internal/cpprest_deadline.hpp"
 
 namespace ctrl::rest::internal::cpprest {
 

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "runtime/core/context.hpp"
+#include "ctrl/core/context.hpp"
 
 namespace ctrl::rest::internal::cpprest {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/cpprest_errors.hpp"
+#include "ctrl/rest/internal/cpprest_errors.hpp"
 
 #include <openssl/err.h>
 

@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "runtime/core/status.hpp"
-#include "runtime/rest/internal/cpprest_tls.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/rest/internal/cpprest_tls.hpp"
 
 namespace ctrl::rest::internal::cpprest {
 

@@ -8,7 +8,7 @@
 
 #include <pplx/threadpool.h>
 
-#include "runtime/rest/cpprest_transport.hpp"
+#include "ctrl/rest/cpprest_transport.hpp"
 
 namespace ctrl::rest {
 

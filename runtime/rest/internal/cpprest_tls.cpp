@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/cpprest_tls.hpp"
+#include "ctrl/rest/internal/cpprest_tls.hpp"
 
 #include <arpa/inet.h>
 #include <openssl/bio.h>

@@ -8,8 +8,8 @@
 
 #include <boost/asio/ssl/context.hpp>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::rest::internal::cpprest {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/exec_json.hpp"
+#include "ctrl/rest/internal/exec_json.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "runtime/core/base64.hpp"
+#include "ctrl/core/base64.hpp"
 
 namespace ctrl::rest::internal {
 namespace {

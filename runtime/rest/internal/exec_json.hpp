@@ -4,9 +4,9 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/config.hpp"
-#include "runtime/rest/exec_credential.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/config.hpp"
+#include "ctrl/rest/exec_credential.hpp"
 
 namespace ctrl::rest::internal {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/exec_process.hpp"
+#include "ctrl/rest/internal/exec_process.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -22,7 +22,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
-#include "runtime/core/resume.hpp"
+#include "ctrl/core/resume.hpp"
 
 namespace ctrl::rest::internal {
 namespace {

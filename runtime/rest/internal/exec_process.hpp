@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::rest::internal {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/kubeconfig_env.hpp"
+#include "ctrl/rest/internal/kubeconfig_env.hpp"
 
 #include <pwd.h>
 #include <sys/stat.h>

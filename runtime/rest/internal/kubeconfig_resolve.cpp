@@ -1,10 +1,10 @@
-#include "runtime/rest/internal/kubeconfig_resolve.hpp"
+#include "ctrl/rest/internal/kubeconfig_resolve.hpp"
 
 #include <utility>
 
-#include "runtime/core/base64.hpp"
-#include "runtime/rest/exec_credential.hpp"
-#include "runtime/rest/internal/kubeconfig_env.hpp"
+#include "ctrl/core/base64.hpp"
+#include "ctrl/rest/exec_credential.hpp"
+#include "ctrl/rest/internal/kubeconfig_env.hpp"
 
 namespace ctrl::rest::internal {
 namespace {

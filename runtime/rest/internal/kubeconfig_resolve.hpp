@@ -1,8 +1,8 @@
 #pragma once
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/config.hpp"
-#include "runtime/rest/internal/kubeconfig_yaml.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/config.hpp"
+#include "ctrl/rest/internal/kubeconfig_yaml.hpp"
 
 namespace ctrl::rest::internal {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/kubeconfig_yaml.hpp"
+#include "ctrl/rest/internal/kubeconfig_yaml.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -8,7 +8,7 @@
 #include <exception>
 #include <set>
 
-#include "runtime/rest/internal/kubeconfig_env.hpp"
+#include "ctrl/rest/internal/kubeconfig_env.hpp"
 
 namespace ctrl::rest::internal {
 namespace {

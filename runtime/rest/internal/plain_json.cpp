@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/plain_json.hpp"
+#include "ctrl/rest/internal/plain_json.hpp"
 
 namespace ctrl::rest::internal {
 namespace {

@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/core/internal/json.hpp"
 
 namespace ctrl::rest::internal {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/protobuf_watch_event.hpp"
+#include "ctrl/rest/internal/protobuf_watch_event.hpp"
 
 #include <simdjson.h>
 
@@ -7,11 +7,11 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/core/internal/json.hpp"
-#include "runtime/protobuf/transcode.hpp"
-#include "runtime/rest/internal/plain_json.hpp"
-#include "runtime/rest/internal/simdjson_document.hpp"
-#include "runtime/rest/internal/watch_event_parser.hpp"
+#include "ctrl/core/internal/json.hpp"
+#include "ctrl/protobuf/transcode.hpp"
+#include "ctrl/rest/internal/plain_json.hpp"
+#include "ctrl/rest/internal/simdjson_document.hpp"
+#include "ctrl/rest/internal/watch_event_parser.hpp"
 
 namespace ctrl::rest::internal {
 namespace {

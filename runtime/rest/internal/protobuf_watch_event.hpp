@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/object_sink.hpp"
-#include "runtime/rest/watch_event.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/object_sink.hpp"
+#include "ctrl/rest/watch_event.hpp"
 
 namespace ctrl::rest::internal {
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/request_log.hpp"
+#include "ctrl/rest/internal/request_log.hpp"
 
 #include <algorithm>
 #include <array>

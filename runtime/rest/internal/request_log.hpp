@@ -4,10 +4,10 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/log.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/log/log.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::rest::internal {
 

@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/core/internal/json.hpp"
 
 namespace ctrl::rest::internal {
 

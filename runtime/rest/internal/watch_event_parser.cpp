@@ -1,4 +1,4 @@
-#include "runtime/rest/internal/watch_event_parser.hpp"
+#include "ctrl/rest/internal/watch_event_parser.hpp"
 
 #include <simdjson.h>
 
@@ -9,8 +9,8 @@
 #include <string>
 #include <utility>
 
-#include "runtime/core/internal/json.hpp"
-#include "runtime/rest/internal/simdjson_document.hpp"
+#include "ctrl/core/internal/json.hpp"
+#include "ctrl/rest/internal/simdjson_document.hpp"
 
 namespace ctrl::rest::internal {
 

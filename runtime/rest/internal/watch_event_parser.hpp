@@ -5,8 +5,8 @@
 #include <optional>
 #include <string_view>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/watch_event.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/watch_event.hpp"
 
 namespace ctrl::rest::internal {
 

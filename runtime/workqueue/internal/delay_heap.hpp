@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/workqueue/internal/node_index.hpp"
+#include "ctrl/workqueue/internal/node_index.hpp"
 
 namespace ctrl::workqueue::internal {
 

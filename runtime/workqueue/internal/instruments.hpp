@@ -4,7 +4,7 @@
 #include <optional>
 #include <utility>
 
-#include "runtime/workqueue/queue_metrics.hpp"
+#include "ctrl/workqueue/queue_metrics.hpp"
 
 namespace ctrl::workqueue::internal {
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <utility>
 
-#include "runtime/workqueue/internal/node_index.hpp"
+#include "ctrl/workqueue/internal/node_index.hpp"
 
 namespace ctrl::workqueue::internal {
 

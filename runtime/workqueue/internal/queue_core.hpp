@@ -13,19 +13,19 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/core/resume.hpp"
-#include "runtime/core/task.hpp"
+#include "ctrl/core/resume.hpp"
+#include "ctrl/core/task.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
-#include "runtime/workqueue/internal/adaptive_mutex.hpp"
-#include "runtime/workqueue/internal/delay_heap.hpp"
-#include "runtime/workqueue/internal/instruments.hpp"
-#include "runtime/workqueue/internal/key_set.hpp"
-#include "runtime/workqueue/queue_metrics.hpp"
+#include "ctrl/workqueue/internal/adaptive_mutex.hpp"
+#include "ctrl/workqueue/internal/delay_heap.hpp"
+#include "ctrl/workqueue/internal/instruments.hpp"
+#include "ctrl/workqueue/internal/key_set.hpp"
+#include "ctrl/workqueue/queue_metrics.hpp"
 
 namespace ctrl::workqueue::internal {
 

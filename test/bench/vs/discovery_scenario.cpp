@@ -5,11 +5,11 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/discovery/mapper_for_rest_client.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/rest/authenticator.hpp"
-#include "runtime/rest/rest_client.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/discovery/mapper_for_rest_client.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/rest/authenticator.hpp"
+#include "ctrl/rest/rest_client.hpp"
 #include "test/bench/bench_process.hpp"
 #include "test/bench/vs/load_observer.hpp"
 #include "test/bench/vs/probe_setup.hpp"

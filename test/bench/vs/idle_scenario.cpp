@@ -12,12 +12,12 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/controller/builder.hpp"
-#include "runtime/core/sleep.hpp"
-#include "runtime/manager/health_checks.hpp"
-#include "runtime/manager/manager.hpp"
-#include "runtime/manager/signals.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/builder/builder.hpp"
+#include "ctrl/core/sleep.hpp"
+#include "ctrl/manager/manager.hpp"
+#include "ctrl/manager/signals.hpp"
+#include "ctrl/server/health_checks.hpp"
 #include "test/bench/bench_process.hpp"
 #include "test/bench/process_stats.hpp"
 #include "test/bench/reconcile_timer.hpp"
@@ -113,9 +113,9 @@ int RunIdle(const ProbeArgs& args) {
     if (!made.Ok())
         return Fail(args, "manager: " + made.GetStatus().ToString());
     std::unique_ptr<manager::Manager> mgr = std::move(made).Value();
-    if (Status added = mgr->AddHealthzCheck("healthz", manager::Ping); !added.Ok())
+    if (Status added = mgr->AddHealthzCheck("healthz", server::Ping); !added.Ok())
         return Fail(args, "healthz check: " + added.ToString());
-    if (Status added = mgr->AddReadyzCheck("readyz", manager::Ping); !added.Ok())
+    if (Status added = mgr->AddReadyzCheck("readyz", server::Ping); !added.Ok())
         return Fail(args, "readyz check: " + added.ToString());
     if (Status warmed = WarmUpManager(*mgr, args.layout); !warmed.Ok())
         return Fail(args, "warm-up: " + warmed.ToString());

@@ -11,8 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runtime/core/object.hpp"
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/status_or.hpp"
 #include "test/bench/bench_process.hpp"
 
 namespace ctrl::bench::vs {

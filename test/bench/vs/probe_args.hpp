@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/status_or.hpp"
 #include "test/support/workload.hpp"
 
 namespace ctrl::bench::vs {

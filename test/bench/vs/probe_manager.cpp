@@ -9,10 +9,10 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/query.hpp>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/client/option_values.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/client/option_values.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 
 namespace ctrl::bench::vs {
 namespace {

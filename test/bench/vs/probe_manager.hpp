@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/manager/manager.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/manager/manager.hpp"
 #include "test/support/workload.hpp"
 
 namespace ctrl::bench::vs {

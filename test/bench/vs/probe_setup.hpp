@@ -7,12 +7,12 @@
 
 #include <boost/asio/any_io_executor.hpp>
 
-#include "runtime/cache/informer.hpp"
-#include "runtime/client/client.hpp"
-#include "runtime/cluster/cluster.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/config.hpp"
+#include "ctrl/cache/informer.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/cluster/cluster.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/config.hpp"
 #include "test/bench/bench_process.hpp"
 #include "test/bench/vs/probe_args.hpp"
 

@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/controller/request.hpp"
-#include "runtime/controller/request_queue.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/workqueue/queue.hpp"
+#include "ctrl/handler/request_queue.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/reconcile/request.hpp"
+#include "ctrl/workqueue/queue.hpp"
 #include "test/bench/bench_process.hpp"
 #include "test/bench/vs/load_observer.hpp"
 #include "test/bench/vs/scenarios.hpp"
@@ -33,7 +33,7 @@ constexpr const char* kQueueName = "pod";
 
 // The queue controller::Controller makes for itself (runtime/controller/controller.cpp NewQueue):
 // named after the controller, metrics in the default registry, the default rate limiter.
-std::unique_ptr<controller::RequestQueue> NewControllerQueue(const boost::asio::any_io_executor& executor) {
+std::unique_ptr<handler::RequestQueue> NewControllerQueue(const boost::asio::any_io_executor& executor) {
     workqueue::QueueOptions<Key> options;
     options.name = kQueueName;
     options.registry = &metrics::DefaultRegistry();

@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/client/option_values.hpp"
-#include "runtime/cluster/cluster.hpp"
-#include "runtime/core/run_sync.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/client/option_values.hpp"
+#include "ctrl/cluster/cluster.hpp"
+#include "ctrl/core/run_sync.hpp"
 #include "test/bench/bench_process.hpp"
 #include "test/bench/vs/load_observer.hpp"
 #include "test/bench/vs/probe_setup.hpp"

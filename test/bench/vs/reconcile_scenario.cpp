@@ -13,9 +13,9 @@
 #include <string_view>
 #include <utility>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/controller/builder.hpp"
-#include "runtime/manager/manager.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/builder/builder.hpp"
+#include "ctrl/manager/manager.hpp"
 #include "test/bench/annotation_patch_load.hpp"
 #include "test/bench/bench_process.hpp"
 #include "test/bench/reconcile_timer.hpp"

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/cluster/cluster.hpp"
-#include "runtime/core/run_sync.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/cluster/cluster.hpp"
+#include "ctrl/core/run_sync.hpp"
 #include "test/bench/bench_process.hpp"
 #include "test/bench/process_stats.hpp"
 #include "test/bench/vs/load_observer.hpp"

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/cache/event_handler.hpp"
-#include "runtime/cluster/cluster.hpp"
-#include "runtime/core/run_sync.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/cache/event_handler.hpp"
+#include "ctrl/cluster/cluster.hpp"
+#include "ctrl/core/run_sync.hpp"
 #include "test/bench/annotation_patch_load.hpp"
 #include "test/bench/bench_process.hpp"
 #include "test/bench/vs/load_observer.hpp"

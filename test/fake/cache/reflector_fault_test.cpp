@@ -19,8 +19,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_future.hpp>
 
-#include "runtime/cache/reflector.hpp"
-#include "runtime/core/run_sync.hpp"
+#include "ctrl/cache/reflector.hpp"
+#include "ctrl/core/run_sync.hpp"
 #include "test/fake/cache/reflector_fixture.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/log_capture.hpp"

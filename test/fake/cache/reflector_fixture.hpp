@@ -18,7 +18,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/cache/reflector.hpp"
+#include "ctrl/cache/reflector.hpp"
 #include "test/integration/cache/reflector_test_util.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/fake_api_server.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 
 // Boost 1.74's awaitable.hpp needs <utility> first: task.hpp includes it in that order.
-#include "runtime/core/task.hpp"
+#include "ctrl/core/task.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -19,7 +19,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 
-#include "runtime/rest/transport.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::rest::testing {
 

@@ -14,8 +14,8 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_future.hpp>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/beast_transport.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/rest/beast_transport.hpp"
 #include "test/fake/rest/beast_test_server.hpp"
 #include "test/support/eventually.hpp"
 

@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/beast_transport.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/rest/beast_transport.hpp"
 #include "test/fake/rest/beast_test_server.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/pki.hpp"

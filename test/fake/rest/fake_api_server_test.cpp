@@ -18,8 +18,8 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/write.hpp>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/cpprest_transport.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/rest/cpprest_transport.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/fake_api_server.hpp"
 

@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "runtime/rest/api_status.hpp"
+#include "ctrl/rest/api_status.hpp"
 #include "test/integration/rest/rest_test_util.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/fake_api_server.hpp"

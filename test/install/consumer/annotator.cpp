@@ -1,7 +1,7 @@
 #include "annotator.hpp"
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/controller/builder.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/builder/builder.hpp"
 
 namespace consumer {
 

@@ -2,9 +2,9 @@
 
 #include <memory>
 
-#include "runtime/controller/reconciler.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/manager/manager.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/manager/manager.hpp"
+#include "ctrl/reconcile/reconciler.hpp"
 
 namespace consumer {
 

@@ -13,11 +13,11 @@
 #include <boost/asio/io_context.hpp>
 
 #include "annotator.hpp"
-#include "runtime/api/config_map.hpp"
-#include "runtime/client/client.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/envtest/environment.hpp"
-#include "runtime/manager/manager.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/envtest/environment.hpp"
+#include "ctrl/manager/manager.hpp"
 
 namespace {
 

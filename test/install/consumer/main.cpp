@@ -5,9 +5,9 @@
 #include <string>
 
 #include "annotator.hpp"
-#include "runtime/manager/manager.hpp"
-#include "runtime/manager/signals.hpp"
-#include "runtime/rest/load_config.hpp"
+#include "ctrl/manager/manager.hpp"
+#include "ctrl/manager/signals.hpp"
+#include "ctrl/rest/load_config.hpp"
 
 int main(int argc, char** argv) {
     ctrl::rest::LoadConfigOptions load;

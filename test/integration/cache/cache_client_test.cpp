@@ -11,14 +11,14 @@
 #include <cstdio>
 #include <set>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/cache/cache.hpp"
-#include "runtime/client/delegating_client.hpp"
-#include "runtime/discovery/discovery_client.hpp"
-#include "runtime/discovery/lazy_rest_mapper.hpp"
-#include "runtime/rest/authenticator.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/cache/cache.hpp"
+#include "ctrl/client/delegating_client.hpp"
+#include "ctrl/discovery/discovery_client.hpp"
+#include "ctrl/discovery/lazy_rest_mapper.hpp"
+#include "ctrl/rest/authenticator.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/counting_transport.hpp"
 #include "test/support/eventually.hpp"

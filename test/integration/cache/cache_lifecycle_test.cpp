@@ -16,13 +16,13 @@
 
 #include <boost/asio/co_spawn.hpp>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/cache/cache.hpp"
-#include "runtime/client/client.hpp"
-#include "runtime/core/log.hpp"
-#include "runtime/discovery/discovery_client.hpp"
-#include "runtime/discovery/lazy_rest_mapper.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/cache/cache.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/discovery/discovery_client.hpp"
+#include "ctrl/discovery/lazy_rest_mapper.hpp"
+#include "ctrl/log/log.hpp"
 #include "test/integration/cache/reflector_test_util.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/io_loop.hpp"

@@ -16,9 +16,9 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/cache/reflector.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/cache/reflector.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 #include "test/integration/cache/reflector_test_util.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"

@@ -12,7 +12,7 @@
 #include <string>
 #include <thread>
 
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/metrics/registry.hpp"
 #include "test/integration/cache/cluster_fixture.hpp"
 #include "test/integration/cache/pod_ops.hpp"
 #include "test/support/command.hpp"

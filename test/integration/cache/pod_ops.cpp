@@ -11,10 +11,10 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/this_coro.hpp>
 
-#include "runtime/core/object.hpp"
-#include "runtime/core/object_list.hpp"
-#include "runtime/core/sleep.hpp"
-#include "runtime/rest/request_builder.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/object_list.hpp"
+#include "ctrl/core/sleep.hpp"
+#include "ctrl/rest/request_builder.hpp"
 #include "test/support/realistic_pod.hpp"
 
 namespace ctrl::cache::test {

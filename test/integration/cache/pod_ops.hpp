@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cache/store.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/cache/store.hpp"
+#include "ctrl/core/object.hpp"
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/status.hpp"
-#include "runtime/core/task.hpp"
-#include "runtime/rest/rest_client.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/rest/rest_client.hpp"
 
 namespace ctrl::cache::test {
 

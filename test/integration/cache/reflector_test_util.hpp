@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cache/event_handler.hpp"
+#include "ctrl/cache/event_handler.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl::cache::test {

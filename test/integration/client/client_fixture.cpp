@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
-#include "runtime/api/builtins.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/api/vpcresources.hpp"
-#include "runtime/rest/authenticator.hpp"
-#include "runtime/rest/rest_client.hpp"
+#include "controllers/sgp/api/vpcresources.hpp"
+#include "ctrl/api/builtins.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/rest/authenticator.hpp"
+#include "ctrl/rest/rest_client.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/kubeconfig_config.hpp"
 
@@ -27,7 +27,7 @@ std::string NamespaceForTest() {
 std::shared_ptr<const scheme::Scheme> TestScheme() {
     auto scheme = std::make_shared<scheme::Scheme>();
     EXPECT_TRUE(api::AddAllBuiltinsToScheme(*scheme).Ok());
-    EXPECT_TRUE(api::vpcresourcesv1beta1::AddToScheme(*scheme).Ok());
+    EXPECT_TRUE(vpcresources::vpcresourcesv1beta1::AddToScheme(*scheme).Ok());
     return scheme;
 }
 

@@ -10,11 +10,11 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/client/client.hpp"
-#include "runtime/core/context.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/metrics/registry.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/rest/transport.hpp"
 #include "test/support/counting_transport.hpp"
 
 namespace ctrl::client::test {

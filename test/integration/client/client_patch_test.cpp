@@ -5,8 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/pod.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/pod.hpp"
 #include "test/integration/client/client_fixture.hpp"
 #include "test/support/internal/conformance_objects.hpp"
 

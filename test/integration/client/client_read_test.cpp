@@ -7,11 +7,11 @@
 
 #include <set>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/client/object_form.hpp"
-#include "runtime/scheme/scheme.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/client/object_form.hpp"
+#include "ctrl/scheme/scheme.hpp"
 #include "test/integration/client/client_fixture.hpp"
 
 namespace ctrl::client::test {

@@ -7,8 +7,8 @@
 
 #include <thread>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/api/service_account.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/api/service_account.hpp"
 #include "test/integration/client/client_fixture.hpp"
 #include "test/support/client_conformance.hpp"
 #include "test/support/eventually.hpp"

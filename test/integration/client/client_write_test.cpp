@@ -6,9 +6,9 @@
 
 #include <thread>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/client/retry.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/client/retry.hpp"
 #include "test/integration/client/client_fixture.hpp"
 
 namespace ctrl::client::test {

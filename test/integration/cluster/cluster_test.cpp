@@ -12,10 +12,10 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/cluster/cluster.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/cluster/cluster.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/counted_rest_client.hpp"
 #include "test/support/counting_transport.hpp"

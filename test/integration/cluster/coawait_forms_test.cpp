@@ -14,11 +14,11 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/client/retry.hpp"
-#include "runtime/cluster/cluster.hpp"
-#include "runtime/core/run_sync.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/client/retry.hpp"
+#include "ctrl/cluster/cluster.hpp"
+#include "ctrl/core/run_sync.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/kubeconfig_config.hpp"
 

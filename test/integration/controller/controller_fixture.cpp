@@ -6,9 +6,9 @@
 
 #include <boost/asio/co_spawn.hpp>
 
-#include "runtime/api/builtins.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/api/vpcresources.hpp"
+#include "controllers/sgp/api/vpcresources.hpp"
+#include "ctrl/api/builtins.hpp"
+#include "ctrl/api/namespace.hpp"
 #include "test/support/counted_rest_client.hpp"
 #include "test/support/kubeconfig_config.hpp"
 
@@ -72,7 +72,7 @@ void ControllerFixture::SetUp() {
     // The built-in kinds and the SecurityGroupPolicy.
     auto scheme = std::make_shared<scheme::Scheme>();
     ASSERT_TRUE(api::AddAllBuiltinsToScheme(*scheme).Ok());
-    ASSERT_TRUE(api::vpcresourcesv1beta1::AddToScheme(*scheme).Ok());
+    ASSERT_TRUE(vpcresources::vpcresourcesv1beta1::AddToScheme(*scheme).Ok());
     options.scheme = scheme;
     StatusOr<CountedCluster> counted = NewCountedCluster(config, io_.get_executor(), registry_, std::move(options));
     ASSERT_TRUE(counted.Ok()) << counted.GetStatus();

@@ -16,11 +16,11 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/cluster/cluster.hpp"
-#include "runtime/controller/controller.hpp"
-#include "runtime/controller/reconciler.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/cluster/cluster.hpp"
+#include "ctrl/controller/controller.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/reconcile/reconciler.hpp"
 #include "test/support/cluster_host.hpp"
 #include "test/support/counting_transport.hpp"
 #include "test/support/eventually.hpp"

@@ -11,13 +11,13 @@
 #include <string>
 #include <thread>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/secret.hpp"
-#include "runtime/controller/builder.hpp"
-#include "runtime/controller/enqueue_requests_from_map_func.hpp"
-#include "runtime/controller/predicates.hpp"
-#include "runtime/core/log.hpp"
-#include "runtime/core/sleep.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/secret.hpp"
+#include "ctrl/builder/builder.hpp"
+#include "ctrl/core/sleep.hpp"
+#include "ctrl/handler/enqueue_requests_from_map_func.hpp"
+#include "ctrl/log/log.hpp"
+#include "ctrl/predicate/predicates.hpp"
 #include "test/integration/controller/controller_fixture.hpp"
 #include "test/support/log_capture.hpp"
 

@@ -11,13 +11,13 @@
 #include <atomic>
 #include <cctype>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/cluster/cluster.hpp"
-#include "runtime/controller/controllerutil_create_or.hpp"
-#include "runtime/controller/controllerutil_finalizer.hpp"
-#include "runtime/controller/controllerutil_owner.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/cluster/cluster.hpp"
+#include "ctrl/controllerutil/create_or.hpp"
+#include "ctrl/controllerutil/finalizer.hpp"
+#include "ctrl/controllerutil/owner.hpp"
 #include "test/support/client_conformance.hpp"
 #include "test/support/counted_rest_client.hpp"
 #include "test/support/counting_transport.hpp"

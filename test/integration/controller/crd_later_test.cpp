@@ -10,8 +10,8 @@
 #include <regex>
 #include <thread>
 
-#include "runtime/api/security_group_policy.hpp"
-#include "runtime/controller/builder.hpp"
+#include "controllers/sgp/api/security_group_policy.hpp"
+#include "ctrl/builder/builder.hpp"
 #include "test/integration/controller/controller_fixture.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/crds.hpp"
@@ -38,7 +38,7 @@ class CrdLaterTest : public ctrl::testing::ControllerFixture {};
 TEST_F(CrdLaterTest, AControllerForAKindNotServedYetWaitsThenReconcilesWithoutARestart) {
     std::atomic<int> reconciles{0};
     ASSERT_TRUE(
-        builder::ControllerFor<api::SecurityGroupPolicy>(*host_)
+        builder::ControllerFor<vpcresources::SecurityGroupPolicy>(*host_)
             .Named("sgp-later")
             .Complete(reconcile::AsReconciler([&](Context, reconcile::Request) -> Task<StatusOr<reconcile::Result>> {
                 ++reconciles;
@@ -70,7 +70,7 @@ TEST_F(CrdLaterTest, AControllerForAKindNotServedYetWaitsThenReconcilesWithoutAR
         kubeconfig,
         {"wait", "--for=condition=Established", "--timeout=60s", "crd/securitygrouppolicies.vpcresources.k8s.aws"},
         60s);
-    api::SecurityGroupPolicy sgp;
+    vpcresources::SecurityGroupPolicy sgp;
     sgp.SetNamespace(Namespace());
     sgp.SetName("existing");
     sgp.SetGroupIds({"sg-0123456789abcdef0"});

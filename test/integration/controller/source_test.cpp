@@ -9,12 +9,12 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "runtime/api/namespace.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/api/security_group_policy.hpp"
-#include "runtime/cluster/cluster.hpp"
-#include "runtime/controller/source_kind.hpp"
-#include "runtime/workqueue/queue.hpp"
+#include "controllers/sgp/api/security_group_policy.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/cluster/cluster.hpp"
+#include "ctrl/source/kind.hpp"
+#include "ctrl/workqueue/queue.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/counted_rest_client.hpp"
 #include "test/support/counting_transport.hpp"
@@ -157,7 +157,7 @@ TEST_F(SourceTest, APodsCreateUpdateAndDeleteReachTheHandlerThroughThePredicates
 TEST_F(SourceTest, AKindServedOnlyLaterIsReportedThenDeliveredWithoutARestart) {
     cluster::Cluster& cluster = *MakeCluster(ctrl::testing::SharedAdminConfig());
     auto handler = std::make_shared<RecordingHandler>();
-    auto source = Track(Kind<api::SecurityGroupPolicy>(cluster.GetCache(), handler));
+    auto source = Track(Kind<vpcresources::SecurityGroupPolicy>(cluster.GetCache(), handler));
     const Clock::time_point started = Clock::now();
     ASSERT_TRUE(Run(source->Start(stop_, queue_)).Ok());
 

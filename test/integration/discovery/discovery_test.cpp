@@ -14,9 +14,9 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/discovery/discovery_client.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/discovery/discovery_client.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/kubectl.hpp"

@@ -15,9 +15,9 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/discovery/lazy_rest_mapper.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/discovery/lazy_rest_mapper.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/counting_transport.hpp"
 #include "test/support/eventually.hpp"

@@ -15,14 +15,14 @@
 #include <random>
 #include <sstream>
 
-#include "runtime/api/namespace.hpp"
-#include "runtime/api/secret.hpp"
-#include "runtime/cache/cache.hpp"
-#include "runtime/client/client.hpp"
-#include "runtime/core/base64.hpp"
-#include "runtime/discovery/discovery_client.hpp"
-#include "runtime/discovery/lazy_rest_mapper.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/api/secret.hpp"
+#include "ctrl/cache/cache.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/core/base64.hpp"
+#include "ctrl/discovery/discovery_client.hpp"
+#include "ctrl/discovery/lazy_rest_mapper.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/io_loop.hpp"
 #include "test/support/kubeconfig_config.hpp"

@@ -13,9 +13,9 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/cluster/cluster.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/cluster/cluster.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/metrics/registry.hpp"
 #include "test/support/counted_rest_client.hpp"
 #include "test/support/counting_transport.hpp"
 #include "test/support/kubeconfig_config.hpp"

@@ -12,9 +12,9 @@
 
 #include <boost/asio/co_spawn.hpp>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/event.hpp"
-#include "runtime/manager/event_broadcaster.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/event.hpp"
+#include "ctrl/record/event_broadcaster.hpp"
 #include "test/integration/manager/cluster_fixture.hpp"
 #include "test/support/eventually.hpp"
 

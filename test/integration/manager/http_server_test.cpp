@@ -13,15 +13,15 @@
 
 #include <boost/asio/co_spawn.hpp>
 
-#include "runtime/client/client.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/manager/access_reviewer.hpp"
-#include "runtime/manager/auth_filter.hpp"
-#include "runtime/manager/health_checks.hpp"
-#include "runtime/manager/http_server.hpp"
-#include "runtime/manager/metrics_handler.hpp"
-#include "runtime/metrics/process_metrics.hpp"
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/metrics/process_metrics.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/server/access_reviewer.hpp"
+#include "ctrl/server/auth_filter.hpp"
+#include "ctrl/server/health_checks.hpp"
+#include "ctrl/server/http_server.hpp"
+#include "ctrl/server/metrics_handler.hpp"
 #include "test/support/command.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/free_port.hpp"
@@ -30,7 +30,7 @@
 #include "test/support/process.hpp"
 #include "test/support/prometheus_server.hpp"
 
-namespace ctrl::manager {
+namespace ctrl::server {
 namespace {
 
 using ctrl::testing::Command;
@@ -239,4 +239,4 @@ TEST_F(HttpServerIntegrationTest, PrometheusScrapesOverHttpAndHttpsWithAToken) {
 }
 
 }  // namespace
-}  // namespace ctrl::manager
+}  // namespace ctrl::server

@@ -12,8 +12,8 @@
 
 #include <boost/asio/co_spawn.hpp>
 
-#include "runtime/api/lease.hpp"
-#include "runtime/manager/leader_elector.hpp"
+#include "ctrl/api/lease.hpp"
+#include "ctrl/leaderelection/leader_elector.hpp"
 #include "test/integration/manager/cluster_fixture.hpp"
 #include "test/support/eventually.hpp"
 

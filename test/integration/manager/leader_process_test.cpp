@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <thread>
 
-#include "runtime/api/lease.hpp"
+#include "ctrl/api/lease.hpp"
 #include "test/integration/manager/process_fixture.hpp"
 #include "test/support/eventually.hpp"
 

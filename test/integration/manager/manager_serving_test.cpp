@@ -8,11 +8,11 @@
 
 #include <future>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/controller/builder.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/manager/manager.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/builder/builder.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/manager/manager.hpp"
 #include "test/support/command.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/kubeconfig_config.hpp"

@@ -10,13 +10,13 @@
 #include <regex>
 #include <thread>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/api/secret.hpp"
-#include "runtime/client/option_values.hpp"
-#include "runtime/controller/builder.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/manager/manager.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/api/secret.hpp"
+#include "ctrl/builder/builder.hpp"
+#include "ctrl/client/option_values.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/manager/manager.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/kubeconfig_config.hpp"

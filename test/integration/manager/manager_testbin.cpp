@@ -12,13 +12,13 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/controller/builder.hpp"
-#include "runtime/core/sleep.hpp"
-#include "runtime/manager/flags.hpp"
-#include "runtime/manager/manager.hpp"
-#include "runtime/manager/signals.hpp"
-#include "runtime/rest/load_config.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/builder/builder.hpp"
+#include "ctrl/core/sleep.hpp"
+#include "ctrl/manager/flags.hpp"
+#include "ctrl/manager/manager.hpp"
+#include "ctrl/manager/signals.hpp"
+#include "ctrl/rest/load_config.hpp"
 
 namespace {
 

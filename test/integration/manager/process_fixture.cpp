@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <fstream>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/core/run_sync.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/core/run_sync.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/kubeconfig_config.hpp"

@@ -9,7 +9,7 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/client/client.hpp"
+#include "ctrl/client/client.hpp"
 #include "test/support/process.hpp"
 
 namespace ctrl::testing {

@@ -26,10 +26,10 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/client/client.hpp"
-#include "runtime/core/object_list.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/core/object_list.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 #include "test/support/command.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"

@@ -4,10 +4,10 @@
 
 #include <chrono>
 
-#include "runtime/core/context.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/protobuf/transcode.hpp"
-#include "runtime/protobuf/watch_frames.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/protobuf/transcode.hpp"
+#include "ctrl/protobuf/watch_frames.hpp"
 #include "test/support/kubeconfig_config.hpp"
 
 namespace ctrl::protobuf::test {

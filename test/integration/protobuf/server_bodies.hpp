@@ -6,8 +6,8 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/status_or.hpp"
-#include "runtime/rest/rest_client.hpp"
+#include "ctrl/core/status_or.hpp"
+#include "ctrl/rest/rest_client.hpp"
 
 namespace ctrl::protobuf::test {
 

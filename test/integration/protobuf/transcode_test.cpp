@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/object.hpp"
-#include "runtime/protobuf/transcode.hpp"
-#include "runtime/protobuf/watch_frames.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/protobuf/transcode.hpp"
+#include "ctrl/protobuf/watch_frames.hpp"
 #include "test/integration/protobuf/objects.hpp"
 #include "test/integration/protobuf/server_bodies.hpp"
 #include "test/support/workload.hpp"

@@ -25,8 +25,8 @@
 #include <boost/asio/use_future.hpp>
 #include <boost/asio/write.hpp>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/beast_transport.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/rest/beast_transport.hpp"
 #include "test/integration/rest/rest_test_util.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"

@@ -17,8 +17,8 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/cpprest_transport.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/rest/cpprest_transport.hpp"
 #include "test/integration/rest/rest_test_util.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"

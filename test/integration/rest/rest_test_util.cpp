@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 
 namespace ctrl::rest::test {
 

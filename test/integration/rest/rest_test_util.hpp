@@ -8,11 +8,11 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/object.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/config.hpp"
-#include "runtime/rest/request_builder.hpp"
-#include "runtime/rest/rest_client.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/rest/config.hpp"
+#include "ctrl/rest/request_builder.hpp"
+#include "ctrl/rest/rest_client.hpp"
 #include "test/support/control_plane_environment.hpp"
 
 namespace ctrl::rest::test {

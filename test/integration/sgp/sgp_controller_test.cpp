@@ -8,16 +8,16 @@
 #include <future>
 #include <thread>
 
+#include "controllers/sgp/api/security_group_policy.hpp"
+#include "controllers/sgp/api/vpcresources.hpp"
 #include "controllers/sgp/matching.hpp"
 #include "controllers/sgp/sgp_controller.hpp"
-#include "runtime/api/builtins.hpp"
-#include "runtime/api/condition.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/api/security_group_policy.hpp"
-#include "runtime/api/service_account.hpp"
-#include "runtime/api/vpcresources.hpp"
-#include "runtime/core/run_sync.hpp"
+#include "ctrl/api/builtins.hpp"
+#include "ctrl/api/condition.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/api/service_account.hpp"
+#include "ctrl/core/run_sync.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/kubeconfig_config.hpp"
@@ -59,7 +59,7 @@ class SgpControllerTest : public ::testing::Test {
             60s);
         auto scheme = std::make_shared<scheme::Scheme>();
         ASSERT_TRUE(api::AddAllBuiltinsToScheme(*scheme).Ok());
-        ASSERT_TRUE(api::vpcresourcesv1beta1::AddToScheme(*scheme).Ok());
+        ASSERT_TRUE(vpcresources::vpcresourcesv1beta1::AddToScheme(*scheme).Ok());
         manager::Options options;
         options.scheme = scheme;
         options.registry = &registry_;
@@ -95,7 +95,7 @@ class SgpControllerTest : public ::testing::Test {
     // The Ready condition of policy `name` in kStatusNs, as "<status>/<reason>/<matchedPods>/<observedGeneration
     // == generation>", or what could not be read.
     std::string StatusOf(const std::string& name) {
-        api::SecurityGroupPolicy policy;
+        vpcresources::SecurityGroupPolicy policy;
         if (!On(Direct().Get(TestContext(), ObjectKey(kStatusNs, name), policy)).Ok())
             return "<unreadable>";
         const std::optional<api::Condition> ready =
@@ -132,7 +132,7 @@ TEST_F(SgpControllerTest, PodsGetTheGroupsOfMatchingPoliciesAndFollowTheirServic
     runner.SetLabels({{"secure", "yes"}});
     ASSERT_TRUE(On(Direct().Create(TestContext(), runner)).Ok());
 
-    api::SecurityGroupPolicy web;
+    vpcresources::SecurityGroupPolicy web;
     web.SetNamespace(kNs);
     web.SetName("a-web");
     LabelSelectorSpec app_web;
@@ -140,7 +140,7 @@ TEST_F(SgpControllerTest, PodsGetTheGroupsOfMatchingPoliciesAndFollowTheirServic
     web.SetPodSelector(app_web);
     web.SetGroupIds({"sg-1", "sg-2"});
     ASSERT_TRUE(On(Direct().Create(TestContext(), web)).Ok());
-    api::SecurityGroupPolicy secure;
+    vpcresources::SecurityGroupPolicy secure;
     secure.SetNamespace(kNs);
     secure.SetName("b-secure");
     LabelSelectorSpec secure_yes;
@@ -175,7 +175,7 @@ TEST_F(SgpControllerTest, EachPolicyGetsAStatusAndTheWatcherExportsItsMetrics) {
         api::Pod pod = MakePod(name, app, "", kStatusNs);
         ASSERT_TRUE(On(Direct().Create(TestContext(), pod)).Ok());
     }
-    api::SecurityGroupPolicy web;
+    vpcresources::SecurityGroupPolicy web;
     web.SetNamespace(kStatusNs);
     web.SetName("web");
     LabelSelectorSpec app_web;
@@ -183,7 +183,7 @@ TEST_F(SgpControllerTest, EachPolicyGetsAStatusAndTheWatcherExportsItsMetrics) {
     web.SetPodSelector(app_web);
     web.SetGroupIds({"sg-web"});
     ASSERT_TRUE(On(Direct().Create(TestContext(), web)).Ok());
-    api::SecurityGroupPolicy broken;
+    vpcresources::SecurityGroupPolicy broken;
     broken.SetNamespace(kStatusNs);
     broken.SetName("broken");
     broken.SetGroupIds({"sg-never"});

@@ -7,11 +7,11 @@
 #include <set>
 #include <string>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/core/context.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/core/object_list.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/core/object_list.hpp"
 
 namespace ctrl::testing::internal {
 

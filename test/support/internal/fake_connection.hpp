@@ -5,7 +5,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 
-#include "runtime/core/task.hpp"
+#include "ctrl/core/task.hpp"
 #include "test/support/internal/fake_script.hpp"
 
 namespace ctrl::testing::internal {

@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/api/internal/rfc3339.hpp"
-#include "runtime/api/timestamp.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/api/internal/rfc3339.hpp"
+#include "ctrl/api/timestamp.hpp"
+#include "ctrl/core/object.hpp"
 #include "test/unit/core/testdata.hpp"
 
 namespace ctrl::api::testing {

@@ -1,4 +1,4 @@
-#include "runtime/api/condition.hpp"
+#include "ctrl/api/condition.hpp"
 
 #include <gtest/gtest.h>
 

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/event.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/api/secret.hpp"
-#include "runtime/api/service_account.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/event.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/api/secret.hpp"
+#include "ctrl/api/service_account.hpp"
 #include "test/unit/api/api_test_util.hpp"
 
 namespace ctrl::api {

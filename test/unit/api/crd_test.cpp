@@ -1,4 +1,4 @@
-#include "runtime/api/custom_resource_definition.hpp"
+#include "ctrl/api/custom_resource_definition.hpp"
 
 #include <gtest/gtest.h>
 

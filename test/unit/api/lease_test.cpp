@@ -1,4 +1,4 @@
-#include "runtime/api/lease.hpp"
+#include "ctrl/api/lease.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/api/custom_resource_definition.hpp"
-#include "runtime/api/security_group_policy.hpp"
+#include "controllers/sgp/api/security_group_policy.hpp"
+#include "ctrl/api/custom_resource_definition.hpp"
 #include "test/support/crds.hpp"
 
 namespace ctrl::api {
@@ -129,7 +129,7 @@ TEST(SampleManifestTest, SamplesAreValidPolicies) {
                                   "manifests/samples/securitygrouppolicy-serviceaccount.yaml"}) {
         auto json = ctrl::testing::ManifestJson(path);
         ASSERT_TRUE(json.Ok()) << json.GetStatus();
-        auto sgp = SecurityGroupPolicy::Parse(*json);
+        auto sgp = vpcresources::SecurityGroupPolicy::Parse(*json);
         ASSERT_TRUE(sgp.Ok()) << path << ": " << sgp.GetStatus();
         EXPECT_TRUE(sgp->Validate().Ok()) << path << ": " << sgp->Validate();
         EXPECT_FALSE(sgp->GroupIds().empty()) << path;

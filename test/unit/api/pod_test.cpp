@@ -1,4 +1,4 @@
-#include "runtime/api/pod.hpp"
+#include "ctrl/api/pod.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,15 +2,15 @@
 
 #include <typeindex>
 
-#include "runtime/api/builtins.hpp"
-#include "runtime/api/cni_node.hpp"
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/custom_resource_definition.hpp"
-#include "runtime/api/lease.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/api/security_group_policy.hpp"
-#include "runtime/api/vpcresources.hpp"
-#include "runtime/scheme/scheme.hpp"
+#include "controllers/sgp/api/cni_node.hpp"
+#include "controllers/sgp/api/security_group_policy.hpp"
+#include "controllers/sgp/api/vpcresources.hpp"
+#include "ctrl/api/builtins.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/custom_resource_definition.hpp"
+#include "ctrl/api/lease.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/scheme/scheme.hpp"
 
 namespace ctrl::api {
 namespace {
@@ -68,11 +68,12 @@ TEST(RegistrationTest, NewObjectsAreTheTypedKinds) {
 TEST(RegistrationTest, VpcResourcesTwoVersionsOfOneGroup) {
     scheme::Scheme scheme;
     ASSERT_TRUE(AddAllBuiltinsToScheme(scheme).Ok());
-    ASSERT_TRUE(vpcresourcesv1beta1::AddToScheme(scheme).Ok());
-    ASSERT_TRUE(vpcresourcesv1alpha1::AddToScheme(scheme).Ok());
-    EXPECT_EQ(*scheme.ObjectKind<SecurityGroupPolicy>(),
+    ASSERT_TRUE(vpcresources::vpcresourcesv1beta1::AddToScheme(scheme).Ok());
+    ASSERT_TRUE(vpcresources::vpcresourcesv1alpha1::AddToScheme(scheme).Ok());
+    EXPECT_EQ(*scheme.ObjectKind<vpcresources::SecurityGroupPolicy>(),
               (GroupVersionKind{"vpcresources.k8s.aws", "v1beta1", "SecurityGroupPolicy"}));
-    EXPECT_EQ(*scheme.ObjectKind<CNINodeList>(), (GroupVersionKind{"vpcresources.k8s.aws", "v1alpha1", "CNINodeList"}));
+    EXPECT_EQ(*scheme.ObjectKind<vpcresources::CNINodeList>(),
+              (GroupVersionKind{"vpcresources.k8s.aws", "v1alpha1", "CNINodeList"}));
     EXPECT_EQ(scheme.VersionsForGroup("vpcresources.k8s.aws"), (std::vector<std::string>{"v1beta1", "v1alpha1"}));
     EXPECT_EQ(scheme.KnownTypes({"vpcresources.k8s.aws", "v1beta1"}).size(), 2u);
     EXPECT_FALSE(scheme.Recognizes({"vpcresources.k8s.aws", "v1beta1", "CNINode"}));

@@ -1,4 +1,4 @@
-#include "runtime/api/internal/rfc3339.hpp"
+#include "ctrl/api/internal/rfc3339.hpp"
 
 #include <gtest/gtest.h>
 

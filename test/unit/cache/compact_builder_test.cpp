@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cache/internal/compact_builder.hpp"
-#include "runtime/cache/internal/compact_value.hpp"
-#include "runtime/cache/store.hpp"
-#include "runtime/rest/internal/protobuf_watch_event.hpp"
+#include "ctrl/cache/internal/compact_builder.hpp"
+#include "ctrl/cache/internal/compact_value.hpp"
+#include "ctrl/cache/store.hpp"
+#include "ctrl/rest/internal/protobuf_watch_event.hpp"
 #include "test/unit/protobuf/proto_builder.hpp"
 #include "test/unit/protobuf/read_testdata.hpp"
 

@@ -8,9 +8,9 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/cache/internal/compact_value.hpp"
-#include "runtime/cache/internal/intern_table.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/cache/internal/compact_value.hpp"
+#include "ctrl/cache/internal/intern_table.hpp"
+#include "ctrl/core/object.hpp"
 #include "test/support/realistic_pod.hpp"
 
 namespace ctrl::cache::internal {

@@ -2,7 +2,7 @@
 // time, an exception caught around each call (logged and counted), a handler that queues more from
 // inside its call, HasSynced after the marker, nothing after Stop.
 
-#include "runtime/cache/internal/listener.hpp"
+#include "ctrl/cache/internal/listener.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/log.hpp"
+#include "ctrl/log/log.hpp"
 
 namespace ctrl::cache::internal {
 namespace {

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/cache/store.hpp"
+#include "ctrl/cache/store.hpp"
 #include "test/support/realistic_pod.hpp"
 
 namespace ctrl::cache {

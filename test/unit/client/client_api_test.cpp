@@ -7,11 +7,11 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/client/object_form.hpp"
-#include "runtime/client/retry.hpp"
-#include "runtime/client/sub_resource_client.hpp"
-#include "runtime/core/run_sync.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/client/object_form.hpp"
+#include "ctrl/client/retry.hpp"
+#include "ctrl/client/sub_resource_client.hpp"
+#include "ctrl/core/run_sync.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl::client {

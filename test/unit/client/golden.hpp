@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/object.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::client::test {
 

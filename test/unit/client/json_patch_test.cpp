@@ -1,4 +1,4 @@
-#include "runtime/client/internal/json_patch.hpp"
+#include "ctrl/client/internal/json_patch.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/core/internal/json.hpp"
 #include "test/unit/client/random_json.hpp"
 
 namespace ctrl::client::internal {

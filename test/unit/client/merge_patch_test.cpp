@@ -1,11 +1,11 @@
-#include "runtime/client/internal/merge_patch.hpp"
+#include "ctrl/client/internal/merge_patch.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <string_view>
 
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/core/internal/json.hpp"
 #include "test/unit/client/golden.hpp"
 #include "test/unit/client/random_json.hpp"
 

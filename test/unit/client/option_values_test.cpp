@@ -8,10 +8,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/client/client.hpp"
-#include "runtime/client/option_values.hpp"
-#include "runtime/client/patch.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/client/option_values.hpp"
+#include "ctrl/client/patch.hpp"
 
 namespace ctrl::client {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/client/patch.hpp"
+#include "ctrl/client/patch.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <string_view>
 #include <type_traits>
 
-#include "runtime/api/pod.hpp"
-#include "runtime/api/security_group_policy.hpp"
+#include "controllers/sgp/api/security_group_policy.hpp"
+#include "ctrl/api/pod.hpp"
 
 namespace ctrl::client {
 namespace {
@@ -129,7 +129,7 @@ TEST(PatchTest, StrategicMergeFromMergesContainersByName) {
 }
 
 TEST(PatchTest, StrategicMergeFromRefusesKindsWithoutKnownMergeKeys) {
-    const api::SecurityGroupPolicy sgp;
+    const vpcresources::SecurityGroupPolicy sgp;
     StatusOr<std::string> data = StrategicMergeFrom(sgp).Data(sgp);
     ASSERT_FALSE(data.Ok());
     EXPECT_TRUE(IsBadRequest(data.GetStatus()));

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/core/internal/json.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/core/internal/json.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl::client::test {
 

@@ -1,4 +1,4 @@
-#include "runtime/client/internal/strategic_merge_patch.hpp"
+#include "ctrl/client/internal/strategic_merge_patch.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "runtime/client/internal/strategic_merge_schema.hpp"
+#include "ctrl/client/internal/strategic_merge_schema.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "runtime/controller/controller.hpp"
+#include "ctrl/controller/controller.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/core/sleep.hpp"
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/core/sleep.hpp"
+#include "ctrl/metrics/registry.hpp"
 #include "test/unit/workqueue/test_support.hpp"
 
 namespace ctrl::controller {

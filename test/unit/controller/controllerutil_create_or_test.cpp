@@ -1,6 +1,6 @@
 // CreateOrUpdate and CreateOrPatch on the fake client: what each returns, which calls it makes
 // (recorded by an interceptor: none but the read when nothing changed), and what ends up stored.
-#include "runtime/controller/controllerutil_create_or.hpp"
+#include "ctrl/controllerutil/create_or.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -11,10 +11,10 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/fake/client_builder.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/fake/client_builder.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl::controllerutil {

@@ -1,8 +1,8 @@
-#include "runtime/controller/controllerutil_finalizer.hpp"
+#include "ctrl/controllerutil/finalizer.hpp"
 
 #include <gtest/gtest.h>
 
-#include "runtime/api/config_map.hpp"
+#include "ctrl/api/config_map.hpp"
 
 namespace ctrl::controllerutil {
 namespace {

@@ -1,14 +1,14 @@
 // controllerutil's owner references, checked against controller-runtime's semantics: the
 // already-owned check, validateOwner's namespace rules, replacing a reference to the same owner,
 // the owner's kind from the object or from the scheme, and removal.
-#include "runtime/controller/controllerutil_owner.hpp"
+#include "ctrl/controllerutil/owner.hpp"
 
 #include <gtest/gtest.h>
 
-#include "runtime/api/builtins.hpp"
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/api/pod.hpp"
+#include "ctrl/api/builtins.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/api/pod.hpp"
 
 namespace ctrl::controllerutil {
 namespace {

@@ -1,6 +1,6 @@
 // EnqueueRequestForObject: the object's own key for every event type.
 
-#include "runtime/controller/enqueue_request_for_object.hpp"
+#include "ctrl/handler/enqueue_request_for_object.hpp"
 
 #include <gtest/gtest.h>
 

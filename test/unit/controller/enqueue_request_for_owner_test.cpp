@@ -1,7 +1,7 @@
 // EnqueueRequestForOwner: owners of the owner kind (group and kind, any version), the controller
 // owner alone when asked, namespaced or not as the RESTMapper says.
 
-#include "runtime/controller/enqueue_request_for_owner.hpp"
+#include "ctrl/handler/enqueue_request_for_owner.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,10 +11,10 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/discovery/static_rest_mapper.hpp"
-#include "runtime/scheme/scheme.hpp"
-#include "runtime/scheme/typed_object.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/discovery/static_rest_mapper.hpp"
+#include "ctrl/scheme/scheme.hpp"
+#include "ctrl/scheme/typed_object.hpp"
 #include "test/unit/controller/recording_queue.hpp"
 
 namespace ctrl::handler {

@@ -1,7 +1,7 @@
 // EnqueueRequestsFromMapFunc and its async form: what the map returns, each once per event; a
 // throwing map drops its event and never escapes.
 
-#include "runtime/controller/enqueue_requests_from_map_func.hpp"
+#include "ctrl/handler/enqueue_requests_from_map_func.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include "runtime/core/log.hpp"
+#include "ctrl/log/log.hpp"
 #include "test/unit/controller/recording_queue.hpp"
 
 namespace ctrl::handler {

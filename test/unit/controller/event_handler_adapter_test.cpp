@@ -4,8 +4,8 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/controller/internal/event_handler_adapter.hpp"
-#include "runtime/workqueue/queue.hpp"
+#include "ctrl/source/internal/event_handler_adapter.hpp"
+#include "ctrl/workqueue/queue.hpp"
 #include "test/support/recording_event_handler.hpp"
 
 namespace ctrl::source::test {

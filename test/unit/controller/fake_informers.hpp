@@ -17,11 +17,11 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/this_coro.hpp>
 
-#include "runtime/cache/informer.hpp"
-#include "runtime/cache/informers.hpp"
-#include "runtime/core/notification.hpp"
-#include "runtime/rest/rest_client.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/cache/informer.hpp"
+#include "ctrl/cache/informers.hpp"
+#include "ctrl/core/notification.hpp"
+#include "ctrl/rest/rest_client.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::source::test {
 

@@ -1,4 +1,4 @@
-#include "runtime/controller/predicate.hpp"
+#include "ctrl/predicate/predicate.hpp"
 
 #include <gtest/gtest.h>
 

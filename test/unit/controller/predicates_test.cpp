@@ -1,6 +1,6 @@
 // The built-in predicates: controller-runtime's semantics per event type.
 
-#include "runtime/controller/predicates.hpp"
+#include "ctrl/predicate/predicates.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "runtime/core/label_selector.hpp"
+#include "ctrl/core/label_selector.hpp"
 #include "test/unit/controller/recording_queue.hpp"
 
 namespace ctrl::predicate {

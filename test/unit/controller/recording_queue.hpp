@@ -1,6 +1,6 @@
 #pragma once
 
-// A controller::RequestQueue that records what handlers add, for handler tests.
+// A handler::RequestQueue that records what handlers add, for handler tests.
 
 #include <chrono>
 #include <cstddef>
@@ -12,14 +12,14 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/controller/request_queue.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/handler/request_queue.hpp"
 
 namespace ctrl::controller::testing {
 
 // Records every Add in order (duplicates included: the handler's own de-duplication is what the
 // tests look at); the other methods do nothing. Thread-safe.
-class RecordingQueue final : public RequestQueue {
+class RecordingQueue final : public handler::RequestQueue {
   public:
     void Add(const reconcile::Request& item) override {
         const std::lock_guard<std::mutex> lock(mutex_);

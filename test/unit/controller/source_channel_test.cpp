@@ -8,10 +8,10 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/controller/source_channel.hpp"
-#include "runtime/controller/source_func.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/workqueue/queue.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/source/channel.hpp"
+#include "ctrl/source/func.hpp"
+#include "ctrl/workqueue/queue.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/recording_event_handler.hpp"
 

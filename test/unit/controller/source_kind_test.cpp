@@ -10,9 +10,9 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/controller/source_kind.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/workqueue/queue.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/source/kind.hpp"
+#include "ctrl/workqueue/queue.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/recording_event_handler.hpp"
 #include "test/unit/controller/fake_informers.hpp"

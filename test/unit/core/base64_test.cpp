@@ -1,4 +1,4 @@
-#include "runtime/core/base64.hpp"
+#include "ctrl/core/base64.hpp"
 
 #include <gtest/gtest.h>
 

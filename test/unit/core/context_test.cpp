@@ -1,4 +1,4 @@
-#include "runtime/core/context.hpp"
+#include "ctrl/core/context.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "runtime/core/gvk.hpp"
+#include "ctrl/core/gvk.hpp"
 
 #include <gtest/gtest.h>
 

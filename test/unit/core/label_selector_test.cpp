@@ -1,11 +1,11 @@
-#include "runtime/core/label_selector.hpp"
+#include "ctrl/core/label_selector.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "runtime/core/labels.hpp"
-#include "runtime/core/object.hpp"
+#include "ctrl/core/labels.hpp"
+#include "ctrl/core/object.hpp"
 
 namespace ctrl {
 namespace {

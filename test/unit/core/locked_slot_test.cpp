@@ -1,4 +1,4 @@
-#include "runtime/core/internal/locked_slot.hpp"
+#include "ctrl/core/internal/locked_slot.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // Notification built on it: resumed on the waiter's own executor, ended by a Context's
 // cancellation or deadline, every waiter woken by one Notify.
 
-#include "runtime/core/notification.hpp"
+#include "ctrl/core/notification.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/run_sync.hpp"
+#include "ctrl/core/run_sync.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl {

@@ -1,4 +1,4 @@
-#include "runtime/core/object_list.hpp"
+#include "ctrl/core/object_list.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/core/internal/json.hpp"
 #include "test/unit/core/testdata.hpp"
 
 namespace ctrl {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/core/object.hpp"
+#include "ctrl/core/object.hpp"
 #include "test/unit/core/testdata.hpp"
 
 namespace ctrl {

@@ -1,4 +1,4 @@
-#include "runtime/core/object.hpp"
+#include "ctrl/core/object.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/core/internal/json.hpp"
 #include "test/unit/core/testdata.hpp"
 
 namespace ctrl {

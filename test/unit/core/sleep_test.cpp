@@ -1,4 +1,4 @@
-#include "runtime/core/sleep.hpp"
+#include "ctrl/core/sleep.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/run_sync.hpp"
+#include "ctrl/core/run_sync.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl {

@@ -1,9 +1,9 @@
-#include "runtime/core/status.hpp"
+#include "ctrl/core/status.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/status_or.hpp"
 
 namespace ctrl {
 namespace {

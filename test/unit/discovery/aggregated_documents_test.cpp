@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "runtime/discovery/internal/discovery_documents.hpp"
+#include "ctrl/discovery/internal/discovery_documents.hpp"
 #include "test/unit/discovery/discovery_test_util.hpp"
 
 namespace ctrl::discovery::test {

@@ -4,8 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "runtime/discovery/internal/content_type.hpp"
-#include "runtime/discovery/internal/discovery_documents.hpp"
+#include "ctrl/discovery/internal/content_type.hpp"
+#include "ctrl/discovery/internal/discovery_documents.hpp"
 #include "test/unit/discovery/discovery_test_util.hpp"
 
 namespace ctrl::discovery::test {

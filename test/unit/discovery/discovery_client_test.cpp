@@ -11,9 +11,9 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/discovery/discovery_client.hpp"
-#include "runtime/discovery/internal/content_type.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/discovery/discovery_client.hpp"
+#include "ctrl/discovery/internal/content_type.hpp"
 #include "test/support/eventually.hpp"
 #include "test/unit/discovery/discovery_test_util.hpp"
 

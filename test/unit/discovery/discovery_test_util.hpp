@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/discovery/api_resource.hpp"
+#include "ctrl/discovery/api_resource.hpp"
 #include "test/unit/core/testdata.hpp"
 
 namespace ctrl::discovery::test {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "runtime/core/sleep.hpp"
+#include "ctrl/core/sleep.hpp"
 
 namespace ctrl::discovery::test {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/discovery/api_resource.hpp"
-#include "runtime/rest/transport.hpp"
+#include "ctrl/discovery/api_resource.hpp"
+#include "ctrl/rest/transport.hpp"
 
 namespace ctrl::discovery::test {
 

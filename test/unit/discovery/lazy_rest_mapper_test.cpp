@@ -3,7 +3,7 @@
 // refused (the legacy path). The same behaviours are proven against the real API server in
 // test/integration/discovery.
 
-#include "runtime/discovery/lazy_rest_mapper.hpp"
+#include "ctrl/discovery/lazy_rest_mapper.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/run_sync.hpp"
+#include "ctrl/core/run_sync.hpp"
 #include "test/support/eventually.hpp"
 #include "test/unit/discovery/fake_discovery_server.hpp"
 

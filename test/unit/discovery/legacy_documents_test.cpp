@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "runtime/discovery/internal/discovery_documents.hpp"
+#include "ctrl/discovery/internal/discovery_documents.hpp"
 #include "test/unit/discovery/discovery_test_util.hpp"
 
 namespace ctrl::discovery::test {

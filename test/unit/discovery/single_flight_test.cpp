@@ -22,11 +22,11 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include "runtime/core/notification.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/core/status_or.hpp"
+#include "ctrl/core/notification.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/core/status_or.hpp"
 
-#include "runtime/discovery/internal/single_flight.hpp"
+#include "ctrl/discovery/internal/single_flight.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl::discovery::internal {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "runtime/envtest/binary_dir.hpp"
+#include "ctrl/envtest/binary_dir.hpp"
 
 namespace ctrl::envtest {
 namespace {

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "runtime/envtest/crd_install.hpp"
+#include "ctrl/envtest/crd_install.hpp"
 
 namespace ctrl::envtest {
 namespace {

@@ -1,15 +1,15 @@
 // The fake's patch appliers: applying the patches Go computed (test/unit/client/testdata, made by
 // apimachinery) to the original gives the modified object, and the directives and JSON patch
 // operations the server knows work one by one.
-#include "runtime/fake/internal/apply_patch.hpp"
+#include "ctrl/fake/internal/apply_patch.hpp"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <string>
 
-#include "runtime/client/internal/strategic_merge_schema.hpp"
-#include "runtime/core/internal/json.hpp"
+#include "ctrl/client/internal/strategic_merge_schema.hpp"
+#include "ctrl/core/internal/json.hpp"
 
 namespace ctrl::fake::internal {
 namespace {

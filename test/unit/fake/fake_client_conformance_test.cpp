@@ -4,9 +4,9 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/api/namespace.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/fake/client_builder.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/fake/client_builder.hpp"
 #include "test/support/client_conformance.hpp"
 #include "test/support/eventually.hpp"
 

@@ -11,14 +11,14 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/api/builtins.hpp"
-#include "runtime/api/config_map.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/client/retry.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/discovery/static_rest_mapper.hpp"
-#include "runtime/fake/client_builder.hpp"
-#include "runtime/scheme/scheme.hpp"
+#include "ctrl/api/builtins.hpp"
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/client/retry.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/discovery/static_rest_mapper.hpp"
+#include "ctrl/fake/client_builder.hpp"
+#include "ctrl/scheme/scheme.hpp"
 #include "test/support/client_conformance.hpp"
 #include "test/support/eventually.hpp"
 

@@ -1,14 +1,14 @@
 // The static RESTMapper and the mapper the fake client builds from a scheme.
-#include "runtime/discovery/static_rest_mapper.hpp"
+#include "ctrl/discovery/static_rest_mapper.hpp"
 
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/api/builtins.hpp"
-#include "runtime/api/vpcresources.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/fake/builtin_kinds.hpp"
+#include "controllers/sgp/api/vpcresources.hpp"
+#include "ctrl/api/builtins.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/fake/builtin_kinds.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl::fake {
@@ -58,10 +58,11 @@ TEST(StaticRESTMapperTest, GuessesPluralsAsApimachineryDoes) {
 TEST(RESTMapperForSchemeTest, KnowsTheScopeOfBuiltInKinds) {
     scheme::Scheme scheme;
     ASSERT_TRUE(api::AddAllBuiltinsToScheme(scheme).Ok());
-    ASSERT_TRUE(api::vpcresourcesv1beta1::AddToScheme(scheme).Ok());
-    ASSERT_TRUE(api::vpcresourcesv1alpha1::AddToScheme(scheme).Ok());
+    ASSERT_TRUE(vpcresources::vpcresourcesv1beta1::AddToScheme(scheme).Ok());
+    ASSERT_TRUE(vpcresources::vpcresourcesv1alpha1::AddToScheme(scheme).Ok());
     const GroupKind lease{"coordination.k8s.io", "Lease"};
-    std::shared_ptr<discovery::StaticRESTMapper> mapper = NewRESTMapperForScheme(scheme, {lease});
+    const GroupKind cni_node{"vpcresources.k8s.aws", "CNINode"};
+    std::shared_ptr<discovery::StaticRESTMapper> mapper = NewRESTMapperForScheme(scheme, {lease, cni_node});
     auto scope = [&](const GroupVersionKind& gvk) {
         std::optional<discovery::RESTMapping> mapping = mapper->CachedMapping(gvk);
         EXPECT_TRUE(mapping.has_value()) << gvk.String();
@@ -70,7 +71,8 @@ TEST(RESTMapperForSchemeTest, KnowsTheScopeOfBuiltInKinds) {
     EXPECT_EQ(scope({"", "v1", "Pod"}), Scope::kNamespace);
     EXPECT_EQ(scope({"", "v1", "Namespace"}), Scope::kRoot);
     EXPECT_EQ(scope({"apiextensions.k8s.io", "v1", "CustomResourceDefinition"}), Scope::kRoot);
-    EXPECT_EQ(scope({"vpcresources.k8s.aws", "v1alpha1", "CNINode"}), Scope::kRoot);
+    EXPECT_EQ(scope({"vpcresources.k8s.aws", "v1alpha1", "CNINode"}), Scope::kRoot)
+        << "a custom kind added as cluster-scoped";
     EXPECT_EQ(scope({"vpcresources.k8s.aws", "v1beta1", "SecurityGroupPolicy"}), Scope::kNamespace);
     EXPECT_EQ(scope({"coordination.k8s.io", "v1", "Lease"}), Scope::kRoot) << "added as cluster-scoped";
     EXPECT_EQ(mapper->CachedMapping({"", "v1", "ConfigMap"})->resource.resource, "configmaps");

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "ctrl/scheme/scheme.hpp"
 #include "gen/blob.hpp"
 #include "gen/collections_v1.hpp"
 #include "gen/gallery.hpp"
@@ -15,7 +16,6 @@
 #include "gen/versions_v1.hpp"
 #include "gen/versions_v1beta1.hpp"
 #include "gen/widget.hpp"
-#include "runtime/scheme/scheme.hpp"
 
 namespace {
 

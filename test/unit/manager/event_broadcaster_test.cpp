@@ -13,13 +13,13 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/api/event.hpp"
-#include "runtime/api/namespace.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/fake/client_builder.hpp"
-#include "runtime/manager/event_broadcaster.hpp"
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/api/event.hpp"
+#include "ctrl/api/namespace.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/fake/client_builder.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/record/event_broadcaster.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl::record {

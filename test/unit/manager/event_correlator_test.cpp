@@ -5,8 +5,8 @@
 #include <chrono>
 #include <string>
 
-#include "runtime/api/event.hpp"
-#include "runtime/manager/event_correlator.hpp"
+#include "ctrl/api/event.hpp"
+#include "ctrl/record/event_correlator.hpp"
 
 namespace ctrl::record {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/manager/flags.hpp"
+#include "ctrl/manager/flags.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -11,11 +11,11 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/api/lease.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/fake/client_builder.hpp"
-#include "runtime/manager/leader_elector.hpp"
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/api/lease.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/fake/client_builder.hpp"
+#include "ctrl/leaderelection/leader_elector.hpp"
+#include "ctrl/metrics/registry.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/manual_clock.hpp"
 

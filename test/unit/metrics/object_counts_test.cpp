@@ -1,9 +1,9 @@
-#include "runtime/metrics/object_counts.hpp"
+#include "ctrl/metrics/object_counts.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/metrics/registry.hpp"
 
 namespace ctrl::metrics {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/metrics/registry.hpp"
+#include "ctrl/metrics/registry.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

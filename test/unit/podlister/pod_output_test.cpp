@@ -7,7 +7,7 @@
 #include <string>
 
 #include "controllers/podlister/json_indent.hpp"
-#include "runtime/core/object_list.hpp"
+#include "ctrl/core/object_list.hpp"
 
 namespace ctrl::podlister {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/protobuf/internal/go_json.hpp"
+#include "ctrl/protobuf/internal/go_json.hpp"
 
 namespace ctrl::protobuf::internal {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <random>
 
-#include "runtime/core/object.hpp"
-#include "runtime/protobuf/transcode.hpp"
-#include "runtime/protobuf/watch_frames.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/protobuf/transcode.hpp"
+#include "ctrl/protobuf/watch_frames.hpp"
 #include "test/unit/protobuf/proto_builder.hpp"
 #include "test/unit/protobuf/read_testdata.hpp"
 

@@ -1,7 +1,7 @@
 // The transcoder on hand-built messages: Go's encoding/json rules (field order, omitempty,
 // omitzero, zero values, maps, bytes) and each special type.
 
-#include "runtime/protobuf/transcode.hpp"
+#include "ctrl/protobuf/transcode.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "runtime/rest/api_status.hpp"
+#include "ctrl/rest/api_status.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "runtime/rest/authenticator.hpp"
+#include "ctrl/rest/authenticator.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/run_sync.hpp"
+#include "ctrl/core/run_sync.hpp"
 #include "test/support/eventually.hpp"
 #include "test/unit/rest/kubeconfig_test_util.hpp"
 

@@ -1,6 +1,6 @@
 // Parsing of the Beast transport's server URL (no sockets).
 
-#include "runtime/rest/internal/beast_server_url.hpp"
+#include "ctrl/rest/internal/beast_server_url.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The queue between cpprestsdk's thread pool and a reading coroutine: bounded, with backpressure
 // on the producer, wake-ups for the reader, and a clean or failed end.
 
-#include "runtime/rest/internal/cpprest_body_queue.hpp"
+#include "ctrl/rest/internal/cpprest_body_queue.hpp"
 
 #include <gtest/gtest.h>
 

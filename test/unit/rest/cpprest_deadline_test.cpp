@@ -1,7 +1,7 @@
 // The deadline a cpprestsdk exchange waits for: the earlier of the request timeout and the
 // Context's deadline, named for messages. (How it waits is core's Notification, tested there.)
 
-#include "runtime/rest/internal/cpprest_deadline.hpp"
+#include "ctrl/rest/internal/cpprest_deadline.hpp"
 
 #include <gtest/gtest.h>
 

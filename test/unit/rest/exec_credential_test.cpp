@@ -1,4 +1,4 @@
-#include "runtime/rest/exec_credential.hpp"
+#include "ctrl/rest/exec_credential.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -14,8 +14,8 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/run_sync.hpp"
-#include "runtime/rest/internal/exec_json.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/rest/internal/exec_json.hpp"
 #include "test/support/eventually.hpp"
 #include "test/unit/rest/kubeconfig_test_util.hpp"
 

@@ -1,11 +1,11 @@
-#include "runtime/rest/in_cluster.hpp"
+#include "ctrl/rest/in_cluster.hpp"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 
-#include "runtime/rest/load_config.hpp"
+#include "ctrl/rest/load_config.hpp"
 #include "test/unit/rest/kubeconfig_test_util.hpp"
 
 namespace ctrl::rest {

@@ -1,11 +1,11 @@
-#include "runtime/rest/kubeconfig.hpp"
+#include "ctrl/rest/kubeconfig.hpp"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 
-#include "runtime/core/base64.hpp"
+#include "ctrl/core/base64.hpp"
 #include "test/unit/rest/kubeconfig_test_util.hpp"
 
 namespace ctrl::rest {

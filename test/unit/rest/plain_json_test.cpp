@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "runtime/core/internal/json.hpp"
-#include "runtime/core/object.hpp"
-#include "runtime/rest/internal/plain_json.hpp"
+#include "ctrl/core/internal/json.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/rest/internal/plain_json.hpp"
 #include "test/unit/protobuf/read_testdata.hpp"
 
 namespace ctrl::rest::internal {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/protobuf/watch_frames.hpp"
-#include "runtime/rest/watch_decoder.hpp"
+#include "ctrl/protobuf/watch_frames.hpp"
+#include "ctrl/rest/watch_decoder.hpp"
 #include "test/unit/protobuf/read_testdata.hpp"
 
 namespace ctrl::rest {

@@ -8,9 +8,9 @@
 
 #include <string>
 
-#include "runtime/protobuf/transcode.hpp"
-#include "runtime/rest/internal/protobuf_watch_event.hpp"
-#include "runtime/rest/internal/watch_event_parser.hpp"
+#include "ctrl/protobuf/transcode.hpp"
+#include "ctrl/rest/internal/protobuf_watch_event.hpp"
+#include "ctrl/rest/internal/watch_event_parser.hpp"
 #include "test/unit/protobuf/proto_builder.hpp"
 #include "test/unit/protobuf/read_testdata.hpp"
 

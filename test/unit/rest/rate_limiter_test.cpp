@@ -1,10 +1,10 @@
-#include "runtime/rest/rate_limiter.hpp"
+#include "ctrl/rest/rate_limiter.hpp"
 
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/run_sync.hpp"
+#include "ctrl/core/run_sync.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/manual_clock.hpp"
 

@@ -1,4 +1,4 @@
-#include "runtime/rest/transport.hpp"
+#include "ctrl/rest/transport.hpp"
 
 #include <gtest/gtest.h>
 

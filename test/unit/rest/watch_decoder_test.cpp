@@ -1,4 +1,4 @@
-#include "runtime/rest/watch_decoder.hpp"
+#include "ctrl/rest/watch_decoder.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "runtime/rest/watch_stream.hpp"
+#include "ctrl/rest/watch_stream.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "runtime/core/run_sync.hpp"
+#include "ctrl/core/run_sync.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl::rest {

@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "runtime/core/object.hpp"
-#include "runtime/scheme/object_view.hpp"
-#include "runtime/scheme/typed_list.hpp"
-#include "runtime/scheme/typed_object.hpp"
+#include "ctrl/core/object.hpp"
+#include "ctrl/scheme/object_view.hpp"
+#include "ctrl/scheme/typed_list.hpp"
+#include "ctrl/scheme/typed_object.hpp"
 
 namespace ctrl::scheme::testing {
 

@@ -1,10 +1,10 @@
-#include "runtime/scheme/typed_object.hpp"
+#include "ctrl/scheme/typed_object.hpp"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "runtime/scheme/typed_list.hpp"
+#include "ctrl/scheme/typed_list.hpp"
 #include "test/unit/scheme/test_kinds.hpp"
 
 namespace ctrl::scheme {

@@ -21,10 +21,11 @@ api::Pod MakePod(const std::string& ns, Labels labels, const std::string& servic
     return pod;
 }
 
-api::SecurityGroupPolicy MakePolicy(const std::string& ns, const std::string& name,
-                                    std::optional<LabelSelectorSpec> pod_selector,
-                                    std::optional<LabelSelectorSpec> sa_selector, std::vector<std::string> groups) {
-    api::SecurityGroupPolicy policy;
+vpcresources::SecurityGroupPolicy MakePolicy(const std::string& ns, const std::string& name,
+                                             std::optional<LabelSelectorSpec> pod_selector,
+                                             std::optional<LabelSelectorSpec> sa_selector,
+                                             std::vector<std::string> groups) {
+    vpcresources::SecurityGroupPolicy policy;
     policy.SetNamespace(ns);
     policy.SetName(name);
     policy.SetPodSelector(pod_selector);
@@ -35,8 +36,8 @@ api::SecurityGroupPolicy MakePolicy(const std::string& ns, const std::string& na
 }
 
 template <typename... P>
-std::vector<api::SecurityGroupPolicy> Policies(P&&... policies) {
-    std::vector<api::SecurityGroupPolicy> all;
+std::vector<vpcresources::SecurityGroupPolicy> Policies(P&&... policies) {
+    std::vector<vpcresources::SecurityGroupPolicy> all;
     (all.push_back(std::forward<P>(policies)), ...);
     return all;
 }
@@ -54,16 +55,16 @@ LabelSelectorSpec MatchExpression(const std::string& key, LabelSelectorOperator 
     return spec;
 }
 
-Matching For(const api::Pod& pod, const std::vector<api::SecurityGroupPolicy>& policies,
+Matching For(const api::Pod& pod, const std::vector<vpcresources::SecurityGroupPolicy>& policies,
              std::optional<Labels> sa_labels = Labels{}) {
-    std::vector<api::SecurityGroupPolicyView> views;
-    for (const api::SecurityGroupPolicy& policy : policies)
+    std::vector<vpcresources::SecurityGroupPolicyView> views;
+    for (const vpcresources::SecurityGroupPolicy& policy : policies)
         views.emplace_back(policy);
     return SecurityGroupsFor(pod, sa_labels, views);
 }
 
 TEST(MatchingTest, PodSelectorOnly) {
-    const std::vector<api::SecurityGroupPolicy> policies =
+    const std::vector<vpcresources::SecurityGroupPolicy> policies =
         Policies(MakePolicy("ns", "web", MatchLabels({{"app", "web"}}), std::nullopt, {"sg-web"}));
     const api::Pod web = MakePod("ns", {{"app", "web"}});
     const api::Pod db = MakePod("ns", {{"app", "db"}});
@@ -72,7 +73,7 @@ TEST(MatchingTest, PodSelectorOnly) {
 }
 
 TEST(MatchingTest, BothSelectorsMustMatch) {
-    const std::vector<api::SecurityGroupPolicy> policies =
+    const std::vector<vpcresources::SecurityGroupPolicy> policies =
         Policies(MakePolicy("ns", "both", MatchLabels({{"app", "web"}}), MatchLabels({{"team", "a"}}), {"sg-both"}));
     const api::Pod pod = MakePod("ns", {{"app", "web"}}, "runner");
     EXPECT_THAT(For(pod, policies, Labels{{"team", "a"}}).groups, ElementsAre("sg-both"));
@@ -83,19 +84,19 @@ TEST(MatchingTest, BothSelectorsMustMatch) {
 }
 
 TEST(MatchingTest, AnEmptySelectorMatchesEverything) {
-    const std::vector<api::SecurityGroupPolicy> policies =
+    const std::vector<vpcresources::SecurityGroupPolicy> policies =
         Policies(MakePolicy("ns", "all", LabelSelectorSpec{}, std::nullopt, {"sg-all"}));
     EXPECT_THAT(For(MakePod("ns", {}), policies).groups, ElementsAre("sg-all"));
 }
 
 TEST(MatchingTest, OnlyPoliciesOfThePodsNamespaceCount) {
-    const std::vector<api::SecurityGroupPolicy> policies =
+    const std::vector<vpcresources::SecurityGroupPolicy> policies =
         Policies(MakePolicy("other", "all", LabelSelectorSpec{}, std::nullopt, {"sg-other"}));
     EXPECT_THAT(For(MakePod("ns", {}), policies).groups, IsEmpty());
 }
 
 TEST(MatchingTest, InvalidPoliciesAreSkippedAndReported) {
-    const std::vector<api::SecurityGroupPolicy> policies = Policies(
+    const std::vector<vpcresources::SecurityGroupPolicy> policies = Policies(
         MakePolicy("ns", "no-selector", std::nullopt, std::nullopt, {"sg-x"}),
         MakePolicy("ns", "no-groups", LabelSelectorSpec{}, std::nullopt, {}),
         MakePolicy("ns", "bad-expression", MatchExpression("app", LabelSelectorOperator::kIn), std::nullopt, {"sg-y"}),
@@ -108,7 +109,7 @@ TEST(MatchingTest, InvalidPoliciesAreSkippedAndReported) {
 }
 
 TEST(MatchingTest, OverlappingGroupsAreDeduplicatedInPolicyNameOrder) {
-    const std::vector<api::SecurityGroupPolicy> policies =
+    const std::vector<vpcresources::SecurityGroupPolicy> policies =
         Policies(MakePolicy("ns", "b-second", LabelSelectorSpec{}, std::nullopt, {"sg-2", "sg-3", "sg-1"}),
                  MakePolicy("ns", "a-first", LabelSelectorSpec{}, std::nullopt, {"sg-1", "sg-2"}));
     const Matching matching = For(MakePod("ns", {}), policies);
@@ -117,14 +118,14 @@ TEST(MatchingTest, OverlappingGroupsAreDeduplicatedInPolicyNameOrder) {
 }
 
 TEST(MatchingTest, NotInMatchesAnAbsentLabel) {
-    const std::vector<api::SecurityGroupPolicy> policies = Policies(MakePolicy(
+    const std::vector<vpcresources::SecurityGroupPolicy> policies = Policies(MakePolicy(
         "ns", "not-prod", MatchExpression("env", LabelSelectorOperator::kNotIn, {"prod"}), std::nullopt, {"sg-dev"}));
     EXPECT_THAT(For(MakePod("ns", {}), policies).groups, ElementsAre("sg-dev"));
     EXPECT_THAT(For(MakePod("ns", {{"env", "prod"}}), policies).groups, IsEmpty());
 }
 
 TEST(MatchingTest, ExistsAndDoesNotExist) {
-    const std::vector<api::SecurityGroupPolicy> policies = Policies(
+    const std::vector<vpcresources::SecurityGroupPolicy> policies = Policies(
         MakePolicy("ns", "exists", MatchExpression("tier", LabelSelectorOperator::kExists), std::nullopt, {"sg-tier"}),
         MakePolicy("ns", "absent", MatchExpression("tier", LabelSelectorOperator::kDoesNotExist), std::nullopt,
                    {"sg-none"}));
@@ -140,7 +141,7 @@ TEST(MatchingTest, APodWithoutServiceAccountNameRunsAsDefault) {
 }
 
 TEST(MatchingTest, AServiceAccountsLabelsDecide) {
-    const std::vector<api::SecurityGroupPolicy> policies =
+    const std::vector<vpcresources::SecurityGroupPolicy> policies =
         Policies(MakePolicy("ns", "sa", std::nullopt, MatchLabels({{"secure", "yes"}}), {"sg-sa"}));
     const api::Pod pod = MakePod("ns", {}, "runner");
     EXPECT_THAT(For(pod, policies, Labels{}).groups, IsEmpty());

@@ -12,15 +12,15 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "controllers/sgp/api/security_group_policy.hpp"
+#include "controllers/sgp/api/vpcresources.hpp"
 #include "controllers/sgp/matching.hpp"
-#include "runtime/api/builtins.hpp"
-#include "runtime/api/pod.hpp"
-#include "runtime/api/security_group_policy.hpp"
-#include "runtime/api/vpcresources.hpp"
-#include "runtime/core/run_sync.hpp"
-#include "runtime/fake/builtin_kinds.hpp"
-#include "runtime/fake/client_builder.hpp"
-#include "runtime/manager/event_broadcaster.hpp"
+#include "ctrl/api/builtins.hpp"
+#include "ctrl/api/pod.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/fake/builtin_kinds.hpp"
+#include "ctrl/fake/client_builder.hpp"
+#include "ctrl/record/event_broadcaster.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl::sgp {
@@ -38,8 +38,8 @@ api::Pod WebPod(const std::string& annotation) {
     return pod;
 }
 
-api::SecurityGroupPolicy WebPolicy() {
-    api::SecurityGroupPolicy policy;
+vpcresources::SecurityGroupPolicy WebPolicy() {
+    vpcresources::SecurityGroupPolicy policy;
     policy.SetNamespace("ns");
     policy.SetName("web");
     LabelSelectorSpec selector;
@@ -57,7 +57,7 @@ class PodReconcilerTest : public ::testing::Test {
     void Build(bool sgp_served, const T&... objects) {
         auto scheme = std::make_shared<scheme::Scheme>();
         ASSERT_TRUE(api::AddAllBuiltinsToScheme(*scheme).Ok());
-        ASSERT_TRUE(api::vpcresourcesv1beta1::AddToScheme(*scheme).Ok());
+        ASSERT_TRUE(vpcresources::vpcresourcesv1beta1::AddToScheme(*scheme).Ok());
         scheme::Scheme builtins;
         ASSERT_TRUE(api::AddAllBuiltinsToScheme(builtins).Ok());
         fake::ClientBuilder builder = fake::NewClientBuilder();

@@ -7,7 +7,7 @@
 
 #include <chrono>
 
-#include "runtime/api/condition.hpp"
+#include "ctrl/api/condition.hpp"
 
 namespace ctrl::sgp {
 namespace {
@@ -16,17 +16,17 @@ using namespace std::chrono_literals;
 
 const api::Timestamp kT0 = api::Timestamp(std::chrono::seconds(1'700'000'000));
 
-api::SecurityGroupPolicy Parse(const std::string& spec) {
+vpcresources::SecurityGroupPolicy Parse(const std::string& spec) {
     StatusOr<Object> object = Object::Parse(
         R"({"apiVersion":"vpcresources.k8s.aws/v1beta1","kind":"SecurityGroupPolicy","metadata":{"name":"p",)"
         R"("namespace":"ns","generation":3},"spec":)" +
         spec + "}");
     EXPECT_TRUE(object.Ok()) << object.GetStatus();
-    return *api::SecurityGroupPolicy::FromObject(std::move(object).Value());
+    return *vpcresources::SecurityGroupPolicy::FromObject(std::move(object).Value());
 }
 
 TEST(JudgePolicyTest, AValidPolicy) {
-    const api::SecurityGroupPolicy policy =
+    const vpcresources::SecurityGroupPolicy policy =
         Parse(R"({"podSelector":{"matchLabels":{"app":"web"}},"securityGroups":{"groupIds":["sg-1"]}})");
     const PolicyVerdict verdict = JudgePolicy(policy);
     EXPECT_TRUE(verdict.valid);
@@ -53,7 +53,7 @@ TEST(JudgePolicyTest, EachKindOfInvalidPolicyHasItsReason) {
              Case{R"({"podSelector":{},"securityGroups":{"groupIds":["sg-1",7]}})", kReasonInvalidGroupIds,
                   "groupIds[1]"},
          }) {
-        const api::SecurityGroupPolicy policy = Parse(c.spec);
+        const vpcresources::SecurityGroupPolicy policy = Parse(c.spec);
         const PolicyVerdict verdict = JudgePolicy(policy);
         EXPECT_FALSE(verdict.valid) << c.spec;
         EXPECT_EQ(verdict.reason, c.reason) << c.spec;
@@ -62,7 +62,7 @@ TEST(JudgePolicyTest, EachKindOfInvalidPolicyHasItsReason) {
 }
 
 TEST(ApplyPolicyStatusTest, WritesTheFieldsOnceAndThenReportsNoChange) {
-    api::SecurityGroupPolicy policy = Parse(R"({"podSelector":{},"securityGroups":{"groupIds":["sg-1"]}})");
+    vpcresources::SecurityGroupPolicy policy = Parse(R"({"podSelector":{},"securityGroups":{"groupIds":["sg-1"]}})");
     const PolicyStatus status{3, 2, PolicyVerdict{}};
     StatusOr<bool> changed = ApplyPolicyStatus(policy, status, kT0);
     ASSERT_TRUE(changed.Ok()) << changed.GetStatus();
@@ -83,7 +83,7 @@ TEST(ApplyPolicyStatusTest, WritesTheFieldsOnceAndThenReportsNoChange) {
 }
 
 TEST(ApplyPolicyStatusTest, BecomingInvalidFlipsReadyAndItsTransitionTime) {
-    api::SecurityGroupPolicy policy = Parse(R"({"podSelector":{},"securityGroups":{"groupIds":["sg-1"]}})");
+    vpcresources::SecurityGroupPolicy policy = Parse(R"({"podSelector":{},"securityGroups":{"groupIds":["sg-1"]}})");
     ASSERT_TRUE(ApplyPolicyStatus(policy, PolicyStatus{3, 2, PolicyVerdict{}}, kT0).Ok());
     const PolicyStatus invalid{4, 0, PolicyVerdict{false, kReasonNoGroupIds, "no ids"}};
     StatusOr<bool> changed = ApplyPolicyStatus(policy, invalid, kT0 + 10s);

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/workqueue/internal/adaptive_mutex.hpp"
+#include "ctrl/workqueue/internal/adaptive_mutex.hpp"
 
 namespace ctrl::workqueue::internal {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/workqueue/queue.hpp"
+#include "ctrl/workqueue/queue.hpp"
 #include "test/unit/workqueue/test_support.hpp"
 
 #include <boost/asio/co_spawn.hpp>

@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/workqueue/internal/delay_heap.hpp"
-#include "runtime/workqueue/queue.hpp"
+#include "ctrl/workqueue/internal/delay_heap.hpp"
+#include "ctrl/workqueue/queue.hpp"
 #include "test/unit/workqueue/test_support.hpp"
 
 namespace ctrl::workqueue {

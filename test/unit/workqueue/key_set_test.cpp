@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/workqueue/internal/key_set.hpp"
+#include "ctrl/workqueue/internal/key_set.hpp"
 
 namespace ctrl::workqueue::internal {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/workqueue/internal/node_index.hpp"
+#include "ctrl/workqueue/internal/node_index.hpp"
 
 namespace ctrl::workqueue::internal {
 namespace {

@@ -6,11 +6,11 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/workqueue/bucket_rate_limiter.hpp"
-#include "runtime/workqueue/default_rate_limiter.hpp"
-#include "runtime/workqueue/item_exponential_failure_rate_limiter.hpp"
-#include "runtime/workqueue/max_of_rate_limiter.hpp"
-#include "runtime/workqueue/token_bucket.hpp"
+#include "ctrl/workqueue/bucket_rate_limiter.hpp"
+#include "ctrl/workqueue/default_rate_limiter.hpp"
+#include "ctrl/workqueue/item_exponential_failure_rate_limiter.hpp"
+#include "ctrl/workqueue/max_of_rate_limiter.hpp"
+#include "ctrl/workqueue/token_bucket.hpp"
 #include "test/support/manual_clock.hpp"
 
 namespace ctrl::workqueue {

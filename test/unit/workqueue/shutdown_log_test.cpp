@@ -7,8 +7,8 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "runtime/core/log.hpp"
-#include "runtime/workqueue/queue.hpp"
+#include "ctrl/log/log.hpp"
+#include "ctrl/workqueue/queue.hpp"
 
 namespace ctrl::workqueue {
 namespace {

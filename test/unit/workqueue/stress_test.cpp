@@ -12,8 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/metrics/registry.hpp"
-#include "runtime/workqueue/queue.hpp"
+#include "ctrl/metrics/registry.hpp"
+#include "ctrl/workqueue/queue.hpp"
 #include "test/unit/workqueue/test_support.hpp"
 
 namespace ctrl::workqueue {

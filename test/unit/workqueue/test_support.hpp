@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/core/task.hpp"
+#include "ctrl/core/task.hpp"
 #include "test/support/eventually.hpp"
 
 #include <boost/asio/any_io_executor.hpp>

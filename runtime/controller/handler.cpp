@@ -1,9 +1,0 @@
-#include "runtime/controller/handler.hpp"
-
-namespace ctrl::handler {
-
-Task<Status> EventHandler::Prepare(Context /*ctx*/) {
-    co_return Status();
-}
-
-}  // namespace ctrl::handler

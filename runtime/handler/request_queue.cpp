@@ -1,0 +1,3 @@
+#include "ctrl/handler/request_queue.hpp"
+
+template class ctrl::workqueue::Queue<ctrl::reconcile::Request>;

@@ -1,0 +1,146 @@
+#include "ctrl/server/internal/server_tls.hpp"
+
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <unistd.h>
+
+#include <exception>
+
+namespace ctrl::server::internal {
+namespace {
+
+namespace ssl = boost::asio::ssl;
+
+std::string OpenSslError() {
+    const unsigned long code = ERR_get_error();
+    ERR_clear_error();
+    if (code == 0)
+        return "unknown error";
+    const char* reason = ERR_reason_error_string(code);
+    return reason ? reason : "error " + std::to_string(code);
+}
+
+// Frees an OpenSSL object at scope exit.
+template <typename T, void (*Free)(T*)>
+struct Owned {
+    T* p = nullptr;
+    ~Owned() {
+        if (p)
+            Free(p);
+    }
+};
+
+std::string ToPem(int (*write)(BIO*, void*), void* what) {
+    Owned<BIO, BIO_free_all> bio{BIO_new(BIO_s_mem())};
+    if (!bio.p || write(bio.p, what) != 1)
+        return "";
+    char* data = nullptr;
+    const long size = BIO_get_mem_data(bio.p, &data);
+    return std::string(data, static_cast<size_t>(size));
+}
+
+int WriteCert(BIO* bio, void* x509) {
+    return PEM_write_bio_X509(bio, static_cast<X509*>(x509));
+}
+int WriteKey(BIO* bio, void* key) {
+    return PEM_write_bio_PrivateKey(bio, static_cast<EVP_PKEY*>(key), nullptr, nullptr, 0, nullptr, nullptr);
+}
+
+bool AddExtension(X509* cert, int nid, const std::string& value) {
+    X509V3_CTX ctx;
+    X509V3_set_ctx_nodb(&ctx);
+    X509V3_set_ctx(&ctx, cert, cert, nullptr, nullptr, 0);
+    X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, nid, value.c_str());
+    if (!ext)
+        return false;
+    const bool added = X509_add_ext(cert, ext, -1) == 1;
+    X509_EXTENSION_free(ext);
+    return added;
+}
+
+std::string HostName() {
+    char name[256] = {};
+    if (gethostname(name, sizeof(name) - 1) != 0)
+        return "";
+    return name;
+}
+
+}  // namespace
+
+StatusOr<SelfSignedCertificate> GenerateSelfSignedCertificate() {
+    Owned<EVP_PKEY, EVP_PKEY_free> key{EVP_EC_gen("P-256")};
+    Owned<X509, X509_free> cert{X509_new()};
+    if (!key.p || !cert.p)
+        return InternalError("generating a self-signed certificate: " + OpenSslError());
+    unsigned char serial_bytes[16];
+    Owned<BIGNUM, BN_free> serial{nullptr};
+    if (RAND_bytes(serial_bytes, sizeof(serial_bytes)) != 1)
+        return InternalError("generating a self-signed certificate: " + OpenSslError());
+    serial_bytes[0] &= 0x7f;  // a positive serial
+    serial.p = BN_bin2bn(serial_bytes, sizeof(serial_bytes), nullptr);
+    const std::string host = HostName();
+    std::string sans = "DNS:localhost,IP:127.0.0.1,IP:::1";
+    if (!host.empty() && host != "localhost")
+        sans += ",DNS:" + host;
+    X509_NAME* name = X509_get_subject_name(cert.p);
+    const std::string common_name = "ctrl-metrics@" + std::to_string(time(nullptr));
+    const bool ok =
+        X509_set_version(cert.p, 2) == 1 && serial.p && BN_to_ASN1_INTEGER(serial.p, X509_get_serialNumber(cert.p)) &&
+        X509_gmtime_adj(X509_getm_notBefore(cert.p), -3600) &&
+        X509_gmtime_adj(X509_getm_notAfter(cert.p), 365L * 86400) &&
+        X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
+                                   reinterpret_cast<const unsigned char*>(common_name.c_str()), -1, -1, 0) == 1 &&
+        X509_set_issuer_name(cert.p, name) == 1 && X509_set_pubkey(cert.p, key.p) == 1 &&
+        AddExtension(cert.p, NID_basic_constraints, "critical,CA:TRUE") &&
+        AddExtension(cert.p, NID_key_usage, "critical,digitalSignature,keyCertSign") &&
+        AddExtension(cert.p, NID_ext_key_usage, "serverAuth") && AddExtension(cert.p, NID_subject_alt_name, sans) &&
+        X509_sign(cert.p, key.p, EVP_sha256()) > 0;
+    if (!ok)
+        return InternalError("generating a self-signed certificate: " + OpenSslError());
+    SelfSignedCertificate out{ToPem(WriteCert, cert.p), ToPem(WriteKey, key.p)};
+    if (out.cert_pem.empty() || out.key_pem.empty())
+        return InternalError("encoding a self-signed certificate: " + OpenSslError());
+    return out;
+}
+
+StatusOr<std::shared_ptr<ssl::context>> NewServerTlsContext(const std::string& cert_file, const std::string& key_file) {
+    if (cert_file.empty() != key_file.empty())
+        return BadRequestError("TLS: give both a certificate file and a key file, or neither (self-signed)");
+    std::shared_ptr<ssl::context> ctx;
+    try {
+        ctx = std::make_shared<ssl::context>(ssl::context::tls_server);
+        ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                         ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+    } catch (const std::exception& e) {
+        return InternalError(std::string("TLS: cannot create a server context: ") + e.what());
+    }
+    if (cert_file.empty()) {
+        CTRL_ASSIGN_OR_RETURN(SelfSignedCertificate self_signed, GenerateSelfSignedCertificate());
+        boost::system::error_code ec;
+        ctx->use_certificate_chain(boost::asio::buffer(self_signed.cert_pem), ec);
+        if (!ec)
+            ctx->use_private_key(boost::asio::buffer(self_signed.key_pem), ssl::context::pem, ec);
+        if (ec)
+            return InternalError("TLS: cannot use the self-signed certificate: " + ec.message());
+        return ctx;
+    }
+    boost::system::error_code ec;
+    ctx->use_certificate_chain_file(cert_file, ec);
+    if (ec)
+        return BadRequestError("TLS certificate file " + cert_file + ": " + ec.message());
+    ctx->use_private_key_file(key_file, ssl::context::pem, ec);
+    if (ec)
+        return BadRequestError("TLS key file " + key_file + ": " + ec.message());
+    if (SSL_CTX_check_private_key(ctx->native_handle()) != 1)
+        return BadRequestError("TLS key file " + key_file + " does not match the certificate in " + cert_file);
+    return ctx;
+}
+
+}  // namespace ctrl::server::internal

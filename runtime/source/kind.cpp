@@ -1,0 +1,246 @@
+#include "ctrl/source/kind.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <utility>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/this_coro.hpp>
+
+#include "ctrl/core/sleep.hpp"
+
+namespace ctrl::source {
+namespace {
+
+// How often, once every informer synced, the handler registrations are checked: each follows its
+// informer's sync within a delivery on the informer's executor (no notification exists for it).
+constexpr std::chrono::milliseconds kRegistrationSyncPoll{5};
+
+// Why a source waits, as Ready() says it: "waiting for kind <gvk>: no match ...".
+Status WaitingFor(const GroupVersionKind& gvk, const Status& why) {
+    const std::string prefix = "waiting for kind " + gvk.String() + ": ";
+    if (IsNoMatch(why))
+        return NoMatchError(prefix + "no match: the server does not serve it (is its CRD installed?); retrying (" +
+                            why.Message() + ")");
+    if (IsForbidden(why))
+        return ForbiddenError(prefix + "Forbidden: may not list or watch it; retrying (" + why.Message() + ")");
+    return Status(why.Code(), prefix + std::string(StatusCodeName(why.Code())) + ": " + why.Message());
+}
+
+}  // namespace
+
+KindSource::KindSource(cache::Informers& informers, GroupVersionKind gvk,
+                       std::shared_ptr<handler::EventHandler> handler, std::vector<predicate::PredicatePtr> predicates,
+                       KindOptions options)
+    : informers_(informers),
+      gvk_(std::move(gvk)),
+      handler_(std::move(handler)),
+      predicates_(std::move(predicates)),
+      options_(options),
+      log_(log::Logger().WithName("source").WithValues("kind", gvk_)),
+      decided_(std::make_shared<Notification>()),
+      gate_(std::make_shared<internal::DeliveryGate>()) {}
+
+Task<Status> KindSource::Start(Context ctx, RequestQueue& queue) {
+    {
+        std::lock_guard lock(mu_);
+        if (phase_ != Phase::kNotStarted)
+            co_return AlreadyExistsError(String() + " was started already");
+        phase_ = Phase::kWaiting;
+        reason_ = UnavailableError("waiting for kind " + gvk_.String() + ": its informers are not synced yet");
+    }
+    // Removed when ctx ends, before Cancel returns (the informers may go right after).
+    const std::weak_ptr<KindSource> weak = weak_from_this();
+    (void)ctx.OnCancel([weak](const Status&) {
+        if (auto self = weak.lock())
+            self->Unregister();
+    });
+    const boost::asio::any_io_executor executor = co_await boost::asio::this_coro::executor;
+    running_ = true;
+    boost::asio::co_spawn(executor, Run(shared_from_this(), ctx, &queue), [weak](std::exception_ptr error) {
+        auto self = weak.lock();
+        if (self)
+            self->running_ = false;
+        if (error && self) {
+            self->SetPhase(Phase::kFailed, InternalError(self->String() + ": its run threw"));
+            self->log_.Error(InternalError("an exception escaped"), "kind source stopped");
+        }
+    });
+    co_return OkStatus();
+}
+
+Task<void> KindSource::Run(std::shared_ptr<KindSource> self, Context ctx, RequestQueue* queue) {
+    std::vector<cache::Informer*> informers;
+    bool going = co_await self->AcquireInformers(ctx, informers);
+    going = going && self->Register(informers, ctx, *queue);
+    if (going)
+        going = co_await self->AwaitInformersSynced(ctx, informers);
+    if (!going) {
+        self->SetPhase(Phase::kStopped, ctx.Err());
+        co_return;
+    }
+    while (!self->RegistrationsSynced()) {
+        if (!(co_await SleepFor(kRegistrationSyncPoll, ctx)).Ok()) {
+            self->SetPhase(Phase::kStopped, ctx.Err());
+            co_return;
+        }
+    }
+    self->SetPhase(Phase::kSynced, OkStatus());
+}
+
+Task<bool> KindSource::AcquireInformers(Context& ctx, std::vector<cache::Informer*>& informers) {
+    std::chrono::milliseconds backoff = options_.initial_backoff;
+    for (;;) {
+        {
+            std::lock_guard lock(mu_);
+            ++stats_.attempts;
+        }
+        StatusOr<std::vector<cache::Informer*>> got =
+            co_await informers_.GetInformers(gvk_, options_.metadata_only, ctx);
+        if (!ctx.Err().Ok())
+            co_return false;
+        Status failure = got.GetStatus();
+        if (got.Ok()) {
+            // A handler that needs I/O to get ready (an owner's mapping) may wait for a kind too.
+            failure = (co_await handler_->Prepare(ctx)).Annotate("preparing the event handler");
+            if (!ctx.Err().Ok())
+                co_return false;
+            if (failure.Ok()) {
+                informers = std::move(got).Value();
+                const int64_t attempts = Stats().attempts;
+                if (attempts > 1)
+                    log_.Info("kind is served now: delivering its events", "attempts", attempts);
+                co_return true;
+            }
+        }
+        {
+            std::lock_guard lock(mu_);
+            ++(IsNoMatch(failure) ? stats_.unserved_attempts : stats_.failed_attempts);
+        }
+        ReportWaiting(failure);
+        if (!(co_await SleepFor(backoff, ctx)).Ok())
+            co_return false;
+        backoff = std::min(backoff * 2, options_.max_backoff);
+    }
+}
+
+bool KindSource::Register(const std::vector<cache::Informer*>& informers, const Context& ctx, RequestQueue& queue) {
+    std::lock_guard lock(mu_);
+    if (gate_->stopped.load() || !ctx.Err().Ok())
+        return false;
+    for (cache::Informer* informer : informers) {
+        auto adapter = std::make_shared<internal::EventHandlerAdapter>(ctx, queue, handler_, predicates_, gate_);
+        registrations_.emplace_back(informer, informer->AddEventHandler(std::move(adapter)));
+    }
+    return true;
+}
+
+void KindSource::Unregister() {
+    gate_->stopped.store(true);
+    std::vector<std::pair<cache::Informer*, cache::EventHandlerRegistration>> registrations;
+    {
+        std::lock_guard lock(mu_);
+        registrations.swap(registrations_);
+    }
+    for (const auto& [informer, registration] : registrations)
+        (void)informer->RemoveEventHandler(registration);
+}
+
+bool KindSource::RegistrationsSynced() const {
+    std::lock_guard lock(mu_);
+    return std::all_of(registrations_.begin(), registrations_.end(),
+                       [](const auto& entry) { return entry.second.HasSynced(); });
+}
+
+Task<bool> KindSource::AwaitInformersSynced(Context& ctx, const std::vector<cache::Informer*>& informers) {
+    for (cache::Informer* informer : informers) {
+        for (;;) {
+            // The reflector retries on its own; the check only reads why it has not synced yet.
+            const Context check = Context::WithTimeout(ctx, options_.error_check_interval);
+            const Status synced = co_await informer->WaitForSync(check);
+            if (synced.Ok())
+                break;
+            if (!ctx.Err().Ok())
+                co_return false;
+            if (const Status last = informer->LastError(); !last.Ok())
+                ReportWaiting(last);
+        }
+    }
+    co_return true;
+}
+
+void KindSource::ReportWaiting(const Status& reason) {
+    const Status waiting = WaitingFor(gvk_, reason);
+    bool first = false;
+    {
+        std::lock_guard lock(mu_);
+        if (phase_ != Phase::kWaiting)
+            return;
+        reason_ = waiting;
+        first = std::find(logged_codes_.begin(), logged_codes_.end(), reason.Code()) == logged_codes_.end();
+        if (first)
+            logged_codes_.push_back(reason.Code());
+    }
+    (first ? log_ : log_.V(1)).Info("waiting for kind", "reason", waiting.Message());
+    if (IsNoMatch(reason) || IsForbidden(reason))
+        decided_->Notify();
+}
+
+void KindSource::SetPhase(Phase phase, Status reason) {
+    {
+        std::lock_guard lock(mu_);
+        if (phase_ == Phase::kFailed || phase_ == Phase::kStopped)
+            return;
+        // Stopped before it synced: the context's code, and why it had not synced.
+        if (phase == Phase::kStopped)
+            reason = Status(reason.Ok() ? StatusCode::kCancelled : reason.Code(),
+                            String() + " stopped before it synced: " + reason_.Message());
+        phase_ = phase;
+        reason_ = std::move(reason);
+    }
+    if (phase == Phase::kSynced)
+        log_.V(1).Info("kind source synced");
+    decided_->Notify();
+}
+
+Task<Status> KindSource::WaitForSync(Context ctx) {
+    const std::shared_ptr<Notification> decided = decided_;
+    const Status waited = co_await decided->Wait(ctx);
+    std::lock_guard lock(mu_);
+    if (phase_ == Phase::kSynced)
+        co_return OkStatus();
+    if (!waited.Ok()) {
+        const std::string why = phase_ == Phase::kNotStarted ? "not started" : reason_.Message();
+        co_return Status(waited.Code(), String() + " did not sync: " + why);
+    }
+    co_return reason_;
+}
+
+Status KindSource::Ready() const {
+    std::lock_guard lock(mu_);
+    switch (phase_) {
+        case Phase::kSynced:
+            return OkStatus();
+        case Phase::kNotStarted:
+            return UnavailableError(String() + ": not started");
+        default:
+            return reason_;
+    }
+}
+
+std::string KindSource::String() const {
+    return "kind source: " + gvk_.String();
+}
+
+KindSourceStats KindSource::Stats() const {
+    std::lock_guard lock(mu_);
+    return stats_;
+}
+
+std::shared_ptr<Source> Kind(cache::Informers& informers, GroupVersionKind gvk,
+                             std::shared_ptr<handler::EventHandler> handler,
+                             std::vector<predicate::PredicatePtr> predicates, KindOptions options) {
+    return std::make_shared<KindSource>(informers, std::move(gvk), std::move(handler), std::move(predicates), options);
+}
+
+}  // namespace ctrl::source

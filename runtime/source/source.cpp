@@ -1,0 +1,13 @@
+#include "ctrl/source/source.hpp"
+
+namespace ctrl::source {
+
+Task<Status> Source::WaitForSync(Context /*ctx*/) {
+    co_return Status();
+}
+
+Status Source::Ready() const {
+    return Status();
+}
+
+}  // namespace ctrl::source
