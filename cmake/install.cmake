@@ -1,4 +1,4 @@
-# `cmake --install` (docs/architecture.md, "Installing"): the public headers under include/ctrl/
+# `cmake --install` (docs/decisions.md, decision 46): the public headers under include/ctrl/
 # with their paths in the tree (so `#include "runtime/manager/manager.hpp"` reads the same inside and
 # outside), one library per layer, the CMake package ctrl (find_package(ctrl CONFIG) gives ctrl::runtime,
 # ctrl::<layer> and ctrl::envtest), and bin/ctrl-setup-envtest. Every installed path is relative to
