@@ -1,6 +1,7 @@
-# `cmake --install` (docs/architecture.md, "Installing"): the public headers under include/ctrl/
-# as the tree includes them (runtime/manager/manager.hpp is `#include <ctrl/manager/manager.hpp>`
-# inside and outside; in the tree include/ctrl links to runtime/), one library per folder, the CMake package ctrl (find_package(ctrl CONFIG) gives ctrl::runtime,
+# `cmake --install` (docs/decisions.md, decision 46): the public headers under include/ctrl/ as the
+# tree includes them (runtime/manager/manager.hpp is `#include <ctrl/manager/manager.hpp>` inside and
+# outside; in the tree include/ctrl links to runtime/), one library per folder, the CMake package ctrl
+# (find_package(ctrl CONFIG) gives ctrl::runtime,
 # ctrl::<layer> and ctrl::envtest), and bin/ctrl-setup-envtest. Every installed path is relative to
 # the prefix, so the tree can be moved (hack/test-install.sh moves it before using it).
 include(GNUInstallDirs)

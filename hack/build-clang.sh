@@ -9,7 +9,7 @@
 #   CTRL_CLANG_BUILD_TYPE=Debug ...           another build type (default: RelWithDebInfo)
 #
 # RelWithDebInfo because with Debian's Boost 1.74, 10 unit tests crash inside Boost.Asio under clang at
-# -O0: see docs/architecture.md, "Compilers".
+# -O0: see docs/decisions.md, decision 41.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${CTRL_CLANG_BUILD_DIR:-${ROOT}/build-clang}"

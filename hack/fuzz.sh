@@ -59,7 +59,7 @@ ignorelist="${ROOT}/hack/internal/ubsan-fuzz-ignore.txt"
 source "${ROOT}/hack/internal/ccache.sh"
 generator=()
 command -v ninja >/dev/null && [[ ! -f "${BUILD_DIR}/Makefile" ]] && generator=(-G Ninja)
-# RelWithDebInfo: clang at -O0 crashes inside Debian's Boost.Asio (docs/architecture.md, "Compilers").
+# RelWithDebInfo: clang at -O0 crashes inside Debian's Boost.Asio (docs/decisions.md, decision 41).
 cmake -S "${ROOT}" -B "${BUILD_DIR}" "${generator[@]}" "${CCACHE_LAUNCHER[@]}" -DCMAKE_CXX_COMPILER="${CLANG_CXX}" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCTRL_WERROR=ON -DCTRL_BUILD_INTEGRATION=OFF -DCTRL_BUILD_FUZZ=ON \
     -DCTRL_SANITIZE=address,undefined -DCMAKE_CXX_FLAGS="-fsanitize-ignorelist=${ignorelist}" \

@@ -3,7 +3,7 @@
 
 The entry point is hack/check-coawait.sh, which documents the usage. This file builds one
 clang-query AST matcher, runs it over each translation unit (two at a time) and prints one line
-per finding. The rules come from ASan reproductions on GCC 12.2 (docs/architecture.md): in a
+per finding. The rules come from ASan reproductions on GCC 12.2 (docs/decisions.md, decision 16): in a
 coroutine, inside a full-expression that contains a co_await of that coroutine,
   - aggregate initialization (braced, designated, `{}` or C++20 parenthesized) of a class or array
     whose destructor is not trivial,

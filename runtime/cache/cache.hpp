@@ -30,7 +30,7 @@ namespace ctrl::cache {
 // handles controllers watch through. Typed and unstructured reads of a kind share one informer;
 // metadata-only reads (PartialObjectMetadata) have their own, which lists and watches metadata
 // only. A read waits for its informer's first sync. Reads return copies by default; GetShared and
-// ListShared hand out shared const views (zero copy, DESIGN.md decision 4).
+// ListShared hand out shared const views (zero copy, docs/decisions.md, decision 20).
 //
 // Run (or Start) runs every informer made so far, and every later one at once, as Tasks on the
 // executor given to the constructor, until Run's context ends. Destroying the Cache cancels them

@@ -16,7 +16,7 @@ class StoredObject;
 struct StoreContext;
 }  // namespace internal
 
-// One object as a cache holds it (DESIGN.md decision 4): immutable, shared, kept in a compact
+// One object as a cache holds it (docs/decisions.md, decision 20): immutable, shared, kept in a compact
 // binary form. Reading it gives either an owning copy (Copy, the default of the cached reader,
 // as controller-runtime's) or a shared const view (Shared: decoded once and shared by everyone
 // who holds it). Key, namespace, name, labels and resourceVersion are read without decoding the

@@ -13,7 +13,7 @@ class Listener;
 }  // namespace internal
 
 // Receives what happens to the objects of an informer (client-go's ResourceEventHandler), as
-// shared const objects that must not be changed (DESIGN.md decision 4). Calls come one at a
+// shared const objects that must not be changed (docs/decisions.md, decision 20). Calls come one at a
 // time, in the order the cache saw the changes, on the informer's executor: a handler must not
 // block (a controller's handler only enqueues keys). No lock of the informer is held during a call,
 // so a handler may call back into its informer and cache (add or remove handlers, read the store,

@@ -87,9 +87,9 @@ class StoreReplacement {
 };
 
 // The thread-safe store behind an informer (client-go's thread-safe indexer, kube-rs's reflector
-// store): objects of one kind by namespace and name, immutable and shared once stored (DESIGN.md
-// decision 4), kept in a compact binary form that holds ~0.5 bytes per byte of the objects' JSON
-// (docs/architecture.md, "Cache storage"). A read returns handles (CachedObject) that give an
+// store): objects of one kind by namespace and name, immutable and shared once stored
+// (docs/decisions.md, decision 20), kept in a compact binary form that holds ~0.5 bytes per byte of
+// the objects' JSON (docs/decisions.md, decision 21). A read returns handles (CachedObject) that give an
 // owning copy or a shared const view. Objects are ordered by namespace then name, which serves
 // the namespace index; user indexes map values to objects (AddIndex, ByIndex).
 //

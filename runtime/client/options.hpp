@@ -12,7 +12,7 @@ namespace ctrl::client {
 
 // The options of each call, as structs with public members. None of them is an aggregate (each
 // declares its constructor): GCC 12 destroys an aggregate with non-trivial members twice when it
-// is built inside a co_await expression (docs/architecture.md), so these cannot be built there
+// is built inside a co_await expression (docs/decisions.md, decision 16), so these cannot be built there
 // by a designated initializer. Pass option values instead (option_values.hpp:
 // `co_await client.List(ctx, pods, InNamespace(ns), MatchingLabels(labels))`), or a named
 // options object. Each struct is also an option value of its own call: its set fields are

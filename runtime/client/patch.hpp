@@ -32,7 +32,7 @@ struct MergeFromOptions {
 // A patch for Client::Patch (controller-runtime's client.Patch): its type and how to compute its
 // body from the object passed to Patch, which is the object as the caller wants it to be.
 // A small handle, trivially destructible, so `co_await client.Patch(ctx, obj, MergeFrom(original))`
-// is safe even under GCC 12 (docs/architecture.md). It refers to the original object (MergeFrom
+// is safe even under GCC 12 (docs/decisions.md, decision 16). It refers to the original object (MergeFrom
 // and its relatives) or the raw data (RawPatch) without copying them: the caller keeps them alive
 // and unchanged until the Patch call has finished.
 class Patch {

@@ -22,7 +22,7 @@ namespace ctrl::client {
 //   api::PodList pods;
 //   CTRL_CO_RETURN_IF_ERROR(co_await client.List(ctx, pods, InNamespace("default"), MatchingLabels("app", "web")));
 // Every argument form shown is safe inside co_await on GCC 12: keys and option values are built
-// by constructors, never as aggregates (docs/architecture.md).
+// by constructors, never as aggregates (docs/decisions.md, decision 16).
 // The object or list passed in is written only on success; on failure it is left as it was,
 // except that a List may have been cleared. The caller keeps it alive until the Task ends.
 class Reader {

@@ -35,7 +35,7 @@ std::chrono::steady_clock::duration WaitAfter(const Backoff& backoff, int n);
 // (a callable taking const Status&) refuses, or backoff's steps run out; the last error is returned
 // then (retry.OnError). Cancelled or Timeout when ctx ends while waiting.
 // Templates, not std::function: a lambda capturing by reference is trivially destructible, so it
-// can be written inside the co_await expression even under GCC 12 (docs/architecture.md).
+// can be written inside the co_await expression even under GCC 12 (docs/decisions.md, decision 16).
 template <typename Retriable, typename Attempt>
 Task<Status> RetryOnError(Context ctx, Backoff backoff, Retriable retriable, Attempt attempt) {
     const int steps = backoff.steps > 1 ? backoff.steps : 1;

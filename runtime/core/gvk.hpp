@@ -91,7 +91,8 @@ struct GroupVersionResource {
 
 // Names an object: namespace (empty for cluster-scoped objects) and name.
 // These types declare constructors, so they are not aggregates: `{ns, name}` selects the
-// constructor, which GCC 12 compiles correctly inside a co_await expression (docs/architecture.md).
+// constructor, which GCC 12 compiles correctly inside a co_await expression (docs/decisions.md,
+// decision 16).
 struct ObjectKey {
     ObjectKey() = default;
     ObjectKey(std::string namespace_value, std::string name_value)

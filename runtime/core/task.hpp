@@ -8,7 +8,7 @@
 namespace ctrl {
 
 // An asynchronous operation returning T: a C++20 coroutine on the Manager's Boost.Asio
-// executor (DESIGN.md decision 2). `co_await` it from another Task, or run it to completion
+// executor (docs/decisions.md, decision 2). `co_await` it from another Task, or run it to completion
 // from plain code with RunSync (runtime/core/run_sync.hpp).
 template <typename T>
 using Task = boost::asio::awaitable<T>;

@@ -32,7 +32,7 @@ struct LazyRESTMapperOptions {
 };
 
 // A RESTMapper that discovers only what lookups ask for, and never caches a miss for good
-// (notes/restmapper.md, points 1-9):
+// (docs/restmapper.md, points 1-9):
 //  - Nothing is requested before the first lookup; a lookup of a known kind makes no request
 //    and never waits for a reload (readers use an immutable snapshot; a reload publishes the
 //    next one).

@@ -11,7 +11,7 @@
 namespace ctrl::rest {
 
 // The cpprestsdk (C++ REST SDK) implementation of Transport, the alternative to the Boost.Beast
-// default (DESIGN.md decision 8; cpprestsdk is archived upstream). cpprestsdk does its I/O on its
+// default (docs/decisions.md, decision 9; cpprestsdk is archived upstream). cpprestsdk does its I/O on its
 // own process-wide thread pool; every Send, Open and ReadSome continues on the caller's executor,
 // never on that pool. What differs from the Beast transport, because cpprestsdk allows no better:
 //  - One idle timer covers connecting, the TLS handshake, the response headers and every read of

@@ -214,7 +214,7 @@ Task<StatusOr<ExecCredential>> ExecCredentialProvider::Get(Context ctx) {
         co_return std::move(*fresh);
     const boost::asio::any_io_executor executor = co_await boost::asio::this_coro::executor;
     // A named function, not a lambda inside the co_await expression: GCC 12 destroys such a
-    // temporary twice (docs/architecture.md), which would release impl twice.
+    // temporary twice (docs/decisions.md, decision 16), which would release impl twice.
     std::function<void(Completion)> join = [impl, executor](Completion complete) {
         std::optional<ExecCredential> now_fresh;
         bool start = false;

@@ -24,7 +24,7 @@ struct StaticGroupVersionKind {
     std::string ApiVersion() const { return ToGroupVersionKind().ApiVersion(); }
 };
 
-// A typed kind (DESIGN.md decision 3): a class that is an Object, adds no state of its own (so a
+// A typed kind (docs/decisions.md, decision 4): a class that is an Object, adds no state of its own (so a
 // move to or from Object loses nothing and costs a pointer), and declares its kind and list kind
 // statically:
 //   static constexpr scheme::StaticGroupVersionKind kGroupVersionKind{"", "v1", "Pod"};

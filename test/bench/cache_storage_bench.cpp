@@ -1,4 +1,4 @@
-// How to hold 10,000 cached pods (issue 6, DESIGN.md decision 4): for each storage form, the RSS held
+// How to hold 10,000 cached pods (issue 6; docs/decisions.md, decision 21): for each storage form, the RSS held
 // per byte of the objects' compact JSON (after the default transform, which drops managedFields), the
 // ingest cost and the cost of a read that returns an owning copy. Each form runs in a child process
 // of its own, so the RSS figures do not mix; the pods arrive as a reflector receives them, in List

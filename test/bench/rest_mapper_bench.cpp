@@ -97,7 +97,7 @@ void PrintRequestCounts() {
         }
     }
     std::printf(
-        "controller-runtime (notes/restmapper.md): aggregated 2 for the first miss, then 1-2 per later miss;\n"
+        "controller-runtime (docs/restmapper.md): aggregated 2 for the first miss, then 1-2 per later miss;\n"
         "legacy 3 for the first group version, then 1 per version named (2 without a version).\n\n");
 }
 

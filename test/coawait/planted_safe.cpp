@@ -1,5 +1,5 @@
 // Planted forms that GCC 12 compiles correctly inside a co_await (measured under ASan, see
-// docs/architecture.md). Never compiled into a binary: test/coawait/check_planted.sh runs
+// docs/decisions.md, decision 16). Never compiled into a binary: test/coawait/check_planted.sh runs
 // hack/check-coawait.sh on this file and expects no finding.
 #include <utility>
 

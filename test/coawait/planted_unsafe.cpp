@@ -1,5 +1,5 @@
 // Planted forms that GCC 12 destroys twice (GCC PR 99576; measured under ASan, see
-// docs/architecture.md). Never compiled into a binary: test/coawait/check_planted.sh runs
+// docs/decisions.md, decision 16). Never compiled into a binary: test/coawait/check_planted.sh runs
 // hack/check-coawait.sh on this file and expects exactly the lines marked `expect: <kind>`.
 #include <utility>
 

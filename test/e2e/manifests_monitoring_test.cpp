@@ -110,7 +110,7 @@ TEST(ManifestsMonitoringTest, DashboardExpressionsAreValidPromQL) {
         for (std::string& expr : DashboardExpressions(file))
             expressions.push_back(std::move(expr));
     }
-    // The families the dashboards must show (issue 15 and notes/metrics.md).
+    // The families the dashboards must show (issue 15 and docs/metrics.md).
     for (const char* family :
          {"controller_runtime_reconcile_total", "controller_runtime_reconcile_errors_total",
           "controller_runtime_reconcile_time_seconds_bucket", "controller_runtime_active_workers", "workqueue_depth",

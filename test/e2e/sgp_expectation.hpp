@@ -1,6 +1,6 @@
 #pragma once
 
-// What the SecurityGroupPolicy rules of notes/sgp.md give, computed by the tests themselves from a
+// What the SecurityGroupPolicy rules of docs/sgp.md give, computed by the tests themselves from a
 // fresh `kubectl get` of pods, ServiceAccounts and policies: the independent side the operator's
 // annotations and statuses are compared with. Written from the rules, not from controllers/sgp:
 //  - only policies of the pod's namespace count;

@@ -1,4 +1,4 @@
-// Issue 15, acceptance 1: the ten matching cases of notes/sgp.md, each against the built operator
+// Issue 15, acceptance 1: the ten matching cases of docs/sgp.md, each against the built operator
 // (its own process, its own namespaces). Each case's objects are made once the operator is ready;
 // every pod must then carry what the rules give (computed by the test from a fresh kubectl list,
 // sgp_expectation.hpp) within 5 s, and what the case states by hand. Then each policy's status

@@ -12,7 +12,7 @@
 namespace ctrl::testing {
 
 // A scripted HTTP(S) server standing in for kube-apiserver where the real one cannot be driven
-// into a fault (DESIGN.md decision 7): dropped and stalled streams, 429 storms, malformed or
+// into a fault (docs/decisions.md, decision 8): dropped and stalled streams, 429 storms, malformed or
 // non-Status bodies, slow bodies, connections closed without an answer. It never replaces the
 // real control plane for a capability.
 //

@@ -1,5 +1,5 @@
 // The lazy RESTMapper against the real API server, counting every HTTP request that reaches the
-// transport, with aggregated discovery and with it refused (notes/restmapper.md; issue 4,
+// transport, with aggregated discovery and with it refused (docs/restmapper.md; issue 4,
 // acceptance 1-4). Faults the real server cannot be driven into (503, dropped connections) are in
 // test/unit/discovery/lazy_rest_mapper_test.cpp.
 

@@ -1,4 +1,4 @@
-// The manifests under manifests/ (CRDs and samples) say what notes/sgp.md says, and the test
+// The manifests under manifests/ (CRDs and samples) say what docs/sgp.md says, and the test
 // helper that hands them to integration tests as JSON reads them faithfully.
 
 #include <gtest/gtest.h>

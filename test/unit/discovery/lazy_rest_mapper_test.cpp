@@ -1,5 +1,5 @@
 // The lazy RESTMapper against an in-memory discovery server that counts requests: each
-// numbered behaviour of notes/restmapper.md, with aggregated discovery served and with it
+// numbered behaviour of docs/restmapper.md, with aggregated discovery served and with it
 // refused (the legacy path). The same behaviours are proven against the real API server in
 // test/integration/discovery.
 

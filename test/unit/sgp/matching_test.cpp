@@ -1,4 +1,4 @@
-// notes/sgp.md's matching rules, case by case (issue 15, acceptance 1 at the function level).
+// docs/sgp.md's matching rules, case by case (issue 15, acceptance 1 at the function level).
 
 #include "controllers/sgp/matching.hpp"
 

@@ -123,7 +123,7 @@ TEST_F(AsyncGetTest, BlockingAndAsyncConsumersShareTheKeys) {
     EXPECT_EQ(got, (std::set<std::string>{"a", "b", "c", "d"}));
 }
 
-// DESIGN.md decision 2: consumers waiting on the loop's only thread leave it free.
+// docs/decisions.md, decision 2: consumers waiting on the loop's only thread leave it free.
 TEST(AsyncGetLoop, WaitingConsumersDoNotBlockTheLoopThread) {
     IoThreads io(1);
     Queue<int> queue(io.Executor());
