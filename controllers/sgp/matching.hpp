@@ -22,7 +22,7 @@ struct InvalidPolicy {
     Status reason;
 };
 
-// What the policies of a namespace give one pod (notes/sgp.md, "Matching").
+// What the policies of a namespace give one pod (docs/sgp.md, "What a pod gets").
 struct Matching {
     // The union of the matching policies' groupIds: policies in name order (as the server lists
     // them), each policy's own order, duplicates dropped keeping the first.

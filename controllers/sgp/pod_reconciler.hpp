@@ -20,7 +20,7 @@ namespace ctrl::sgp {
 // The SecurityGroupPolicy kind not being served (its CRD not installed) is NoMatch: then no
 // policy applies, which is logged once (again after it was served). Every other failure
 // (discovery, network, the server) is an error, retried with backoff: never taken for "not
-// installed" (notes/sgp.md, the seed's failure).
+// installed" (docs/sgp.md, the seed's failure).
 class PodReconciler final : public Reconciler {
   public:
     PodReconciler(client::Client& client, record::EventRecorder recorder, SgpMetrics& metrics)

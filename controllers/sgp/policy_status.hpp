@@ -24,7 +24,7 @@ struct PolicyVerdict {
     std::string message;
 };
 
-// Judges a policy by notes/sgp.md's rules: neither selector -> NoSelector; a selector that cannot be
+// Judges a policy by docs/sgp.md's rules: neither selector -> NoSelector; a selector that cannot be
 // read or used (a bad operator, In without values) -> InvalidSelector; no groupIds -> NoGroupIds;
 // a groupIds entry that is not a string -> InvalidGroupIds. The first problem found wins, in that
 // order; the message names the field.

@@ -10,7 +10,7 @@ namespace ctrl::controller {
 
 // The series of one controller in controller-runtime's families (label `controller`; the
 // reconcile_total counter also `result`), so dashboards built for Go operators work unchanged
-// (notes/metrics.md). NewControllerMetrics pre-sets every counter to 0 and sets
+// (docs/metrics.md). NewControllerMetrics pre-sets every counter to 0 and sets
 // max_concurrent_reconciles, as controller-runtime does at controller start. Handles: cheap to
 // copy, valid as long as their Registry.
 struct ControllerMetrics {

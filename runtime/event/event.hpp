@@ -8,7 +8,7 @@
 namespace ctrl::event {
 
 // The events a source delivers to predicates and handlers (controller-runtime's event package).
-// Objects are the cache's shared, immutable states (DESIGN.md decision 4): read them, never
+// Objects are the cache's shared, immutable states (docs/decisions.md, decision 20): read them, never
 // change them. Each type declares a constructor (not an aggregate), so building one inside a
 // co_await expression is safe on GCC 12.
 

@@ -21,7 +21,7 @@ void WriteSelector(Object& policy, std::string_view field, const std::optional<L
 // spec.securityGroups.groupIds in order; entries that are not strings are skipped.
 std::vector<std::string> GroupIds(const Object& policy);
 void SetGroupIds(Object& policy, const std::vector<std::string>& group_ids);
-// The rules of notes/sgp.md that the schema cannot say: a selector that is there must parse, at least
+// The rules of docs/sgp.md that the schema cannot say: a selector that is there must parse, at least
 // one selector must be there (cause on "spec"), and the group ids must be there.
 void ValidateRules(const Object& policy, scheme::Validation& validation);
 }  // namespace sgp_rules
@@ -29,7 +29,7 @@ void ValidateRules(const Object& policy, scheme::Validation& validation);
 // The hand-written part of SecurityGroupPolicy and SecurityGroupPolicyView (generated from the CRD
 // by ctrl-gen, which mixes this in with --extension): selectors read and written as
 // LabelSelectorSpec, where nullopt (absent or null: not specified) and an empty spec ({}: selects
-// everything) mean different things (notes/sgp.md); the group ids as a list; and the rules Validate()
+// everything) mean different things (docs/sgp.md); the group ids as a list; and the rules Validate()
 // applies before the schema's checks. The setters compile on SecurityGroupPolicy only.
 template <typename Self>
 class SecurityGroupPolicyRules {
