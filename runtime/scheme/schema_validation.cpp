@@ -104,7 +104,8 @@ bool Validation::Check(const FieldRef& ref, const FieldRule& rule) {
     if (actual == JsonType::kString)
         CheckString(ref, *ref.Get<std::string>(), rule);
     else if (actual == JsonType::kInteger || actual == JsonType::kFloat)
-        CheckNumber(ref, ref.Get<double>().value_or(0), rule);
+        CheckNumber(ref, rule.type == SchemaType::kInteger ? ref.Get<int64_t>() : std::nullopt,
+                    ref.Get<double>().value_or(0), rule);
     else if (actual == JsonType::kArray)
         CheckCount(ref, ref.Size(), rule.min_items, rule.max_items, "items");
     else if (actual == JsonType::kObject)
@@ -112,19 +113,23 @@ bool Validation::Check(const FieldRef& ref, const FieldRule& rule) {
     return true;
 }
 
-void Validation::CheckString(const FieldRef& ref, const std::string& value, const FieldRule& rule) {
-    if (!rule.enum_values.empty()) {
-        bool supported = false;
-        std::string values;
-        for (std::string_view allowed : rule.enum_values) {
-            supported = supported || allowed == value;
-            values += (values.empty() ? "\"" : ", \"") + std::string(allowed) + "\"";
-        }
-        if (!supported) {
-            Add("FieldValueNotSupported", ref.PathString(),
-                "Unsupported value: \"" + value + "\": supported values: " + values);
-        }
+void Validation::CheckEnum(const FieldRef& ref, const std::string& value, const std::string& shown,
+                           const FieldRule& rule) {
+    if (rule.enum_values.empty())
+        return;
+    bool supported = false;
+    std::string values;
+    for (std::string_view allowed : rule.enum_values) {
+        supported = supported || allowed == value;
+        values += (values.empty() ? "\"" : ", \"") + std::string(allowed) + "\"";
     }
+    if (!supported)
+        Add("FieldValueNotSupported", ref.PathString(),
+            "Unsupported value: " + shown + ": supported values: " + values);
+}
+
+void Validation::CheckString(const FieldRef& ref, const std::string& value, const FieldRule& rule) {
+    CheckEnum(ref, value, "\"" + value + "\"", rule);
     const std::size_t length = CodePoints(value);
     if (rule.min_length && static_cast<int64_t>(length) < *rule.min_length) {
         Add("FieldValueInvalid", ref.PathString(),
@@ -143,7 +148,9 @@ void Validation::CheckString(const FieldRef& ref, const std::string& value, cons
     }
 }
 
-void Validation::CheckNumber(const FieldRef& ref, double value, const FieldRule& rule) {
+void Validation::CheckNumber(const FieldRef& ref, std::optional<int64_t> integer, double value, const FieldRule& rule) {
+    if (integer)
+        CheckEnum(ref, std::to_string(*integer), std::to_string(*integer), rule);
     if (rule.minimum && (rule.exclusive_minimum ? value <= *rule.minimum : value < *rule.minimum)) {
         Add("FieldValueInvalid", ref.PathString(),
             std::string(rule.exclusive_minimum ? "must be greater than " : "must be greater than or equal to ") +

@@ -24,7 +24,7 @@ struct FieldRule {
     SchemaType type = SchemaType::kAny;
     bool required = false;
     bool nullable = false;
-    std::span<const std::string_view> enum_values = {};
+    std::span<const std::string_view> enum_values = {};  // of a string; of an integer, in decimal
     std::optional<int64_t> min_length = std::nullopt;
     std::optional<int64_t> max_length = std::nullopt;
     std::optional<double> minimum = std::nullopt;
@@ -58,7 +58,10 @@ class Validation {
 
   private:
     void CheckString(const FieldRef& ref, const std::string& value, const FieldRule& rule);
-    void CheckNumber(const FieldRef& ref, double value, const FieldRule& rule);
+    // integer: the value when the rule asks for an integer (its enum is checked then).
+    void CheckNumber(const FieldRef& ref, std::optional<int64_t> integer, double value, const FieldRule& rule);
+    // value among rule's enum values (an integer's in decimal); shown is how a message quotes it.
+    void CheckEnum(const FieldRef& ref, const std::string& value, const std::string& shown, const FieldRule& rule);
     void CheckCount(const FieldRef& ref, std::size_t count, std::optional<int64_t> min, std::optional<int64_t> max,
                     std::string_view noun);
 

@@ -41,6 +41,8 @@ std::string Banner(const std::string& what);
 std::string IncludePath(const std::string& include_prefix, const std::string& file);
 // "    Type Name(params) const;" (wrapped after the type past 120 columns).
 std::string Declaration(const Method& method);
+// "    Type Name(params) const&& = delete;": method's rvalue form, refused (a view of a temporary).
+std::string DeletedRvalueDeclaration(const Method& method);
 // "Type Qualifier::Name(params) const {" and the body, and "}".
 std::string Definition(const Method& method, const std::string& qualifier, const std::string& template_head);
 

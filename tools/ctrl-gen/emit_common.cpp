@@ -12,13 +12,15 @@ constexpr std::size_t kColumns = 120;
 // else with the return type on a line of its own too.
 std::string FitSignature(const Method& method, const std::string& qualified_name, const std::string& indent,
                          const std::string& tail) {
-    const std::string qualifiers = std::string(method.is_const ? " const" : "") + tail;
+    const std::string cv = method.is_const ? " const" + method.ref_qualifier
+                                           : (method.ref_qualifier.empty() ? "" : " " + method.ref_qualifier);
+    const std::string qualifiers = cv + tail;
     const std::string typed = indent + method.return_type + " ";
     const std::string one = typed + qualified_name + "(" + method.params + ")" + qualifiers;
     if (one.size() <= kColumns)
         return one + "\n";
     if (method.params.empty() && method.is_const && (typed + qualified_name + "()").size() <= kColumns)
-        return typed + qualified_name + "()\n" + indent + "    const" + tail + "\n";
+        return typed + qualified_name + "()\n" + indent + "   " + cv + tail + "\n";
     const std::string params_line = indent + "    " + method.params + ")" + qualifiers;
     if (!method.params.empty() && (typed + qualified_name + "(").size() <= kColumns && params_line.size() <= kColumns)
         return typed + qualified_name + "(\n" + params_line + "\n";
@@ -55,6 +57,12 @@ std::string Declaration(const Method& method) {
     for (const std::string& line : method.comment)
         out += line.empty() ? "    //\n" : "    // " + line + "\n";
     return out + FitSignature(method, method.name, "    ", ";");
+}
+
+std::string DeletedRvalueDeclaration(const Method& method) {
+    Method rvalue = method;
+    rvalue.ref_qualifier = "&&";
+    return FitSignature(rvalue, rvalue.name, "    ", " = delete;");
 }
 
 std::string Definition(const Method& method, const std::string& qualifier, const std::string& template_head) {

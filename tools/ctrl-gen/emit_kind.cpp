@@ -10,7 +10,7 @@ namespace {
 constexpr std::size_t kCommentWidth = 112;
 
 const Access kNestedAccess{"ref_", "mut_", true};
-const Access kRootAccess{"Ref()", "MutableRef()", false, ".template "};
+const Access kRootAccess{"Ref()", "MutableRef()", false, ".template ", /*owns_object=*/true};
 
 std::string Comment(const std::string& text, const std::string& indent) {
     std::string out;
@@ -35,15 +35,70 @@ std::string ReadDeclarations(const std::vector<FieldPlan>& fields, const Access&
 std::string WriteDeclarations(const std::vector<FieldPlan>& fields, const Access& access) {
     std::string out;
     for (const FieldPlan& field : fields) {
-        for (const Method& method : WriteMethods(field, access))
+        for (const Method& method : WriteMethods(field, access)) {
             out += Declaration(method);
+            if (!method.ref_qualifier.empty())
+                out += DeletedRvalueDeclaration(method);
+        }
+    }
+    return out;
+}
+
+// The kind's read accessors that return views, deleted on a temporary kind: the fields template
+// declares them const&, and the kind adds the deleted const&& form beside them.
+std::string DeletedReadDeclarations(const std::vector<FieldPlan>& fields, const std::string& kind) {
+    std::string out;
+    for (const FieldPlan& field : fields) {
+        for (const Method& method : ReadMethods(field, kRootAccess)) {
+            if (method.ref_qualifier.empty())
+                continue;
+            out += "    using " + kind + "Fields::" + method.name + ";\n";
+            out += DeletedRvalueDeclaration(method);
+        }
+    }
+    if (out.empty())
+        return out;
+    return "\n" +
+           Comment("On a temporary " + kind +
+                       " these would return views into an object about to be destroyed, so they do not compile: "
+                       "name the object first.",
+                   "    ") +
+           out;
+}
+
+std::string IntegerLiteral(const std::string& value) {
+    return value == "-9223372036854775808" ? "INT64_MIN" : value;
+}
+
+// The structs of named enum constants of fields (QuotaSpecMode::kStrict), each emitted before the
+// class that reads the field.
+std::string EnumStructs(const std::vector<FieldPlan>& fields, const std::string& json_path) {
+    std::string out;
+    for (const FieldPlan& field : fields) {
+        if (field.enum_struct.empty())
+            continue;
+        const std::string path = json_path.empty() ? field.json_name : json_path + "." + field.json_name;
+        const std::string of = field.shape == FieldShape::kArrayOfScalar ? "the items of "
+                               : field.shape == FieldShape::kMapOfScalar ? "the entries of "
+                                                                         : "";
+        out += Comment("The values of " + of + path + " (its schema's enum).", "");
+        out += "struct " + field.enum_struct + " {\n";
+        for (const auto& [name, value] : field.enum_constants) {
+            const std::string head = field.enum_integer ? "    static constexpr int64_t " + name + " ="
+                                                        : "    static constexpr char " + name + "[] =";
+            const std::string literal = field.enum_integer ? IntegerLiteral(value) : CppStringLiteral(value);
+            out += head.size() + 1 + literal.size() + 1 <= 120 ? head + " " + literal + ";\n"
+                                                               : head + "\n        " + literal + ";\n";
+        }
+        out += "};\n\n";
     }
     return out;
 }
 
 std::string NestedClassHeader(const ClassPlan& plan) {
     const std::string& c = plan.class_name;
-    std::string out = Comment(plan.json_path + ":" + Description(*plan.schema), "");
+    std::string out = EnumStructs(plan.fields, plan.json_path);
+    out += Comment(plan.json_path + ":" + Description(*plan.schema), "");
     out += "class " + c + " {\n  public:\n";
     const std::string view_ctor = "    explicit " + c + "(ctrl::scheme::FieldRef ref) : ref_(std::move(ref)) {}\n\n";
     if (view_ctor.size() - 2 <= 120)
@@ -52,8 +107,9 @@ std::string NestedClassHeader(const ClassPlan& plan) {
         out += "    explicit " + c + "(ctrl::scheme::FieldRef ref)\n        : ref_(std::move(ref)) {}\n\n";
     out += "    // Whether the object is there (present and not null).\n";
     out += "    bool Present() const { return ref_.Exists(); }\n";
-    out += "    // The handle this view reads through.\n";
-    out += "    const ctrl::scheme::FieldRef& Ref() const { return ref_; }\n\n";
+    out += "    // The handle this view reads through (a temporary view hands out a copy).\n";
+    out += "    const ctrl::scheme::FieldRef& Ref() const& { return ref_; }\n";
+    out += "    ctrl::scheme::FieldRef Ref() const&& { return ref_; }\n\n";
     out += ReadDeclarations(plan.fields, kNestedAccess);
     out += "    // Records in validation what breaks the schema in this object and below it.\n";
     out += "    void Validate(ctrl::scheme::Validation& validation) const;\n\n";
@@ -96,7 +152,8 @@ std::string KindDescription(const KindPlan& plan) {
 std::string RootHeader(const KindPlan& plan) {
     const std::string& kind = plan.crd->kind;
     const std::string fields = kind + "Fields";
-    std::string out = "// The fields of a " + kind + ", shared by " + kind + " and " + kind + "View.\n";
+    std::string out = EnumStructs(plan.root.fields, "");
+    out += "// The fields of a " + kind + ", shared by " + kind + " and " + kind + "View.\n";
     out += "template <typename Self>\nclass " + fields + " {\n  public:\n";
     out += ReadDeclarations(plan.root.fields, kRootAccess);
     out += "    // OK, or Invalid with one cause per value that breaks the schema (required, type, enum, length,\n";
@@ -125,6 +182,7 @@ std::string RootHeader(const KindPlan& plan) {
     out += "    static constexpr bool kNamespaced = " + std::string(plan.crd->namespaced ? "true" : "false") + ";\n";
     out += "    using View = " + kind + "View;\n";
     out += "    using TypedObjectBase::TypedObjectBase;\n";
+    out += DeletedReadDeclarations(plan.root.fields, kind);
     if (!plan.root.fields.empty())
         out += "\n" + WriteDeclarations(plan.root.fields, kRootAccess);
     out += "\n  private:\n";
@@ -139,7 +197,8 @@ std::string RootHeader(const KindPlan& plan) {
     out += "    explicit " + kind + "View(const ctrl::Object& object) : ObjectView(object) {}\n";
     out += "    // NOLINTNEXTLINE(google-explicit-constructor)\n";
     out += "    " + kind + "View(const " + kind + "& object) : ObjectView(object) {}\n";
-    out += "    " + kind + "View(" + kind + "&&) = delete;\n};\n\n";
+    out += "    " + kind + "View(" + kind + "&&) = delete;\n";
+    out += "    explicit " + kind + "View(ctrl::Object&&) = delete;\n};\n\n";
     out += "using " + kind + "List = ctrl::scheme::TypedList<" + kind + ">;\n\n";
     out += "extern template class " + fields + "<" + kind + ">;\n";
     out += "extern template class " + fields + "<" + kind + "View>;\n";

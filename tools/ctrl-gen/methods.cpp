@@ -129,10 +129,16 @@ std::vector<std::string> Pack(std::string first_line, const std::vector<std::str
 
 // Declares the enum array of schema (when it is a string enum) and returns its name, or "".
 std::string AddEnum(std::vector<std::string>& body, const Schema& schema, const std::string& name) {
-    if (schema.enum_values.empty() || (schema.type != "string" && !schema.int_or_string))
+    const bool integer = schema.type == "integer" && !schema.int_or_string;
+    if (schema.enum_values.empty() || (schema.type != "string" && !schema.int_or_string && !integer))
         return "";
+    std::vector<std::string> texts;  // an integer's in decimal, as Validation compares it
+    for (const std::string& value : schema.enum_values) {
+        const std::optional<int64_t> number = integer ? ParseDecimalInteger(value) : std::nullopt;
+        texts.push_back(number ? std::to_string(*number) : value);
+    }
     std::string values;
-    for (const std::string& value : schema.enum_values)
+    for (const std::string& value : texts)
         values += (values.empty() ? "" : ", ") + CppStringLiteral(value);
     const std::string line = "static constexpr std::string_view " + name + "[] = {" + values + "};";
     if (4 + line.size() <= 120) {
@@ -140,7 +146,7 @@ std::string AddEnum(std::vector<std::string>& body, const Schema& schema, const 
     } else {
         body.push_back("static constexpr std::string_view " + name + "[] = {");
         std::string packed = "    ";  // bin-packed with a trailing comma, as clang-format lays it out
-        for (const std::string& value : schema.enum_values) {
+        for (const std::string& value : texts) {
             const std::string item = CppStringLiteral(value) + ",";
             if (packed.size() > 4 && 4 + packed.size() + 1 + item.size() > 120) {
                 body.push_back(packed);
@@ -226,6 +232,7 @@ std::vector<Method> ReadMethods(const FieldPlan& field, const Access& access) {
         case FieldShape::kObject:
             get.return_type = field.class_name;
             get.body = {"return " + field.class_name + "(" + child + ");"};
+            get.ref_qualifier = access.owns_object ? "&" : "";
             break;
         case FieldShape::kJson:
             get.return_type = "std::optional<ctrl::Object>";
@@ -241,6 +248,7 @@ std::vector<Method> ReadMethods(const FieldPlan& field, const Access& access) {
             get.body = {"const ctrl::scheme::FieldRef array = " + child + ";",
                         "std::vector<" + field.class_name + "> out;", "for (std::size_t i = 0; i < array.Size(); ++i)",
                         "    out.emplace_back(array.Item(i));", "return out;"};
+            get.ref_qualifier = access.owns_object ? "&" : "";
             break;
         case FieldShape::kMapOfScalar:
         case FieldShape::kMapOfJson:
@@ -253,6 +261,7 @@ std::vector<Method> ReadMethods(const FieldPlan& field, const Access& access) {
                         "std::map<std::string, " + field.class_name + "> out;",
                         "for (const std::string& key : map.Keys())",
                         "    out.emplace(key, " + field.class_name + "(map.Child(key)));", "return out;"};
+            get.ref_qualifier = access.owns_object ? "&" : "";
             break;
     }
     Method has{{}, "bool", "Has" + field.name, "", true, {"return " + child + ".Exists();"}};
@@ -315,6 +324,8 @@ std::vector<Method> WriteMethods(const FieldPlan& field, const Access& access) {
                                   "field.EnsureObject();", "return " + ref_class + "(field);"}});
             break;
     }
+    for (Method& method : out)
+        method.ref_qualifier = access.owns_object && method.return_type == ref_class ? "&" : "";
     out.push_back(Method{{}, "void", "Clear" + field.name, "", c, {child + ".Remove();"}});
     return out;
 }

@@ -15,6 +15,9 @@ struct Method {
     std::string params;
     bool is_const = true;
     std::vector<std::string> body;  // statements, indented by 4 per level already
+    // "&" on an accessor of the kind that returns a view into its object: a view of a temporary kind
+    // would dangle, so the kind declares the rvalue form deleted (DeletedRvalueDeclaration).
+    std::string ref_qualifier = "";
 };
 
 // Where the accessors of one class find their JSON: the read handle expression ("ref_" in a
@@ -24,6 +27,9 @@ struct Access {
     std::string write;
     bool write_const = true;   // nested handles write through const methods; the kind's are non-const
     std::string member = ".";  // ".template " where the handle is dependent (the kind's fields template)
+    // The accessors belong to the object that owns the JSON (the kind): those returning views are
+    // ref-qualified. Nested classes are views themselves, cheap handles whose temporaries are fine.
+    bool owns_object = false;
 };
 
 // The read accessors of a field (X, HasX), the first carrying the field's description.

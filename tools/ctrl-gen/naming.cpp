@@ -1,6 +1,7 @@
 #include "tools/ctrl-gen/naming.hpp"
 
 #include <cctype>
+#include <charconv>
 
 #include "ctrl/core/json_string.hpp"
 
@@ -34,6 +35,42 @@ std::string PascalName(std::string_view json_name) {
     if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])) != 0)
         out = "Field" + out;
     return out;
+}
+
+std::string EnumConstantName(std::string_view value) {
+    std::string out;
+    bool start_of_word = true;
+    bool separated = false;
+    if (value.size() > 1 && value[0] == '-' && std::isdigit(static_cast<unsigned char>(value[1])) != 0)
+        out = "Minus";
+    for (char c : value) {
+        if (!IsAlnum(c)) {
+            start_of_word = true;
+            separated = !out.empty();
+            continue;
+        }
+        const bool digit = std::isdigit(static_cast<unsigned char>(c)) != 0;
+        if (separated && digit && std::isdigit(static_cast<unsigned char>(out.back())) != 0)
+            out += '_';
+        out += start_of_word ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+        start_of_word = false;
+        separated = false;
+    }
+    return "k" + (out.empty() ? std::string("Empty") : out);
+}
+
+std::optional<int64_t> ParseDecimalInteger(std::string_view text) {
+    const bool plus = text.starts_with('+');
+    if (plus)
+        text.remove_prefix(1);
+    if (text.empty() || (plus && text.front() == '-'))
+        return std::nullopt;
+    int64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, error] = std::from_chars(text.data(), end, value);
+    if (error != std::errc() || ptr != end)
+        return std::nullopt;
+    return value;
 }
 
 std::string SnakeName(std::string_view name) {

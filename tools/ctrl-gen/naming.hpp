@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -11,6 +13,14 @@ namespace ctrl::gen {
 // -> "XKubernetesIo", "$ref" -> "Ref", "3d" -> "Field3d", "" -> "Field". Never a C++ keyword
 // (keywords are lower case).
 std::string PascalName(std::string_view json_name);
+
+// The name of the constant of an enum value: "k" and the value's words in PascalCase, keeping its
+// letters: "Running" -> "kRunning", "digital signature" -> "kDigitalSignature", "RSA" -> "kRSA",
+// "TLS1.2" -> "kTLS1_2" (a separator between digits becomes '_'), "-1" -> "kMinus1", "" -> "kEmpty".
+std::string EnumConstantName(std::string_view value);
+
+// A decimal integer as YAML writes one in an enum ("42", "-1", "+7"), or nullopt.
+std::optional<int64_t> ParseDecimalInteger(std::string_view text);
 
 // snake_case for file names: "SecurityGroupPolicy" -> "security_group_policy", "CNINode" -> "cni_node".
 std::string SnakeName(std::string_view name);

@@ -88,6 +88,10 @@ class Planner {
             PlanFields(next, next.class_name, next.json_path, ReservedClassNames(), /*root=*/false);
             plan.classes.push_back(std::move(next));
         }
+        // Named after the classes, so that adding an enum never renames a class.
+        CTRL_RETURN_IF_ERROR(PlanEnums(plan.root, crd_.kind));
+        for (ClassPlan& c : plan.classes)
+            CTRL_RETURN_IF_ERROR(PlanEnums(c, c.class_name));
         return plan;
     }
 
@@ -102,6 +106,41 @@ class Planner {
             name = base + std::to_string(n);
         classes_.Take({name, name + "Ref"});
         return name;
+    }
+
+    // The constants of each string or integer enum of owner's fields, in a struct named from the owner
+    // and the field as a nested class would be ("QuotaSpec" + "mode": QuotaSpecMode).
+    Status PlanEnums(ClassPlan& owner, const std::string& name_base) {
+        for (FieldPlan& field : owner.fields) {
+            const Schema* values =
+                field.shape == FieldShape::kScalar ? field.schema.get()
+                : field.shape == FieldShape::kArrayOfScalar || field.shape == FieldShape::kMapOfScalar
+                    ? field.element.get()
+                    : nullptr;
+            if (values == nullptr || values->enum_values.empty() || values->int_or_string ||
+                (values->type != "string" && values->type != "integer")) {
+                continue;
+            }
+            field.enum_integer = values->type == "integer";
+            NameScope constants;
+            for (const std::string& value : values->enum_values) {
+                std::string text = value;
+                if (field.enum_integer) {
+                    const std::optional<int64_t> number = ParseDecimalInteger(value);
+                    if (!number)
+                        return Error(*values,
+                                     "the enum value \"" + value + "\" of an integer schema is not a decimal integer");
+                    text = std::to_string(*number);
+                }
+                field.enum_constants.emplace_back(constants.Unique(EnumConstantName(text)), text);
+            }
+            const std::string base = name_base + PascalName(field.json_name);
+            field.enum_struct = base;
+            for (int n = 2; !classes_.Free({field.enum_struct}); ++n)
+                field.enum_struct = base + std::to_string(n);
+            classes_.Take({field.enum_struct});
+        }
+        return OkStatus();
     }
 
     std::string Enqueue(const std::string& base, std::string json_path, std::shared_ptr<const Schema> schema) {

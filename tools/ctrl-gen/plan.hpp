@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ctrl/core/status_or.hpp"
@@ -35,6 +36,12 @@ struct FieldPlan {
     std::shared_ptr<const Schema> element;  // items / additionalProperties, for array and map shapes
     bool required = false;
     std::optional<std::string> default_literal;  // C++ expression of the schema's scalar default
+    // The named constants of a string or integer enum (the field's own, or its items' or values' for
+    // an array or a map of scalars): the struct holding them ("" when there is none) and, per value,
+    // the constant's name ("kRunning") and the value (integers written canonically: "+01" -> "1").
+    std::string enum_struct;
+    bool enum_integer = false;
+    std::vector<std::pair<std::string, std::string>> enum_constants;
 };
 
 // One accessor class: an object schema with properties. The root (the kind itself) has

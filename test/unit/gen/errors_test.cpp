@@ -52,6 +52,9 @@ TEST(ErrorsTest, UnsupportedSchemaConstructsNameTheirPath) {
     EXPECT_EQ(ErrorFor(Crd("              type: thing\n")), prefix + ".type: unknown type \"thing\"");
     EXPECT_EQ(ErrorFor(Crd("              type: string\n              maxLength: lots\n")),
               prefix + ".maxLength: is not an integer");
+    EXPECT_EQ(ErrorFor(Crd("              type: object\n              properties:\n                level:\n"
+                           "                  type: integer\n                  enum: [1, 1.5]\n")),
+              prefix + ".properties.level: the enum value \"1.5\" of an integer schema is not a decimal integer");
 }
 
 }  // namespace

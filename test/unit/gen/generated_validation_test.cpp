@@ -71,6 +71,43 @@ TEST(GeneratedValidationTest, RequiredFieldsAndDefaults) {
     EXPECT_EQ(defaults.Spec().Note(), std::nullopt);
 }
 
+TEST(GeneratedValidationTest, EnumValuesHaveNamedConstants) {
+    using gentest::limits::v1::QuotaSpecLevel;
+    using gentest::limits::v1::QuotaSpecMode;
+    using gentest::limits::v1::QuotaSpecZones;
+    static_assert(QuotaSpecLevel::k1 == 1 && QuotaSpecLevel::k2 == 2 && QuotaSpecLevel::kMinus1 == -1);
+    EXPECT_STREQ(QuotaSpecZones::kEuWest1, "eu-west-1");
+    EXPECT_STREQ(QuotaSpecZones::kEmpty, "");
+    EXPECT_STREQ(QuotaSpecZones::kTLS1_2, "TLS1.2");
+    EXPECT_STREQ(QuotaSpecZones::kAB, "a.b");
+    EXPECT_STREQ(QuotaSpecZones::kAB2, "a_b");  // two values with one name: the second is numbered
+
+    // The constants compare with what accessors return and pass to setters as they are.
+    Quota quota = QuotaWithSpec(R"({"owners":["a@example.com"]})");
+    EXPECT_EQ(quota.Spec().Mode(), QuotaSpecMode::kStrict);  // the default
+    quota.MutableSpec().SetMode(QuotaSpecMode::kLenient);
+    quota.MutableSpec().SetLevel(QuotaSpecLevel::kMinus1);
+    quota.MutableSpec().SetZones({QuotaSpecZones::kTLS1_2, QuotaSpecZones::kEmpty});
+    EXPECT_EQ(quota.Spec().Mode(), QuotaSpecMode::kLenient);
+    EXPECT_EQ(quota.Spec().Level(), QuotaSpecLevel::kMinus1);
+    EXPECT_EQ(quota.Spec().Zones(), (std::vector<std::string>{"TLS1.2", ""}));
+    EXPECT_TRUE(quota.Validate().Ok()) << quota.Validate();
+}
+
+TEST(GeneratedValidationTest, IntegerEnumsAreChecked) {
+    const Quota quota = QuotaWithSpec(R"({"mode":"Strict","owners":["a@example.com"],"level":3,"zones":["eu"]})");
+    EXPECT_EQ(
+        Causes(quota.Validate()),
+        (std::vector<std::string>{
+            R"(FieldValueNotSupported spec.level: Unsupported value: 3: supported values: "1", "2", "-1")",
+            R"(FieldValueNotSupported spec.zones[0]: Unsupported value: "eu": supported values: "eu-west-1", "", )"
+            R"("TLS1.2", "a.b", "a_b")"}));
+    EXPECT_TRUE(QuotaWithSpec(R"({"mode":"Strict","owners":["a@example.com"],"level":2})").Validate().Ok());
+    // A number that is not an integer is a type error, not an enum one.
+    EXPECT_EQ(Causes(QuotaWithSpec(R"({"mode":"Strict","owners":["a@example.com"],"level":1.5})").Validate()),
+              std::vector<std::string>{"FieldValueInvalid spec.level: is a float, not an integer"});
+}
+
 TEST(GeneratedValidationTest, NestedArraysAndRequiredItemFields) {
     auto gallery = gentest::collections::v1::Gallery::Parse(
         R"({"spec":{"pictures":[{"title":"a"},{"tags":[1]},"x"],"rooms":{"r":{"floor":"2"}},"ratings":[1.5]}})");

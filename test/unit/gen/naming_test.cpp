@@ -15,6 +15,30 @@ TEST(NamingTest, PascalNames) {
     EXPECT_EQ(PascalName("isCA"), "IsCA");
 }
 
+TEST(NamingTest, EnumConstantNames) {
+    EXPECT_EQ(EnumConstantName("Running"), "kRunning");
+    EXPECT_EQ(EnumConstantName("digital signature"), "kDigitalSignature");
+    EXPECT_EQ(EnumConstantName("RSA"), "kRSA");
+    EXPECT_EQ(EnumConstantName("TLS1.2"), "kTLS1_2");
+    EXPECT_EQ(EnumConstantName("eu-west-1"), "kEuWest1");
+    EXPECT_EQ(EnumConstantName("3d"), "k3d");
+    EXPECT_EQ(EnumConstantName("-1"), "kMinus1");
+    EXPECT_EQ(EnumConstantName(""), "kEmpty");
+    EXPECT_EQ(EnumConstantName("--"), "kEmpty");
+}
+
+TEST(NamingTest, DecimalIntegers) {
+    EXPECT_EQ(ParseDecimalInteger("42"), 42);
+    EXPECT_EQ(ParseDecimalInteger("+7"), 7);
+    EXPECT_EQ(ParseDecimalInteger("-1"), -1);
+    EXPECT_EQ(ParseDecimalInteger("007"), 7);
+    EXPECT_EQ(ParseDecimalInteger("1.0"), std::nullopt);
+    EXPECT_EQ(ParseDecimalInteger("0x10"), std::nullopt);
+    EXPECT_EQ(ParseDecimalInteger("+-1"), std::nullopt);
+    EXPECT_EQ(ParseDecimalInteger(""), std::nullopt);
+    EXPECT_EQ(ParseDecimalInteger("99999999999999999999"), std::nullopt);
+}
+
 TEST(NamingTest, SnakeNames) {
     EXPECT_EQ(SnakeName("SecurityGroupPolicy"), "security_group_policy");
     EXPECT_EQ(SnakeName("CNINode"), "cni_node");

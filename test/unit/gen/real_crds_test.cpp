@@ -78,6 +78,10 @@ TEST(RealCrdsTest, CertReadsDeepFieldsAndRoundTrips) {
     EXPECT_TRUE(cert.Spec().IsCA() == std::nullopt);
     EXPECT_EQ(cert.Spec().Usages(), (std::vector<std::string>{"server auth", "digital signature"}));
     EXPECT_EQ(cert.Status().Conditions()[0].Status(), "True");
+    // The enums' values as named constants.
+    EXPECT_EQ(cert.Status().Conditions()[0].Status(), real::pki::v1::CertStatusConditionsStatus::kTrue);
+    EXPECT_EQ(cert.Spec().Usages()[1], real::pki::v1::CertSpecUsages::kDigitalSignature);
+    EXPECT_STREQ(real::pki::v1::CertSpecPrivateKeyAlgorithm::kRSA, "RSA");
     EXPECT_EQ(cert.Spec().OtherNames()->ToJson(),
               R"([{"oid":"1.3.6.1.4.1.311.20.2.3","utf8Value":"upn@example.com"}])");
     EXPECT_EQ(cert.ToJson(), json);
