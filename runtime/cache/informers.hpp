@@ -1,10 +1,10 @@
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "ctrl/cache/informer.hpp"
+#include "ctrl/core/await_safe_function.hpp"
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/gvk.hpp"
 #include "ctrl/core/object.hpp"
@@ -14,8 +14,9 @@
 
 namespace ctrl::cache {
 
-// Extracts the values an object is indexed under for one field (IndexField).
-using FieldExtractor = std::function<std::vector<std::string>(const Object&)>;
+// Extracts the values an object is indexed under for one field (IndexField). IndexField is awaited,
+// so a temporary extractor that captures by copy does not compile (AwaitSafeFunction): name it.
+using FieldExtractor = AwaitSafeFunction<std::vector<std::string>(const Object&)>;
 
 // What controllers watch through (controller-runtime's cache.Informers): the informers of a kind,
 // made on first use, their sync, and field indexes. cache::Cache implements it with client::Reader;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <utility>
 
+#include "ctrl/core/await_safe_function.hpp"
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/sleep.hpp"
 #include "ctrl/core/status.hpp"
@@ -31,13 +32,12 @@ namespace internal {
 std::chrono::steady_clock::duration WaitAfter(const Backoff& backoff, int n);
 }  // namespace internal
 
-// Runs attempt (a callable returning Task<Status>) until it returns OK or an error retriable
-// (a callable taking const Status&) refuses, or backoff's steps run out; the last error is returned
-// then (retry.OnError). Cancelled or Timeout when ctx ends while waiting.
-// Templates, not std::function: a lambda capturing by reference is trivially destructible, so it
-// can be written inside the co_await expression even under GCC 12 (docs/decisions.md, decision 16).
-template <typename Retriable, typename Attempt>
-Task<Status> RetryOnError(Context ctx, Backoff backoff, Retriable retriable, Attempt attempt) {
+// Runs attempt until it returns OK or an error retriable refuses, or backoff's steps run out; the
+// last error is returned then (retry.OnError). Cancelled or Timeout when ctx ends while waiting.
+// Written inside the co_await expression, a lambda capturing by reference ([&]) is safe; one that
+// captures by copy does not compile (AwaitSafeFunction; GCC 12 would destroy it twice): name it.
+inline Task<Status> RetryOnError(Context ctx, Backoff backoff, AwaitSafeFunction<bool(const Status&)> retriable,
+                                 AwaitSafeFunction<Task<Status>()> attempt) {
     const int steps = backoff.steps > 1 ? backoff.steps : 1;
     Status last;
     for (int n = 0; n < steps; ++n) {
@@ -60,8 +60,7 @@ Task<Status> RetryOnError(Context ctx, Backoff backoff, Retriable retriable, Att
 //       cm.SetLabel("touched", "yes");
 //       co_return co_await client.Update(ctx, cm);
 //   });
-template <typename Attempt>
-Task<Status> RetryOnConflict(Context ctx, Backoff backoff, Attempt attempt) {
+inline Task<Status> RetryOnConflict(Context ctx, Backoff backoff, AwaitSafeFunction<Task<Status>()> attempt) {
     return RetryOnError(
         std::move(ctx), backoff, [](const Status& status) { return IsConflict(status); }, std::move(attempt));
 }

@@ -1,12 +1,12 @@
 #pragma once
 
-#include <functional>
 #include <ostream>
 #include <string_view>
 #include <utility>
 
 #include "ctrl/client/client.hpp"
 #include "ctrl/client/object_form.hpp"
+#include "ctrl/core/await_safe_function.hpp"
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/object.hpp"
 #include "ctrl/core/status.hpp"
@@ -32,8 +32,9 @@ std::ostream& operator<<(std::ostream& os, OperationResult result);
 
 // Changes the object CreateOrUpdate / CreateOrPatch were given (captured by reference) into the
 // state the caller wants (controllerutil.MutateFn). It must not change the name or namespace. An
-// error stops the call, with nothing written.
-using MutateFunction = std::function<Status()>;
+// error stops the call, with nothing written. The calls are awaited, so a temporary lambda that
+// captures by copy does not compile (AwaitSafeFunction): capture by reference, or name it.
+using MutateFunction = AwaitSafeFunction<Status()>;
 
 // What the templates call: form is the object's (client::FormOf).
 Task<StatusOr<OperationResult>> CreateOrUpdateObject(Context ctx, client::Client& client, Object& object,

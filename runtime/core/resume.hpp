@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include <boost/asio/associated_executor.hpp>
@@ -15,6 +16,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "ctrl/core/await_safe_function.hpp"
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/status.hpp"
 #include "ctrl/core/task.hpp"
@@ -38,12 +40,13 @@ using Resume = std::function<void(T)>;
 // coroutine first waits, briefly, for that thread to leave post()), so the caller may destroy its
 // io_context as soon as the coroutine ends.
 //
-// Pass `start` as a named variable (moved in), never as a lambda written inside the co_await
-// expression: GCC 12 destroys such a temporary twice.
-template <typename T, typename Start>
-Task<T> Suspend(Start start) {
+// A lambda written inside the co_await expression must have a trivial destructor ([&], [this]);
+// one that captures by copy does not compile (AwaitSafeCallable: GCC 12 destroys it twice): name it.
+template <typename T, AwaitSafeCallable Start>
+Task<T> Suspend(Start&& start) {
+    using Stored = std::decay_t<Start>;
     return boost::asio::async_initiate<const boost::asio::use_awaitable_t<>&, void(T)>(
-        [](auto handler, Start start) {
+        [](auto handler, Stored start) {
             using Handler = decltype(handler);
             auto tracked = boost::asio::prefer(boost::asio::get_associated_executor(handler),
                                                boost::asio::execution::outstanding_work.tracked);
@@ -71,15 +74,19 @@ Task<T> Suspend(Start start) {
             };
             start(std::move(resume));
         },
-        boost::asio::use_awaitable, std::move(start));
+        boost::asio::use_awaitable, Stored(std::forward<Start>(start)));
 }
+
+// Refused: a temporary start whose destructor is not trivial (see above).
+template <typename T, internal::NotAwaitSafeCallable Start>
+Task<T> Suspend(Start&& start) = delete;  // a temporary capturing by copy: name it first (GCC 12 frees it twice)
 
 // Suspend, ended early by ctx: the value handed to the Resume, or T(ctx's error) when ctx is
 // cancelled or its deadline passes first (a Timeout for the deadline). After an early end, the
 // Resume may still be called; it then does nothing. T must be constructible from a Status (Status,
 // StatusOr<U>). The deadline's timer runs on the coroutine's executor.
 template <typename T>
-Task<T> Suspend(Context ctx, std::function<void(Resume<T>)> start) {
+Task<T> Suspend(Context ctx, AwaitSafeFunction<void(Resume<T>)> start) {
     if (Status err = ctx.Err(); !err.Ok())
         co_return T(std::move(err));
     boost::asio::steady_timer timer(co_await boost::asio::this_coro::executor);

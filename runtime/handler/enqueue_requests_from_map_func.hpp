@@ -5,6 +5,7 @@
 
 #include <boost/asio/any_io_executor.hpp>
 
+#include "ctrl/core/await_safe_function.hpp"
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/object.hpp"
 #include "ctrl/core/task.hpp"
@@ -15,8 +16,10 @@ namespace ctrl::handler {
 
 // Maps an object to the requests it concerns (controller-runtime's MapFunc). Runs on the source's
 // executor for every event and must not block: it may read the cache through its synchronous
-// views (cache::Cache::GetSharedNow / ListSharedNow), not through a client.
-using MapFunc = std::function<std::vector<reconcile::Request>(const Context&, const Object&)>;
+// views (cache::Cache::GetSharedNow / ListSharedNow), not through a client. The handler may be
+// built inside a co_await expression, so a temporary lambda that captures by copy does not compile
+// (AwaitSafeFunction): capture by reference, or name it.
+using MapFunc = AwaitSafeFunction<std::vector<reconcile::Request>(const Context&, const Object&)>;
 
 // The handler of related objects (controller-runtime's EnqueueRequestsFromMapFunc): enqueues
 // what fn returns for the object of each event; for an update, for the old and the new object,
@@ -27,8 +30,8 @@ using MapFunc = std::function<std::vector<reconcile::Request>(const Context&, co
 std::shared_ptr<EventHandler> EnqueueRequestsFromMapFunc(MapFunc fn);
 
 // A MapFunc that needs I/O: a coroutine that may read through a Client or the cache's async
-// reads. ctx is the controller's (done when it stops).
-using AsyncMapFunc = std::function<Task<std::vector<reconcile::Request>>(Context, std::shared_ptr<const Object>)>;
+// reads. ctx is the controller's (done when it stops). Refuses what MapFunc refuses.
+using AsyncMapFunc = AwaitSafeFunction<Task<std::vector<reconcile::Request>>(Context, std::shared_ptr<const Object>)>;
 
 // EnqueueRequestsFromMapFunc for an AsyncMapFunc: each event starts one coroutine on executor
 // (the event returns at once) that runs fn on the event's objects (old then new for an update)

@@ -234,7 +234,7 @@ void Manager::Fail(Status status) {
     internal_.Cancel(status);
 }
 
-Status Manager::IndexField(GroupVersionKind gvk, std::string field, cache::FieldExtractor extract) {
+Status Manager::IndexField(GroupVersionKind gvk, std::string field, cache::IndexFunc extract) {
     if (started_.load())
         return BadRequestError("IndexField(" + field +
                                ") after the manager started: co_await GetCache().IndexField(...)");

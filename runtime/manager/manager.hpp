@@ -12,6 +12,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
+#include "ctrl/cache/index_func.hpp"
 #include "ctrl/cluster/cluster.hpp"
 #include "ctrl/controller/controller.hpp"
 #include "ctrl/controller/host.hpp"
@@ -80,9 +81,11 @@ class Manager final : public controller::Host {
     // then find the objects of gvk whose extract returns value. It runs on the manager's loop,
     // which is not running yet (finding the kind may need discovery), and waits for it. BadRequest
     // once Start was called: a runnable indexes with co_await GetCache().IndexField(...).
-    Status IndexField(GroupVersionKind gvk, std::string field, cache::FieldExtractor extract);
+    // Not awaited, so extract may be any callable (cache::IndexField's refuses a temporary lambda that
+    // captures by copy).
+    Status IndexField(GroupVersionKind gvk, std::string field, cache::IndexFunc extract);
     template <scheme::TypedObject T>
-    Status IndexField(std::string field, cache::FieldExtractor extract) {
+    Status IndexField(std::string field, cache::IndexFunc extract) {
         return IndexField(scheme::GroupVersionKindOf<T>(), std::move(field), std::move(extract));
     }
     // Adds a /healthz or /readyz check (before or after Start). AlreadyExists for a taken name.

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ctrl/core/await_safe_function.hpp"
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/notification.hpp"
 #include "ctrl/core/status.hpp"
@@ -35,7 +36,8 @@ class SingleFlight final {
         bool shared = false;
     };
 
-    Task<Outcome> Do(const std::string& key, std::function<Task<T>()> fn, Context ctx) {
+    // Awaited, so fn refuses a temporary lambda that captures by copy (AwaitSafeFunction).
+    Task<Outcome> Do(const std::string& key, AwaitSafeFunction<Task<T>()> fn, Context ctx) {
         std::shared_ptr<Call> call;
         bool leader = false;
         {

@@ -18,6 +18,7 @@
 #include "ctrl/api/namespace.hpp"
 #include "ctrl/client/retry.hpp"
 #include "ctrl/cluster/cluster.hpp"
+#include "ctrl/controllerutil/create_or.hpp"
 #include "ctrl/core/run_sync.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/kubeconfig_config.hpp"
@@ -114,6 +115,20 @@ Task<Status> WriteEveryForm(Cluster& cluster, std::string ns) {
         fresh.SetLabel("retried", "yes");
         co_return co_await client.Update(ctx, fresh, FieldOwner("retrier"));
     }));
+    // A lambda capturing a std::string by copy, named first, where CreateOrUpdate takes one (written
+    // inside the call it does not compile: GCC 12 would free the string twice).
+    api::ConfigMap upserted;
+    upserted.SetNamespace(ns);
+    upserted.SetName("upserted");
+    const std::string color = std::string("bl") + "ue";
+    const auto mutate = [color, &upserted]() {
+        upserted.SetDataValue("color", color);
+        return OkStatus();
+    };
+    CTRL_CO_ASSIGN_OR_RETURN(controllerutil::OperationResult upsert,
+                             co_await controllerutil::CreateOrUpdate(ctx, client, upserted, mutate));
+    if (upsert != controllerutil::OperationResult::kCreated || upserted.DataValue("color") != "blue")
+        co_return InternalError("CreateOrUpdate with a named mutate did not create the object");
     api::ConfigMap applied;
     applied.SetNamespace(ns);
     applied.SetName("applied");
@@ -130,7 +145,7 @@ Task<Status> WriteEveryForm(Cluster& cluster, std::string ns) {
     CTRL_CO_RETURN_IF_ERROR(co_await client.DeleteAllOf(ctx, kind, InNamespace(ns), MatchingLabels("app", "db")));
     api::ConfigMapList left;
     CTRL_CO_RETURN_IF_ERROR(co_await direct.List(ctx, left, InNamespace(ns)));
-    if (left.Items().size() != 2)
+    if (left.Items().size() != 3)
         co_return InternalError("DeleteAllOf deleted the wrong objects: " + std::to_string(left.Items().size()) +
                                 " left");
     CTRL_CO_RETURN_IF_ERROR(co_await cluster.WaitForCacheSync(Context::WithTimeout(ctx, 30s)));

@@ -108,12 +108,13 @@ TEST_F(ControllerIntegrationTest, AnOwnedObjectReconcilesItsControllerOwnerOnly)
 
 TEST_F(ControllerIntegrationTest, AMapFunctionFansOneObjectOutToNKeys) {
     const std::string ns = Namespace();
-    auto fan_out = handler::EnqueueRequestsFromMapFunc([ns](const Context&, const Object& object) {
+    const auto five_keys = [ns](const Context&, const Object& object) {  // by copy: named first
         std::vector<Request> requests;
         for (int i = 0; i < 5; ++i)
             requests.emplace_back(ns, std::string(object.Name()) + "-" + std::to_string(i));
         return requests;
-    });
+    };
+    auto fan_out = handler::EnqueueRequestsFromMapFunc(five_keys);
     ASSERT_TRUE(
         builder::ControllerManagedBy(*host_).Named("fanout").Watches<api::Secret>(fan_out).Complete(Recorder()).Ok());
     StartHost();

@@ -1,0 +1,168 @@
+// Every call that takes a callable and may be awaited refuses, at compile time, a temporary callable
+// whose destructor is not trivial (GCC 12 destroys it twice inside a co_await expression), and
+// accepts a named one, a [&] lambda and a captureless one. Proven per call with requires-expressions;
+// then the accepted forms are called inside co_await (test/integration/cluster/coawait_forms_test.cpp
+// runs them against the real server under ASan).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+
+#include "ctrl/api/config_map.hpp"
+#include "ctrl/cache/cache.hpp"
+#include "ctrl/cache/informers.hpp"
+#include "ctrl/client/client.hpp"
+#include "ctrl/client/retry.hpp"
+#include "ctrl/controllerutil/create_or.hpp"
+#include "ctrl/core/run_sync.hpp"
+#include "ctrl/fake/client_builder.hpp"
+#include "ctrl/handler/enqueue_requests_from_map_func.hpp"
+#include "test/support/eventually.hpp"
+
+namespace ctrl {
+namespace {
+
+// The closures' types: by copy of a std::string (refused as a temporary), by reference and
+// captureless (accepted as temporaries), for each signature.
+const std::string kKey = "key";
+template <typename Lambda>
+using Closure = std::remove_const_t<Lambda>;
+
+const auto kExtractCopies = [key = kKey](const Object&) { return std::vector<std::string>{key}; };
+const auto kExtractByReference = [&key = kKey](const Object&) { return std::vector<std::string>{key}; };
+const auto kExtractCaptureless = [](const Object& o) { return std::vector<std::string>{std::string(o.Name())}; };
+using ExtractCopies = Closure<decltype(kExtractCopies)>;
+using ExtractByReference = Closure<decltype(kExtractByReference)>;
+using ExtractCaptureless = Closure<decltype(kExtractCaptureless)>;
+
+const auto kAttemptCopies = [key = kKey]() -> Task<Status> { co_return key.empty() ? OkStatus() : OkStatus(); };
+const auto kAttemptByReference = [&key = kKey]() -> Task<Status> { co_return key.empty() ? OkStatus() : OkStatus(); };
+using AttemptCopies = Closure<decltype(kAttemptCopies)>;
+using AttemptByReference = Closure<decltype(kAttemptByReference)>;
+
+const auto kMutateCopies = [key = kKey]() { return key.empty() ? OkStatus() : OkStatus(); };
+const auto kMutateByReference = [&key = kKey]() { return key.empty() ? OkStatus() : OkStatus(); };
+using MutateCopies = Closure<decltype(kMutateCopies)>;
+using MutateByReference = Closure<decltype(kMutateByReference)>;
+
+const auto kMapCopies = [key = kKey](const Context&, const Object&) {
+    return std::vector<reconcile::Request>{reconcile::Request("default", key)};
+};
+const auto kMapByReference = [&key = kKey](const Context&, const Object&) {
+    return std::vector<reconcile::Request>{reconcile::Request("default", key)};
+};
+using MapCopies = Closure<decltype(kMapCopies)>;
+using MapByReference = Closure<decltype(kMapByReference)>;
+
+const auto kAsyncMapCopies = [key = kKey](Context,
+                                          std::shared_ptr<const Object>) -> Task<std::vector<reconcile::Request>> {
+    co_return std::vector<reconcile::Request>{reconcile::Request("default", key)};
+};
+using AsyncMapCopies = Closure<decltype(kAsyncMapCopies)>;
+
+// cache IndexField (on the Cache and on the Informers interface), with Context first or last,
+// whichever this tree has.
+template <typename C, typename F>
+concept IndexesFieldContextFirst = requires(C& c, Context ctx, GroupVersionKind gvk, F&& f) {
+    c.IndexField(ctx, gvk, "data.key", std::forward<F>(f));
+};
+template <typename C, typename F>
+concept IndexesFieldContextLast = requires(C& c, Context ctx, GroupVersionKind gvk, F&& f) {
+    c.IndexField(gvk, "data.key", std::forward<F>(f), ctx);
+};
+template <typename C, typename F>
+concept IndexesField = IndexesFieldContextFirst<C, F> || IndexesFieldContextLast<C, F>;
+static_assert(!IndexesField<cache::Cache, ExtractCopies>);
+static_assert(!IndexesField<cache::Informers, ExtractCopies>);
+static_assert(IndexesField<cache::Cache, ExtractCopies&>);
+static_assert(IndexesField<cache::Cache, const ExtractCopies&>);
+static_assert(IndexesField<cache::Informers, ExtractCopies&>);
+static_assert(IndexesField<cache::Cache, ExtractByReference>);
+static_assert(IndexesField<cache::Cache, ExtractCaptureless>);
+static_assert(IndexesField<cache::Cache, cache::FieldExtractor>);
+
+// client RetryOnConflict and RetryOnError.
+template <typename F>
+concept RetriesOnConflict = requires(Context ctx, F&& f) {
+    client::RetryOnConflict(ctx, client::kDefaultRetry, std::forward<F>(f));
+};
+template <typename R, typename F>
+concept RetriesOnError = requires(Context ctx, R&& r, F&& f) {
+    client::RetryOnError(ctx, client::kDefaultRetry, std::forward<R>(r), std::forward<F>(f));
+};
+using RetriableCopies = Closure<decltype([s = std::string()](const Status&) { return s.empty(); })>;
+using RetriableCaptureless = Closure<decltype([](const Status& s) { return IsConflict(s); })>;
+static_assert(!RetriesOnConflict<AttemptCopies>);
+static_assert(RetriesOnConflict<AttemptCopies&>);
+static_assert(RetriesOnConflict<AttemptByReference>);
+static_assert(!RetriesOnError<RetriableCaptureless, AttemptCopies>);
+static_assert(!RetriesOnError<RetriableCopies, AttemptByReference>);
+static_assert(RetriesOnError<RetriableCopies&, AttemptByReference>);
+static_assert(RetriesOnError<RetriableCaptureless, AttemptByReference>);
+
+// controllerutil CreateOrUpdate and CreateOrPatch.
+template <typename F>
+concept CreatesOrUpdates = requires(Context ctx, client::Client& c, api::ConfigMap& cm, F&& f) {
+    controllerutil::CreateOrUpdate(ctx, c, cm, std::forward<F>(f));
+};
+template <typename F>
+concept CreatesOrPatches = requires(Context ctx, client::Client& c, api::ConfigMap& cm, F&& f) {
+    controllerutil::CreateOrPatch(ctx, c, cm, std::forward<F>(f));
+};
+static_assert(!CreatesOrUpdates<MutateCopies> && !CreatesOrPatches<MutateCopies>);
+static_assert(CreatesOrUpdates<MutateCopies&> && CreatesOrPatches<MutateCopies&>);
+static_assert(CreatesOrUpdates<MutateByReference> && CreatesOrPatches<MutateByReference>);
+
+// handler EnqueueRequestsFromMapFunc and its async form (built inside a co_await, as a builder
+// chain may be).
+template <typename F>
+concept MapsRequests = requires(F&& f) {
+    handler::EnqueueRequestsFromMapFunc(std::forward<F>(f));
+};
+template <typename F>
+concept MapsRequestsAsync = requires(boost::asio::any_io_executor ex, F&& f) {
+    handler::EnqueueRequestsFromAsyncMapFunc(ex, std::forward<F>(f));
+};
+static_assert(!MapsRequests<MapCopies>);
+static_assert(MapsRequests<MapCopies&>);
+static_assert(MapsRequests<MapByReference>);
+static_assert(!MapsRequestsAsync<AsyncMapCopies>);
+static_assert(MapsRequestsAsync<AsyncMapCopies&>);
+
+// The accepted forms work: a named callable with copies and a [&] one, inside co_await.
+TEST(AwaitedCallablesTest, NamedAndByReferenceCallablesRunInsideCoAwait) {
+    boost::asio::io_context io;
+    auto built = fake::NewClientBuilder().Build();
+    ASSERT_TRUE(built.Ok()) << built.GetStatus();
+    client::Client& writer = **built;
+    const std::string color = "blue";
+    api::ConfigMap cm;
+    cm.SetNamespace("default");
+    cm.SetName("colors");
+    const auto mutate = [color, &cm]() {  // by copy: named first
+        cm.SetDataValue("color", color);
+        return OkStatus();
+    };
+    int attempts = 0;
+    const Status done = RunSync(io, [&]() -> Task<Status> {
+        CTRL_CO_ASSIGN_OR_RETURN(controllerutil::OperationResult created,
+                                 co_await controllerutil::CreateOrUpdate(testing::TestContext(), writer, cm, mutate));
+        EXPECT_EQ(created, controllerutil::OperationResult::kCreated);
+        co_return co_await client::RetryOnConflict(
+            testing::TestContext(), client::kDefaultRetry, [&]() -> Task<Status> {
+                ++attempts;
+                CTRL_CO_RETURN_IF_ERROR(
+                    co_await writer.Get(testing::TestContext(), ObjectKey("default", "colors"), cm));
+                co_return cm.DataValue("color") == color ? OkStatus() : InternalError("not written");
+            });
+    }());
+    EXPECT_TRUE(done.Ok()) << done;
+    EXPECT_EQ(attempts, 1);
+}
+
+}  // namespace
+}  // namespace ctrl
