@@ -26,43 +26,33 @@
 namespace ctrl {
 namespace {
 
-// The closures' types: by copy of a std::string (refused as a temporary), by reference and
-// captureless (accepted as temporaries), for each signature.
+// The closures' types (C++20 lets a lambda appear in decltype): by copy of a std::string (refused as
+// a temporary), by reference and captureless (accepted as temporaries), for each signature.
 const std::string kKey = "key";
-template <typename Lambda>
-using Closure = std::remove_const_t<Lambda>;
 
-const auto kExtractCopies = [key = kKey](const Object&) { return std::vector<std::string>{key}; };
-const auto kExtractByReference = [&key = kKey](const Object&) { return std::vector<std::string>{key}; };
-const auto kExtractCaptureless = [](const Object& o) { return std::vector<std::string>{std::string(o.Name())}; };
-using ExtractCopies = Closure<decltype(kExtractCopies)>;
-using ExtractByReference = Closure<decltype(kExtractByReference)>;
-using ExtractCaptureless = Closure<decltype(kExtractCaptureless)>;
+using ExtractCopies = decltype([key = kKey](const Object&) { return std::vector<std::string>{key}; });
+using ExtractByReference = decltype([&key = kKey](const Object&) { return std::vector<std::string>{key}; });
+using ExtractCaptureless = decltype([](const Object& o) { return std::vector<std::string>{std::string(o.Name())}; });
 
-const auto kAttemptCopies = [key = kKey]() -> Task<Status> { co_return key.empty() ? OkStatus() : OkStatus(); };
-const auto kAttemptByReference = [&key = kKey]() -> Task<Status> { co_return key.empty() ? OkStatus() : OkStatus(); };
-using AttemptCopies = Closure<decltype(kAttemptCopies)>;
-using AttemptByReference = Closure<decltype(kAttemptByReference)>;
+using AttemptCopies = decltype([key = kKey]() -> Task<Status> { co_return key.empty() ? OkStatus() : OkStatus(); });
+using AttemptByReference = decltype([&key = kKey]() -> Task<Status> {
+    co_return key.empty() ? OkStatus() : OkStatus();
+});
 
-const auto kMutateCopies = [key = kKey]() { return key.empty() ? OkStatus() : OkStatus(); };
-const auto kMutateByReference = [&key = kKey]() { return key.empty() ? OkStatus() : OkStatus(); };
-using MutateCopies = Closure<decltype(kMutateCopies)>;
-using MutateByReference = Closure<decltype(kMutateByReference)>;
+using MutateCopies = decltype([key = kKey]() { return key.empty() ? OkStatus() : OkStatus(); });
+using MutateByReference = decltype([&key = kKey]() { return key.empty() ? OkStatus() : OkStatus(); });
 
-const auto kMapCopies = [key = kKey](const Context&, const Object&) {
+using MapCopies = decltype([key = kKey](const Context&, const Object&) {
     return std::vector<reconcile::Request>{reconcile::Request("default", key)};
-};
-const auto kMapByReference = [&key = kKey](const Context&, const Object&) {
+});
+using MapByReference = decltype([&key = kKey](const Context&, const Object&) {
     return std::vector<reconcile::Request>{reconcile::Request("default", key)};
-};
-using MapCopies = Closure<decltype(kMapCopies)>;
-using MapByReference = Closure<decltype(kMapByReference)>;
+});
 
-const auto kAsyncMapCopies = [key = kKey](Context,
-                                          std::shared_ptr<const Object>) -> Task<std::vector<reconcile::Request>> {
+using AsyncMapCopies = decltype([key = kKey](Context,
+                                             std::shared_ptr<const Object>) -> Task<std::vector<reconcile::Request>> {
     co_return std::vector<reconcile::Request>{reconcile::Request("default", key)};
-};
-using AsyncMapCopies = Closure<decltype(kAsyncMapCopies)>;
+});
 
 // cache IndexField (on the Cache and on the Informers interface), with Context first or last,
 // whichever this tree has.
@@ -94,8 +84,8 @@ template <typename R, typename F>
 concept RetriesOnError = requires(Context ctx, R&& r, F&& f) {
     client::RetryOnError(ctx, client::kDefaultRetry, std::forward<R>(r), std::forward<F>(f));
 };
-using RetriableCopies = Closure<decltype([s = std::string()](const Status&) { return s.empty(); })>;
-using RetriableCaptureless = Closure<decltype([](const Status& s) { return IsConflict(s); })>;
+using RetriableCopies = decltype([s = std::string()](const Status&) { return s.empty(); });
+using RetriableCaptureless = decltype([](const Status& s) { return IsConflict(s); });
 static_assert(!RetriesOnConflict<AttemptCopies>);
 static_assert(RetriesOnConflict<AttemptCopies&>);
 static_assert(RetriesOnConflict<AttemptByReference>);

@@ -22,23 +22,17 @@ namespace {
 
 using Extract = AwaitSafeFunction<std::string(int)>;
 
-// The closures of the forms a caller writes (their types; a lambda expression cannot appear in an
-// unevaluated operand before C++20's rules settle, so each is named by decltype of a variable).
+// The closures of the forms a caller writes (their types: C++20 lets a lambda appear in decltype).
 const std::string kKey = "key";
-int kCount = 0;
-const auto kCopiesString = [key = kKey](int) { return key; };  // destructor not trivial
-const auto kCopiesSharedPtr = [p = std::make_shared<int>(1)](int) { return std::to_string(*p); };
-const auto kByReference = [&key = kKey](int) { return key; };       // trivially destructible
-const auto kCaptureless = [](int n) { return std::to_string(n); };  // trivially destructible
-const auto kCopiesScalar = [count = kCount](int n) { return std::to_string(n + count); };
+const int kCount = 1;
+using CopiesString = decltype([key = kKey](int) { return key; });  // destructor not trivial
+using CopiesSharedPtr = decltype([p = std::make_shared<int>(1)](int) { return std::to_string(*p); });
+using ByReference = decltype([&key = kKey](int) { return key; });  // trivially destructible
+using Captureless = decltype([](int n) { return std::to_string(n); });
+using CopiesScalar = decltype([count = kCount](int n) { return std::to_string(n + count); });
 std::string FreeFunction(int n) {
     return std::to_string(n);
 }
-using CopiesString = std::remove_const_t<decltype(kCopiesString)>;
-using CopiesSharedPtr = std::remove_const_t<decltype(kCopiesSharedPtr)>;
-using ByReference = std::remove_const_t<decltype(kByReference)>;
-using Captureless = std::remove_const_t<decltype(kCaptureless)>;
-using CopiesScalar = std::remove_const_t<decltype(kCopiesScalar)>;
 
 // A temporary closure with a non-trivial destructor: refused (GCC 12 would destroy it twice inside
 // a co_await expression). A std::move of a named one cannot be told from it: refused too.
@@ -73,7 +67,7 @@ static_assert(!std::is_constructible_v<Extract, decltype([](const std::string&) 
 static_assert(!std::is_constructible_v<Extract, int>);
 
 // Suspend: a named start, a std::function or a [&] lambda; not a temporary lambda capturing by copy.
-using SuspendStart = std::remove_const_t<decltype([s = std::string()](Resume<Status>) { (void)s; })>;
+using SuspendStart = decltype([s = std::string()](Resume<Status>) { (void)s; });
 template <typename Start>
 concept Suspends = requires(Start&& start) {
     Suspend<Status>(std::forward<Start>(start));
