@@ -61,7 +61,7 @@ Task<StatusOr<RootDocument>> FetchRootDocument(rest::RestClient& client, const D
     const std::string document = "GET " + path;
     const std::string_view accept = aggregated ? internal::kAggregatedDiscoveryAccept : internal::kJsonAccept;
     const Clock::time_point start = Clock::now();
-    StatusOr<rest::HttpResponse> response = co_await client.Do(Get(path, accept), std::move(ctx));
+    StatusOr<rest::HttpResponse> response = co_await client.Do(std::move(ctx), Get(path, accept));
     StatusOr<RootDocument> parsed =
         response.Ok()
             ? internal::ParseRootDocument(response->body, response->FindHeader("Content-Type"), core, document)
@@ -93,7 +93,7 @@ Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRoot(Context ctx) {
     co_return out;
 }
 
-Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRootSide(bool core, Context ctx) {
+Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRootSide(Context ctx, bool core) {
     CTRL_CO_ASSIGN_OR_RETURN(RootDocument document,
                              co_await FetchRootDocument(client_, metrics_, core, options_.aggregated, std::move(ctx)));
     RootDiscovery out;
@@ -104,13 +104,13 @@ Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRootSide(bool core, Context 
     co_return out;
 }
 
-Task<StatusOr<std::vector<APIGroup>>> DiscoveryClient::FetchGroupList(bool core, Context ctx) {
+Task<StatusOr<std::vector<APIGroup>>> DiscoveryClient::FetchGroupList(Context ctx, bool core) {
     CTRL_CO_ASSIGN_OR_RETURN(RootDocument document,
                              co_await FetchRootDocument(client_, metrics_, core, /*aggregated=*/false, std::move(ctx)));
     co_return std::move(document.groups);
 }
 
-Task<StatusOr<GroupVersionResources>> DiscoveryClient::FetchGroupVersion(GroupVersion gv, Context ctx) {
+Task<StatusOr<GroupVersionResources>> DiscoveryClient::FetchGroupVersion(Context ctx, GroupVersion gv) {
     if (!IsPathSegment(gv.version) || (!gv.group.empty() && !IsPathSegment(gv.group))) {
         co_return BadRequestError("cannot discover group version \"" + gv.String() +
                                   "\": the group or version is not a valid path segment");
@@ -118,7 +118,7 @@ Task<StatusOr<GroupVersionResources>> DiscoveryClient::FetchGroupVersion(GroupVe
     const std::string path = gv.group.empty() ? "/api/" + gv.version : "/apis/" + gv.group + "/" + gv.version;
     const std::string document = "GET " + path;
     const Clock::time_point start = Clock::now();
-    StatusOr<rest::HttpResponse> response = co_await client_.Do(Get(path, internal::kJsonAccept), std::move(ctx));
+    StatusOr<rest::HttpResponse> response = co_await client_.Do(std::move(ctx), Get(path, internal::kJsonAccept));
     StatusOr<GroupVersionResources> parsed =
         response.Ok() ? internal::ParseGroupVersionDocument(response->body, gv, document)
                       : StatusOr<GroupVersionResources>(GroupVersionError(response.GetStatus(), gv));

@@ -85,7 +85,7 @@ Task<StatusOr<bool>> Served(client::Client& client, discovery::DiscoveryClient& 
     const std::string plural = crd.Names().plural;
     for (const GroupVersionKind& gvk : crd.ServedKinds()) {
         StatusOr<discovery::GroupVersionResources> served =
-            co_await discovery.FetchGroupVersion(GroupVersion(gvk.group, gvk.version), ctx);
+            co_await discovery.FetchGroupVersion(ctx, GroupVersion(gvk.group, gvk.version));
         const bool listed = served.Ok() && std::any_of(served->resources.begin(), served->resources.end(),
                                                        [&](const auto& resource) { return resource.name == plural; });
         if (!listed) {
@@ -121,7 +121,7 @@ Task<Status> InstallAndWait(client::Client& client, discovery::DiscoveryClient& 
         }
         if (waiting.empty())
             co_return OkStatus();
-        if (!(co_await SleepFor(options.poll_interval, ctx)).Ok()) {
+        if (!(co_await SleepFor(ctx, options.poll_interval)).Ok()) {
             co_return TimeoutError("CustomResourceDefinitions not served within " +
                                    std::to_string(options.max_time.count()) + " ms: " + waiting);
         }

@@ -239,7 +239,7 @@ Status Manager::IndexField(GroupVersionKind gvk, std::string field, cache::Field
         return BadRequestError("IndexField(" + field +
                                ") after the manager started: co_await GetCache().IndexField(...)");
     return RunSync(io_,
-                   GetCache().IndexField(std::move(gvk), std::move(field), std::move(extract), Context::Background()));
+                   GetCache().IndexField(Context::Background(), std::move(gvk), std::move(field), std::move(extract)));
 }
 
 Status Manager::Start(Context ctx) {

@@ -138,7 +138,7 @@ class ExecAuthenticator final : public Authenticator {
   public:
     explicit ExecAuthenticator(std::shared_ptr<ExecCredentialProvider> provider) : provider_(std::move(provider)) {}
 
-    Task<Status> Authorize(HttpRequest& request, Context ctx) override {
+    Task<Status> Authorize(Context ctx, HttpRequest& request) override {
         if (HasAuthorization(request))
             co_return OkStatus();
         auto credential = co_await provider_->Get(std::move(ctx));

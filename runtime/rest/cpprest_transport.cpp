@@ -108,8 +108,8 @@ class CppRestTransport final : public Transport {
             options_.user_agent = "ctrl/" CTRL_VERSION;
     }
 
-    Task<StatusOr<HttpResponse>> Send(HttpRequest request, Context ctx) override;
-    Task<StatusOr<std::unique_ptr<BodyStream>>> Open(HttpRequest request, Context ctx) override;
+    Task<StatusOr<HttpResponse>> Send(Context ctx, HttpRequest request) override;
+    Task<StatusOr<std::unique_ptr<BodyStream>>> Open(Context ctx, HttpRequest request) override;
 
   private:
     ErrorScene Scene(const HttpRequest& request) const {
@@ -159,13 +159,13 @@ StatusOr<web::http::http_request> CppRestTransport::Build(const HttpRequest& req
     }
 }
 
-Task<StatusOr<HttpResponse>> CppRestTransport::Send(HttpRequest request, Context ctx) {
+Task<StatusOr<HttpResponse>> CppRestTransport::Send(Context ctx, HttpRequest request) {
     const ErrorScene scene = Scene(request);
     if (Status err = ctx.Err(); !err.Ok())
         co_return err.Annotate(scene.operation);
     auto queue = std::make_shared<BodyQueue>(BodyQueue::kUnbounded);
     CTRL_CO_ASSIGN_OR_RETURN(web::http::http_request message, Build(request, queue, scene));
-    const Deadline deadline = RequestDeadline(request.timeout, ctx);
+    const Deadline deadline = RequestDeadline(ctx, request.timeout);
     auto cts = std::make_shared<pplx::cancellation_token_source>();
     auto outcome = std::make_shared<Outcome<web::http::http_response>>();
     pplx::task<web::http::http_response> done;
@@ -191,13 +191,13 @@ Task<StatusOr<HttpResponse>> CppRestTransport::Send(HttpRequest request, Context
     co_return response;
 }
 
-Task<StatusOr<std::unique_ptr<BodyStream>>> CppRestTransport::Open(HttpRequest request, Context ctx) {
+Task<StatusOr<std::unique_ptr<BodyStream>>> CppRestTransport::Open(Context ctx, HttpRequest request) {
     const ErrorScene scene = Scene(request);
     if (Status err = ctx.Err(); !err.Ok())
         co_return err.Annotate(scene.operation);
     auto queue = std::make_shared<BodyQueue>(kStreamQueueLimit);
     CTRL_CO_ASSIGN_OR_RETURN(web::http::http_request message, Build(request, queue, scene));
-    const Deadline deadline = RequestDeadline(request.timeout, ctx);
+    const Deadline deadline = RequestDeadline(ctx, request.timeout);
     auto cts = std::make_shared<pplx::cancellation_token_source>();
     auto outcome = std::make_shared<Outcome<web::http::http_response>>();
     pplx::task<web::http::http_response> headers;

@@ -62,7 +62,7 @@ Task<void> RawWatch(rest::RestClient& client, std::string resource_version, Patc
     if (!request.Ok())
         co_return;
     rest::HttpRequest watch = std::move(request).Value();
-    StatusOr<std::unique_ptr<rest::WatchStream>> stream = co_await client.Watch(std::move(watch), ctx);
+    StatusOr<std::unique_ptr<rest::WatchStream>> stream = co_await client.Watch(ctx, std::move(watch));
     if (!stream.Ok()) {
         std::fprintf(stderr, "cache_sync_bench: raw watch: %s\n", stream.GetStatus().ToString().c_str());
         co_return;
