@@ -139,7 +139,8 @@ StoreOptions Cache::StoreOptionsFor(const GroupVersionKind& gvk) const {
     return store;
 }
 
-Task<StatusOr<Cache::Entry*>> Cache::EntryFor(Context& ctx, const GroupVersionKind& gvk, bool metadata_only, bool for_read) {
+Task<StatusOr<Cache::Entry*>> Cache::EntryFor(Context& ctx, const GroupVersionKind& gvk, bool metadata_only,
+                                              bool for_read) {
     const EntryKey key{gvk, metadata_only};
     {
         std::lock_guard lock(mu_);
@@ -225,8 +226,8 @@ StatusOr<std::vector<Informer*>> Cache::ChooseInformers(const Entry& entry, std:
     return chosen;
 }
 
-Task<StatusOr<std::vector<const Store*>>> Cache::SyncedStores(Context& ctx, Entry& entry, std::string_view namespace_name,
-                                                              bool named_read) {
+Task<StatusOr<std::vector<const Store*>>> Cache::SyncedStores(Context& ctx, Entry& entry,
+                                                              std::string_view namespace_name, bool named_read) {
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<Informer*> chosen, ChooseInformers(entry, namespace_name, named_read));
     std::vector<const Store*> stores;
     for (Informer* informer : chosen) {
@@ -266,7 +267,8 @@ Task<Status> Cache::IndexField(Context ctx, GroupVersionKind gvk, std::string fi
     co_return OkStatus();
 }
 
-Task<StatusOr<CachedObject>> Cache::Find(Context& ctx, const GroupVersionKind& gvk, bool metadata_only, const ObjectKey& key) {
+Task<StatusOr<CachedObject>> Cache::Find(Context& ctx, const GroupVersionKind& gvk, bool metadata_only,
+                                         const ObjectKey& key) {
     if (std::optional<StatusOr<CachedObject>> now = FindNow(gvk, metadata_only, key))
         co_return std::move(*now);
     CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(ctx, gvk, metadata_only, /*for_read=*/true));

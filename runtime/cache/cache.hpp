@@ -144,7 +144,8 @@ class Cache final : public client::Reader, public Informers {
                                            std::string_view namespace_name, std::string_view name);
     // The cached object key names (a copy or a view is the caller's choice); NotFound as the
     // server says it, Invalid for a key without a name or a namespace its kind needs.
-    Task<StatusOr<CachedObject>> Find(Context& ctx, const GroupVersionKind& gvk, bool metadata_only, const ObjectKey& key);
+    Task<StatusOr<CachedObject>> Find(Context& ctx, const GroupVersionKind& gvk, bool metadata_only,
+                                      const ObjectKey& key);
     // The cached objects options select (namespace cleared for a cluster-scoped kind);
     // resource_version is the store's when one store answered.
     Task<StatusOr<std::vector<CachedObject>>> Select(Context& ctx, const GroupVersionKind& gvk, bool metadata_only,

@@ -26,7 +26,8 @@ class Informers {
 
     // The informers of gvk (one per cached namespace), made (and run, when the cache runs) if
     // missing. NoMatch when the server serves no such kind.
-    virtual Task<StatusOr<std::vector<Informer*>>> GetInformers(Context ctx, GroupVersionKind gvk, bool metadata_only) = 0;
+    virtual Task<StatusOr<std::vector<Informer*>>> GetInformers(Context ctx, GroupVersionKind gvk,
+                                                                bool metadata_only) = 0;
     // Waits until every informer made so far has synced; on failure names each kind that did not
     // and why.
     virtual Task<Status> WaitForCacheSync(Context ctx) = 0;

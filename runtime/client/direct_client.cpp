@@ -119,9 +119,9 @@ Task<Status> DirectClient::UpdateObject(Context ctx, Object& object, ObjectForm 
     co_return internal::DecodeObjectInto(response.body, form, gvk, object);
 }
 
-Task<Status> DirectClient::SendPatch(Context ctx, const RequestTarget& target, std::string_view sub_resource, const Object& source,
-                                     Object& into, bool into_is_body, ObjectForm form, const client::Patch& patch,
-                                     const PatchOptions& options) {
+Task<Status> DirectClient::SendPatch(Context ctx, const RequestTarget& target, std::string_view sub_resource,
+                                     const Object& source, Object& into, bool into_is_body, ObjectForm form,
+                                     const client::Patch& patch, const PatchOptions& options) {
     rest::WriteParams params = WriteParamsFor(options);
     CTRL_CO_RETURN_IF_ERROR(CheckPatchOptions(patch.Type(), options.force, params.field_manager));
     if (patch.Type() == PatchType::kApply)
@@ -141,7 +141,8 @@ Task<Status> DirectClient::PatchObject(Context ctx, Object& object, ObjectForm f
                                        PatchOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
     CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(ctx, object, gvk, "patch"));
-    co_return co_await SendPatch(std::move(ctx), target, {}, object, object, /*into_is_body=*/false, form, patch, options);
+    co_return co_await SendPatch(std::move(ctx), target, {}, object, object, /*into_is_body=*/false, form, patch,
+                                 options);
 }
 
 Task<Status> DirectClient::DeleteObject(Context ctx, Object& object, ObjectForm form, DeleteOptions options) {

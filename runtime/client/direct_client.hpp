@@ -54,7 +54,8 @@ class DirectClient final : public Client {
     // Builds and sends request; a 404 of the resource path makes the mapper forget mapping's group
     // version. Arguments are lvalues the caller keeps until the Task ends (GCC 12: no prvalue
     // arguments in a co_await expression).
-    Task<StatusOr<rest::HttpResponse>> Send(Context ctx, const rest::RequestBuilder& request, const discovery::RESTMapping& mapping);
+    Task<StatusOr<rest::HttpResponse>> Send(Context ctx, const rest::RequestBuilder& request,
+                                            const discovery::RESTMapping& mapping);
     // The write parameters of options with the client's defaults filled in.
     rest::WriteParams WriteParamsFor(const WriteOptions& options) const;
     // PATCH target/sub with patch computed from source; the answer goes into into (a subresource

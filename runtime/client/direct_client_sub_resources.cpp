@@ -62,9 +62,10 @@ Task<Status> DirectClient::PatchSubResource(Context ctx, std::string sub_resourc
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
     CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(ctx, object, gvk, "patch"));
     if (body != nullptr)
-        co_return co_await SendPatch(std::move(ctx), target, sub_resource, *body, *body, /*into_is_body=*/true, kSubResourceForm, patch,
-                                     options);
-    co_return co_await SendPatch(std::move(ctx), target, sub_resource, object, object, /*into_is_body=*/false, form, patch, options);
+        co_return co_await SendPatch(std::move(ctx), target, sub_resource, *body, *body, /*into_is_body=*/true,
+                                     kSubResourceForm, patch, options);
+    co_return co_await SendPatch(std::move(ctx), target, sub_resource, object, object, /*into_is_body=*/false, form,
+                                 patch, options);
 }
 
 }  // namespace ctrl::client

@@ -81,8 +81,8 @@ Controller::Controller(std::string name, std::shared_ptr<reconcile::Reconciler> 
                                     options_.max_concurrent_reconciles)),
       queue_(NewQueue(name_, executor_, options_)),
       reconcile_base_(Context::WithCancel(Context::Background())),
-      reconcile_timeout_error_(TimeoutError("reconcile timed out after " +
-                                            std::to_string(Seconds(options_.reconcile_timeout)) + " s")),
+      reconcile_timeout_error_(
+          TimeoutError("reconcile timed out after " + std::to_string(Seconds(options_.reconcile_timeout)) + " s")),
       workers_done_(std::make_shared<Notification>()) {}
 
 Controller::~Controller() {

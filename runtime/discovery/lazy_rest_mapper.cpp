@@ -259,8 +259,9 @@ void LazyRESTMapper::ApplyGroupList(const std::vector<APIGroup>& list, bool core
     });
 }
 
-Task<Status> LazyRESTMapper::LegacyRound(Context ctx, const std::string& group, const std::vector<std::string>& versions,
-                                         const Finder& find, bool want_all, bool have_group_list) {
+Task<Status> LazyRESTMapper::LegacyRound(Context ctx, const std::string& group,
+                                         const std::vector<std::string>& versions, const Finder& find, bool want_all,
+                                         bool have_group_list) {
     std::set<GroupVersion> fetched_now;
     if (!versions.empty())
         co_return co_await FetchNewThenKnown(ctx, group, versions, find, want_all, fetched_now);
@@ -293,8 +294,9 @@ Task<Status> LazyRESTMapper::LegacyRound(Context ctx, const std::string& group, 
     co_return co_await FetchNewThenKnown(ctx, group, listed, find, want_all, fetched_now);
 }
 
-Task<Status> LazyRESTMapper::FetchNewThenKnown(Context ctx, const std::string& group, const std::vector<std::string>& targets,
-                                               const Finder& find, bool want_all, std::set<GroupVersion>& fetched_now) {
+Task<Status> LazyRESTMapper::FetchNewThenKnown(Context ctx, const std::string& group,
+                                               const std::vector<std::string>& targets, const Finder& find,
+                                               bool want_all, std::set<GroupVersion>& fetched_now) {
     // Versions not fetched yet, preferred first, one at a time until the lookup is answered;
     // then, if it still is not, the fetched ones again (a kind added to a cached version), but
     // none this round fetched already.
@@ -352,7 +354,8 @@ Task<StatusOr<std::vector<discovery::RESTMapping>>> LazyRESTMapper::RESTMappings
     co_return found;
 }
 
-Task<StatusOr<discovery::RESTMapping>> LazyRESTMapper::RESTMapping(Context ctx, GroupKind kind, std::vector<std::string> versions) {
+Task<StatusOr<discovery::RESTMapping>> LazyRESTMapper::RESTMapping(Context ctx, GroupKind kind,
+                                                                   std::vector<std::string> versions) {
     const Finder find = [&](const Snapshot& s) { return s.MappingsFor(kind, versions); };
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<discovery::RESTMapping> found,
                              co_await Lookup(ctx, kind.group, versions, find, /*want_all=*/false));
@@ -382,7 +385,8 @@ Task<StatusOr<GroupVersionKind>> LazyRESTMapper::KindFor(Context ctx, GroupVersi
     co_return found.front().gvk;
 }
 
-Task<StatusOr<std::vector<GroupVersionResource>>> LazyRESTMapper::ResourcesFor(Context ctx, GroupVersionResource input) {
+Task<StatusOr<std::vector<GroupVersionResource>>> LazyRESTMapper::ResourcesFor(Context ctx,
+                                                                               GroupVersionResource input) {
     const Finder find = [&](const Snapshot& s) { return s.MappingsForResource(input); };
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<discovery::RESTMapping> found,
                              co_await Lookup(ctx, input.group, VersionsOf(input), find, /*want_all=*/true));

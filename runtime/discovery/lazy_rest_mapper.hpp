@@ -67,8 +67,10 @@ class LazyRESTMapper final : public RESTMapper {
     Task<StatusOr<std::vector<GroupVersionKind>>> KindsFor(Context ctx, GroupVersionResource resource) override;
     Task<StatusOr<GroupVersionResource>> ResourceFor(Context ctx, GroupVersionResource input) override;
     Task<StatusOr<std::vector<GroupVersionResource>>> ResourcesFor(Context ctx, GroupVersionResource input) override;
-    Task<StatusOr<discovery::RESTMapping>> RESTMapping(Context ctx, GroupKind kind, std::vector<std::string> versions) override;
-    Task<StatusOr<std::vector<discovery::RESTMapping>>> RESTMappings(Context ctx, GroupKind kind, std::vector<std::string> versions) override;
+    Task<StatusOr<discovery::RESTMapping>> RESTMapping(Context ctx, GroupKind kind,
+                                                       std::vector<std::string> versions) override;
+    Task<StatusOr<std::vector<discovery::RESTMapping>>> RESTMappings(Context ctx, GroupKind kind,
+                                                                     std::vector<std::string> versions) override;
     Task<StatusOr<std::string>> ResourceSingularizer(Context ctx, std::string resource) override;
 
     // A known kind's mapping from the cache, without discovery; nullopt on a miss. A hit counts
@@ -101,8 +103,8 @@ class LazyRESTMapper final : public RESTMapper {
                                                                const std::vector<std::string>& versions,
                                                                const Finder& lookup, bool want_all);
     // One (shared, rate-limited) round of discovery for what a lookup of group needs.
-    Task<Status> Refresh(Context ctx, const std::string& group, const std::vector<std::string>& versions, const Finder& find,
-                         bool want_all);
+    Task<Status> Refresh(Context ctx, const std::string& group, const std::vector<std::string>& versions,
+                         const Finder& find, bool want_all);
     // Fetches documents and replaces the groups they list (every group for kBoth, else one side);
     // falls back to LegacyRound when the server answered without aggregated discovery.
     Task<Status> AggregatedRound(Context ctx, RootDocuments documents, const std::string& group,
@@ -110,8 +112,8 @@ class LazyRESTMapper final : public RESTMapper {
     Task<StatusOr<RootDiscovery>> FetchRootDocuments(Context ctx, RootDocuments documents);
     // What a lookup of group needs without aggregated discovery: the versions named, or the group's
     // version list (an earlier round's when it names the group) and its versions.
-    Task<Status> LegacyRound(Context ctx, const std::string& group, const std::vector<std::string>& versions, const Finder& find,
-                             bool want_all, bool have_group_list);
+    Task<Status> LegacyRound(Context ctx, const std::string& group, const std::vector<std::string>& versions,
+                             const Finder& find, bool want_all, bool have_group_list);
     // Fetches the targets never fetched, one at a time until find answers (every one when
     // want_all), then the ones fetched by an earlier round if it still does not; skips and
     // extends fetched_now (this round's).

@@ -42,7 +42,8 @@ class RESTMapper {
     virtual Task<StatusOr<std::vector<GroupVersionResource>>> ResourcesFor(Context ctx, GroupVersionResource input) = 0;
     // The mapping of kind in the first of versions that serves it (all versions, preferred
     // first, when versions is empty).
-    virtual Task<StatusOr<discovery::RESTMapping>> RESTMapping(Context ctx, GroupKind kind, std::vector<std::string> versions) = 0;
+    virtual Task<StatusOr<discovery::RESTMapping>> RESTMapping(Context ctx, GroupKind kind,
+                                                               std::vector<std::string> versions) = 0;
     virtual Task<StatusOr<std::vector<discovery::RESTMapping>>> RESTMappings(Context ctx, GroupKind kind,
                                                                              std::vector<std::string> versions) = 0;
     // "pods" -> "pod".

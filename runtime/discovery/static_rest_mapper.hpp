@@ -34,8 +34,10 @@ class StaticRESTMapper final : public RESTMapper {
     Task<StatusOr<std::vector<GroupVersionKind>>> KindsFor(Context ctx, GroupVersionResource resource) override;
     Task<StatusOr<GroupVersionResource>> ResourceFor(Context ctx, GroupVersionResource input) override;
     Task<StatusOr<std::vector<GroupVersionResource>>> ResourcesFor(Context ctx, GroupVersionResource input) override;
-    Task<StatusOr<discovery::RESTMapping>> RESTMapping(Context ctx, GroupKind kind, std::vector<std::string> versions) override;
-    Task<StatusOr<std::vector<discovery::RESTMapping>>> RESTMappings(Context ctx, GroupKind kind, std::vector<std::string> versions) override;
+    Task<StatusOr<discovery::RESTMapping>> RESTMapping(Context ctx, GroupKind kind,
+                                                       std::vector<std::string> versions) override;
+    Task<StatusOr<std::vector<discovery::RESTMapping>>> RESTMappings(Context ctx, GroupKind kind,
+                                                                     std::vector<std::string> versions) override;
     Task<StatusOr<std::string>> ResourceSingularizer(Context ctx, std::string resource) override;
     // Always known (or NoMatch): nullopt only for a kind it was not given.
     std::optional<discovery::RESTMapping> CachedMapping(const GroupVersionKind& gvk) const override;

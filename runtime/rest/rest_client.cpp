@@ -157,8 +157,8 @@ Task<StatusOr<HttpRequest>> RestClient::Prepare(Context& ctx, const HttpRequest&
     co_return prepared;
 }
 
-Task<bool> RestClient::ShouldRetry(Context& ctx, int http_status, std::optional<std::string_view> retry_after, int attempt,
-                                   bool& reauthenticated, const HttpRequest& request, Status& stop) {
+Task<bool> RestClient::ShouldRetry(Context& ctx, int http_status, std::optional<std::string_view> retry_after,
+                                   int attempt, bool& reauthenticated, const HttpRequest& request, Status& stop) {
     const std::string& method = request.method;
     if (http_status == 401 && !reauthenticated && authenticator_) {
         // Exec plugins and token files may have a fresh credential; a static one fails again.
@@ -241,7 +241,8 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(Context ctx, Http
         response.body = std::move(error_body);
         body.Close();
         Status stop;
-        if (co_await ShouldRetry(ctx, response.status, response.FindHeader("Retry-After"), attempt, reauthenticated, request, stop)) {
+        if (co_await ShouldRetry(ctx, response.status, response.FindHeader("Retry-After"), attempt, reauthenticated,
+                                 request, stop)) {
             continue;
         }
         if (!stop.Ok())

@@ -86,8 +86,9 @@ void PrintRequestCounts() {
                     std::vector<std::string> versions;
                     if (versioned)
                         versions.push_back("v1");
-                    auto m = RunSync(f.io, f.mapper->RESTMapping(Context::Background(), {Fixture::Group(i), "Kind" + std::to_string(i)},
-                                                                 versions));
+                    auto m =
+                        RunSync(f.io, f.mapper->RESTMapping(Context::Background(),
+                                                            {Fixture::Group(i), "Kind" + std::to_string(i)}, versions));
                     if (!m.Ok())
                         std::printf(" (error: %s)", m.GetStatus().ToString().c_str());
                 }

@@ -146,9 +146,9 @@ Status DescribeIoFailure(const std::string& description, std::string_view what, 
     return UnavailableError(description + ": " + std::string(what) + ": " + reason);
 }
 
-Task<AttemptResult> SendAttempt(Context ctx, std::shared_ptr<BeastServer> server, std::shared_ptr<BeastConnection> connection,
-                                bool reused, const WireRequest& request, Deadline deadline,
-                                const std::string& description, HttpResponse& response) {
+Task<AttemptResult> SendAttempt(Context ctx, std::shared_ptr<BeastServer> server,
+                                std::shared_ptr<BeastConnection> connection, bool reused, const WireRequest& request,
+                                Deadline deadline, const std::string& description, HttpResponse& response) {
     BeastWatchdog watchdog(ctx, connection->GetStrand(), [raw = connection.get()] { raw->Abort(); });
     std::size_t written = 0;
     Status status = co_await ConnectAndWrite(*server, *connection, request, deadline, description, watchdog, written);
@@ -180,9 +180,9 @@ Task<AttemptResult> SendAttempt(Context ctx, std::shared_ptr<BeastServer> server
     co_return AttemptResult{};
 }
 
-Task<AttemptResult> OpenAttempt(Context ctx, std::shared_ptr<BeastServer> server, std::shared_ptr<BeastConnection> connection,
-                                bool reused, const WireRequest& request, Deadline deadline,
-                                const std::string& description, StreamResponseParser& parser) {
+Task<AttemptResult> OpenAttempt(Context ctx, std::shared_ptr<BeastServer> server,
+                                std::shared_ptr<BeastConnection> connection, bool reused, const WireRequest& request,
+                                Deadline deadline, const std::string& description, StreamResponseParser& parser) {
     BeastWatchdog watchdog(ctx, connection->GetStrand(), [raw = connection.get()] { raw->Abort(); });
     std::size_t written = 0;
     Status status = co_await ConnectAndWrite(*server, *connection, request, deadline, description, watchdog, written);

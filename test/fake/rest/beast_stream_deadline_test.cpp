@@ -51,7 +51,9 @@ class BeastStreamDeadlineTest : public ::testing::Test {
         return n;
     }
     // Reads until some bytes arrive or the read fails.
-    StatusOr<std::size_t> ReadSome(BodyStream& stream, std::string& into) { return ReadSome(TestContext(), stream, into); }
+    StatusOr<std::size_t> ReadSome(BodyStream& stream, std::string& into) {
+        return ReadSome(TestContext(), stream, into);
+    }
     StatusOr<std::size_t> ReadSome(Context ctx, BodyStream& stream, std::string& into) {
         for (;;) {
             auto n = Read(stream, into, ctx);
@@ -160,7 +162,7 @@ TEST_F(BeastStreamDeadlineTest, CancellingAnEarlierReadsContextDoesNotEndALaterR
     ASSERT_NE(stream, nullptr);
     auto first = Context::WithCancel(TestContext());
     std::string body;
-    ASSERT_TRUE(ReadSome(*stream, body, first).Ok());
+    ASSERT_TRUE(ReadSome(first, *stream, body).Ok());
     first.Cancel(CancelledError("first read's context cancelled"));
     RunBetweenReads(milliseconds(50));
     cancelled = true;
@@ -175,7 +177,7 @@ TEST_F(BeastStreamDeadlineTest, ALaterReadWithAnotherContextEndsWhenThatOneIsCan
     ASSERT_NE(stream, nullptr);
     const Context first = TestContext();
     std::string body;
-    ASSERT_TRUE(ReadSome(*stream, body, first).Ok());
+    ASSERT_TRUE(ReadSome(first, *stream, body).Ok());
     const Context second = Context::WithCancel(Context::Background());
     std::thread canceller([second] {
         std::this_thread::sleep_for(milliseconds(150));

@@ -42,7 +42,9 @@ class BeastSendTest : public ::testing::Test {
         EXPECT_TRUE(transport.Ok()) << transport.GetStatus();
         return transport.Ok() ? std::move(transport).Value() : nullptr;
     }
-    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request) { return Send(TestContext(), transport, std::move(request)); }
+    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request) {
+        return Send(TestContext(), transport, std::move(request));
+    }
     StatusOr<HttpResponse> Send(Context ctx, Transport& transport, HttpRequest request) {
         return RunSync(io_, transport.Send(std::move(ctx), std::move(request)));
     }

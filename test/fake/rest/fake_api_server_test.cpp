@@ -101,7 +101,9 @@ class FakeApiServerTest : public ::testing::Test {
     T Run(Task<T> task) {
         return RunSync(io_, std::move(task));
     }
-    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request) { return Send(TestContext(), transport, std::move(request)); }
+    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request) {
+        return Send(TestContext(), transport, std::move(request));
+    }
     StatusOr<HttpResponse> Send(Context ctx, Transport& transport, HttpRequest request) {
         return Run(transport.Send(std::move(ctx), std::move(request)));
     }

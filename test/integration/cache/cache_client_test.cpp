@@ -256,12 +256,10 @@ TEST_F(CacheClientTest, DestroyingARunningCacheStopsItsInformersSafely) {
 TEST_F(CacheClientTest, AFieldIndexAnswersMatchingFields) {
     CreatePods(10);
     MakeCache(CacheOptions{}, client::CacheReadOptions{});
-    Status indexed = Run(cache_->IndexField(
-        Within(30s), kPod, "spec.nodeName",
-        [](const Object& pod) {
-            StatusOr<std::string> node = pod.NestedString({"spec", "nodeName"});
-            return node.Ok() ? std::vector<std::string>{*node} : std::vector<std::string>{};
-        }));
+    Status indexed = Run(cache_->IndexField(Within(30s), kPod, "spec.nodeName", [](const Object& pod) {
+        StatusOr<std::string> node = pod.NestedString({"spec", "nodeName"});
+        return node.Ok() ? std::vector<std::string>{*node} : std::vector<std::string>{};
+    }));
     ASSERT_TRUE(indexed.Ok()) << indexed;
 
     const std::string node = ns_ + "-node-1";

@@ -127,7 +127,9 @@ class BeastTransportIntegrationTest : public ::testing::Test {
     T Run(Task<T> task) {
         return RunSync(io_, std::move(task));
     }
-    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request) { return Send(Within(20s), transport, std::move(request)); }
+    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request) {
+        return Send(Within(20s), transport, std::move(request));
+    }
     StatusOr<HttpResponse> Send(Context ctx, Transport& transport, HttpRequest request) {
         return Run(transport.Send(std::move(ctx), std::move(request)));
     }
@@ -225,7 +227,7 @@ TEST_F(BeastTransportIntegrationTest, WatchBytesArriveAsTheServerSendsThem) {
     auto transport = New(test::AdminTransportOptions());
     StatusOr<std::unique_ptr<BodyStream>> opened =
         Run(transport->Open(Within(20s), Get("/api/v1/namespaces/default/configmaps?watch=1&allowWatchBookmarks=true"
-                                "&sendInitialEvents=true&resourceVersionMatch=NotOlderThan")));
+                                             "&sendInitialEvents=true&resourceVersionMatch=NotOlderThan")));
     ASSERT_TRUE(opened.Ok()) << opened.GetStatus();
     BodyStream& stream = **opened;
     ASSERT_EQ(stream.StatusCode(), 200);

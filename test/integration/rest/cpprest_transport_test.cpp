@@ -64,7 +64,9 @@ class CppRestTransportTest : public ::testing::Test {
     T Run(Task<T> task) {
         return RunSync(io_, std::move(task));
     }
-    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request) { return Send(Within(20s), transport, std::move(request)); }
+    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request) {
+        return Send(Within(20s), transport, std::move(request));
+    }
     StatusOr<HttpResponse> Send(Context ctx, Transport& transport, HttpRequest request) {
         return Run(transport.Send(std::move(ctx), std::move(request)));
     }

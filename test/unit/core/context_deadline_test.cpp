@@ -152,8 +152,10 @@ TEST(ContextDeadlineTest, ManyContextsOneMechanism) {
     ASSERT_TRUE(testing::Eventually([&] { return fired.load() == kContexts; })) << fired.load() << " fired";
     const DeadlineService::Stats after = Stats();
     EXPECT_EQ(after.threads, 1) << "one thread serves every deadline of the process";
-    // The ones at 0 ms were past when made: cancelled at once, never registered.
-    EXPECT_EQ(after.added - before.added, static_cast<uint64_t>(kContexts - kContexts / 50));
+    // Each registered once at most (the ones at 0 ms, and any a slow machine made after its
+    // deadline, were cancelled at once instead).
+    EXPECT_LE(after.added - before.added, static_cast<uint64_t>(kContexts - kContexts / 50));
+    EXPECT_GT(after.fired, before.fired);
     EXPECT_EQ(after.pending, before.pending);
     // Deadlines that fall together are served by one wake-up: far fewer than one per context.
     EXPECT_LT(after.wakeups - before.wakeups, static_cast<uint64_t>(kContexts / 2));

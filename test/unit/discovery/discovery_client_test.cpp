@@ -36,14 +36,14 @@ class ScriptedTransport final : public rest::Transport {
     }
     void Fail(const std::string& target, Status status) { answers_[target] = std::move(status); }
 
-    Task<StatusOr<rest::HttpResponse>> Send(rest::HttpRequest request, Context /*ctx*/) override {
+    Task<StatusOr<rest::HttpResponse>> Send(Context /*ctx*/, rest::HttpRequest request) override {
         requests_.push_back(request);
         auto it = answers_.find(request.target);
         if (it == answers_.end())
             co_return StatusOr<rest::HttpResponse>(InternalError("unscripted request " + request.target));
         co_return it->second;
     }
-    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(rest::HttpRequest /*request*/, Context /*ctx*/) override {
+    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(Context /*ctx*/, rest::HttpRequest /*request*/) override {
         co_return StatusOr<std::unique_ptr<rest::BodyStream>>(InternalError("no streams here"));
     }
 
