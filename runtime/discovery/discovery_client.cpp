@@ -55,8 +55,8 @@ rest::HttpRequest Get(std::string path, std::string_view accept) {
 }
 
 // GET /api (core) or GET /apis, asking for aggregated discovery or not: 1 request.
-Task<StatusOr<RootDocument>> FetchRootDocument(rest::RestClient& client, const DiscoveryMetrics& metrics, bool core,
-                                               bool aggregated, Context ctx) {
+Task<StatusOr<RootDocument>> FetchRootDocument(Context ctx, rest::RestClient& client, const DiscoveryMetrics& metrics,
+                                               bool core, bool aggregated) {
     const std::string path = core ? "/api" : "/apis";
     const std::string document = "GET " + path;
     const std::string_view accept = aggregated ? internal::kAggregatedDiscoveryAccept : internal::kJsonAccept;
@@ -77,9 +77,9 @@ DiscoveryClient::DiscoveryClient(rest::RestClient& client, DiscoveryOptions opti
 
 Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRoot(Context ctx) {
     CTRL_CO_ASSIGN_OR_RETURN(RootDocument core,
-                             co_await FetchRootDocument(client_, metrics_, /*core=*/true, options_.aggregated, ctx));
+                             co_await FetchRootDocument(ctx, client_, metrics_, /*core=*/true, options_.aggregated));
     CTRL_CO_ASSIGN_OR_RETURN(RootDocument named,
-                             co_await FetchRootDocument(client_, metrics_, /*core=*/false, options_.aggregated, ctx));
+                             co_await FetchRootDocument(ctx, client_, metrics_, /*core=*/false, options_.aggregated));
     RootDiscovery out;
     out.aggregated = core.aggregated && named.aggregated;
     out.groups = std::move(core.groups);
@@ -95,7 +95,7 @@ Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRoot(Context ctx) {
 
 Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRootSide(Context ctx, bool core) {
     CTRL_CO_ASSIGN_OR_RETURN(RootDocument document,
-                             co_await FetchRootDocument(client_, metrics_, core, options_.aggregated, std::move(ctx)));
+                             co_await FetchRootDocument(std::move(ctx), client_, metrics_, core, options_.aggregated));
     RootDiscovery out;
     out.aggregated = document.aggregated;
     out.groups = std::move(document.groups);
@@ -106,7 +106,7 @@ Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRootSide(Context ctx, bool c
 
 Task<StatusOr<std::vector<APIGroup>>> DiscoveryClient::FetchGroupList(Context ctx, bool core) {
     CTRL_CO_ASSIGN_OR_RETURN(RootDocument document,
-                             co_await FetchRootDocument(client_, metrics_, core, /*aggregated=*/false, std::move(ctx)));
+                             co_await FetchRootDocument(std::move(ctx), client_, metrics_, core, /*aggregated=*/false));
     co_return std::move(document.groups);
 }
 

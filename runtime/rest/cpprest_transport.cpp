@@ -71,13 +71,13 @@ void Observe(pplx::task<T> task, std::shared_ptr<Outcome<T>> outcome) {
 
 // Waits for outcome until ctx ends or the deadline passes.
 template <typename T>
-Task<Status> AwaitOutcome(const Outcome<T>& outcome, const Deadline& deadline, const Context& ctx) {
+Task<Status> AwaitOutcome(const Context& ctx, const Outcome<T>& outcome, const Deadline& deadline) {
     const Context wait_ctx = deadline.at ? Context::WithDeadline(ctx, *deadline.at) : ctx;
     co_return co_await outcome.done.Wait(wait_ctx);
 }
 
 // The Status for a wait that ended before the exchange did.
-Status Abandoned(const Deadline& deadline, const Context& ctx, const std::string& operation) {
+Status Abandoned(const Context& ctx, const Deadline& deadline, const std::string& operation) {
     if (ctx.Cancelled())
         return ctx.Err().Annotate(operation);
     return TimeoutError(operation + ": " + deadline.what + " exceeded");
@@ -177,9 +177,9 @@ Task<StatusOr<HttpResponse>> CppRestTransport::Send(Context ctx, HttpRequest req
         co_return StatusFromException(std::current_exception(), scene);
     }
     Observe(done, outcome);
-    if (Status waited = co_await AwaitOutcome(*outcome, deadline, ctx); !waited.Ok()) {
+    if (Status waited = co_await AwaitOutcome(ctx, *outcome, deadline); !waited.Ok()) {
         cts->cancel();
-        co_return Abandoned(deadline, ctx, scene.operation);
+        co_return Abandoned(ctx, deadline, scene.operation);
     }
     std::lock_guard lock(outcome->mu);
     if (outcome->error)
@@ -207,9 +207,9 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> CppRestTransport::Open(Context ctx, 
         co_return StatusFromException(std::current_exception(), scene);
     }
     Observe(headers, outcome);
-    if (Status waited = co_await AwaitOutcome(*outcome, deadline, ctx); !waited.Ok()) {
+    if (Status waited = co_await AwaitOutcome(ctx, *outcome, deadline); !waited.Ok()) {
         cts->cancel();
-        co_return Abandoned(deadline, ctx, scene.operation);
+        co_return Abandoned(ctx, deadline, scene.operation);
     }
     std::optional<web::http::http_response> response;
     {

@@ -42,7 +42,7 @@ std::optional<std::chrono::seconds> ParseSeconds(std::optional<std::string_view>
 }
 
 // Reads what is left of an error answer's body, bounded.
-Task<std::string> ReadErrorBody(BodyStream& stream, Context ctx) {
+Task<std::string> ReadErrorBody(Context ctx, BodyStream& stream) {
     std::string body;
     char buffer[16 * 1024];
     while (body.size() < kMaxErrorBody) {
@@ -234,7 +234,7 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(Context ctx, Http
             co_return std::move(stream);
 
         // Named first: GCC 12 destroys an aggregate built inside a co_await expression twice.
-        std::string error_body = co_await ReadErrorBody(body, ctx);
+        std::string error_body = co_await ReadErrorBody(ctx, body);
         HttpResponse response;
         response.status = body.StatusCode();
         response.headers = body.Headers();
