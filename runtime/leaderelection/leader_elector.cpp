@@ -225,7 +225,7 @@ Task<bool> LeaderElector::RenewWithinDeadline(Context ctx) {
         renewed = co_await TryAcquireOrRenew(within);
         if (renewed)
             break;
-        const Status slept = co_await SleepFor(options_.retry_period, within);
+        const Status slept = co_await SleepFor(within, options_.retry_period);
         if (!slept.Ok())
             break;
     }

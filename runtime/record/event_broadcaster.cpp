@@ -28,7 +28,7 @@ bool Retriable(const Status& status) {
 
 // Cancels target after timeout (or returns when target ends first).
 Task<void> CancelAfter(Context target, std::chrono::milliseconds timeout) {
-    const Status slept = co_await SleepFor(timeout, target);
+    const Status slept = co_await SleepFor(target, timeout);
     if (slept.Ok())
         target.Cancel(CancelledError("the event broadcaster's flush timeout passed"));
 }
@@ -107,12 +107,12 @@ Task<Status> Broadcaster::Run(Context ctx) {
         if (!next)
             break;
         after_stop += ctx.Err().Ok() ? 0 : 1;
-        co_await Record(std::move(*next), writes);
+        co_await Record(writes, std::move(*next));
     }
     queue_->Close();
     while (std::optional<internal::PendingEvent> next = queue_->TryPop()) {
         ++after_stop;
-        co_await Record(std::move(*next), writes);
+        co_await Record(writes, std::move(*next));
     }
     writes.Cancel();
     log_.V(1).Info("event broadcaster stopped", "flushed", after_stop);

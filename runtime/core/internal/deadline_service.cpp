@@ -1,5 +1,7 @@
 #include "ctrl/core/internal/deadline_service.hpp"
 
+#include <pthread.h>
+
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -24,6 +26,7 @@ struct DeadlineService::State {
 
     // The service thread: runs what is due, then sleeps until the earliest deadline or a wake.
     void Loop() {
+        pthread_setname_np(pthread_self(), "ctrl-deadlines");  // as top and gdb show it
         std::unique_lock lock(mu);
         std::vector<std::function<void()>> due;
         for (;;) {
