@@ -35,7 +35,7 @@ class SingleFlight final {
         bool shared = false;
     };
 
-    Task<Outcome> Do(const std::string& key, std::function<Task<T>()> fn, Context ctx) {
+    Task<Outcome> Do(Context ctx, const std::string& key, std::function<Task<T>()> fn) {
         std::shared_ptr<Call> call;
         bool leader = false;
         {
