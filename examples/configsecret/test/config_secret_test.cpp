@@ -15,8 +15,8 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include <ctrl/ctrl.hpp>
 #include <ctrl/core/run_sync.hpp>
+#include <ctrl/ctrl.hpp>
 #include <ctrl/envtest/environment.hpp>
 
 #include "config_secret_reconciler.hpp"
