@@ -53,7 +53,7 @@ int Run(const Flags& flags, std::ostream& out, std::ostream& err) {
         return Fail(err, "making a client for " + Where(*config) + ": " + client.GetStatus().ToString());
 
     const Clock::time_point start = Clock::now();
-    StatusOr<PodListing> listing = RunSync(io, ListAllPods(**client, flags.chunk_size, Context::Background()));
+    StatusOr<PodListing> listing = RunSync(io, ListAllPods(Context::Background(), **client, flags.chunk_size));
     const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
     if (!listing.Ok())
         return Fail(err, "reading from " + Where(*config) + ": " + listing.GetStatus().ToString());

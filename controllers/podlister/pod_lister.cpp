@@ -7,7 +7,7 @@ namespace ctrl::podlister {
 namespace {
 
 // One page into `page`; on success its items are moved to the end of `into`.
-Task<Status> ReadPage(client::Reader& reader, client::ListOptions options, api::PodList& into, Context ctx) {
+Task<Status> ReadPage(Context ctx, client::Reader& reader, client::ListOptions options, api::PodList& into) {
     api::PodList page;
     Status read = co_await reader.List(std::move(ctx), page, std::move(options));
     if (!read.Ok())
@@ -21,7 +21,7 @@ Task<Status> ReadPage(client::Reader& reader, client::ListOptions options, api::
 
 }  // namespace
 
-Task<StatusOr<PodListing>> ListAllPods(client::Reader& reader, int64_t chunk_size, Context ctx) {
+Task<StatusOr<PodListing>> ListAllPods(Context ctx, client::Reader& reader, int64_t chunk_size) {
     if (chunk_size <= 0)
         co_return BadRequestError("listing pods: the chunk size must be > 0, got " + std::to_string(chunk_size));
     PodListing listing;
@@ -30,7 +30,7 @@ Task<StatusOr<PodListing>> ListAllPods(client::Reader& reader, int64_t chunk_siz
         client::ListOptions options;
         options.limit = chunk_size;
         options.continue_token = continue_token;
-        Status read = co_await ReadPage(reader, std::move(options), listing.pods, ctx);
+        Status read = co_await ReadPage(ctx, reader, std::move(options), listing.pods);
         ++listing.pages;
         if (IsGone(read) && !continue_token.empty()) {
             // The continue token expired (etcd compacted past it): list again in one request,
@@ -38,7 +38,7 @@ Task<StatusOr<PodListing>> ListAllPods(client::Reader& reader, int64_t chunk_siz
             listing.pods.Items().clear();
             listing.relisted = true;
             client::ListOptions full;
-            read = co_await ReadPage(reader, std::move(full), listing.pods, ctx);
+            read = co_await ReadPage(ctx, reader, std::move(full), listing.pods);
             ++listing.pages;
         }
         if (!read.Ok()) {

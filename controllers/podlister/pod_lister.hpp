@@ -24,6 +24,6 @@ struct PodListing {
 // server has no more, and returns them in the server's order (namespace, then name). chunk_size
 // must be > 0. The first error ends the listing and is returned with the page it happened on;
 // ctx bounds the whole listing (each request is also bounded by the client's config timeout).
-Task<StatusOr<PodListing>> ListAllPods(client::Reader& reader, int64_t chunk_size, Context ctx);
+Task<StatusOr<PodListing>> ListAllPods(Context ctx, client::Reader& reader, int64_t chunk_size);
 
 }  // namespace ctrl::podlister

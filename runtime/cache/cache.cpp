@@ -139,8 +139,8 @@ StoreOptions Cache::StoreOptionsFor(const GroupVersionKind& gvk) const {
     return store;
 }
 
-Task<StatusOr<Cache::Entry*>> Cache::EntryFor(const GroupVersionKind& gvk, bool metadata_only, bool for_read,
-                                              Context& ctx) {
+Task<StatusOr<Cache::Entry*>> Cache::EntryFor(Context& ctx, const GroupVersionKind& gvk, bool metadata_only,
+                                              bool for_read) {
     const EntryKey key{gvk, metadata_only};
     {
         std::lock_guard lock(mu_);
@@ -156,7 +156,7 @@ Task<StatusOr<Cache::Entry*>> Cache::EntryFor(const GroupVersionKind& gvk, bool 
         GroupKind kind = gvk.ToGroupKind();
         std::vector<std::string> versions{gvk.version};
         StatusOr<discovery::RESTMapping> found =
-            co_await mapper_->RESTMapping(std::move(kind), std::move(versions), ctx);
+            co_await mapper_->RESTMapping(ctx, std::move(kind), std::move(versions));
         if (!found.Ok())
             co_return found.GetStatus();
         mapping = std::move(found).Value();
@@ -198,8 +198,8 @@ Task<StatusOr<Cache::Entry*>> Cache::EntryFor(const GroupVersionKind& gvk, bool 
     co_return it->second.get();
 }
 
-Task<StatusOr<std::vector<Informer*>>> Cache::GetInformers(GroupVersionKind gvk, bool metadata_only, Context ctx) {
-    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, metadata_only, /*for_read=*/false, ctx));
+Task<StatusOr<std::vector<Informer*>>> Cache::GetInformers(Context ctx, GroupVersionKind gvk, bool metadata_only) {
+    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(ctx, gvk, metadata_only, /*for_read=*/false));
     std::vector<Informer*> informers;
     for (auto& informer : entry->informers)
         informers.push_back(informer.get());
@@ -226,8 +226,8 @@ StatusOr<std::vector<Informer*>> Cache::ChooseInformers(const Entry& entry, std:
     return chosen;
 }
 
-Task<StatusOr<std::vector<const Store*>>> Cache::SyncedStores(Entry& entry, std::string_view namespace_name,
-                                                              bool named_read, Context& ctx) {
+Task<StatusOr<std::vector<const Store*>>> Cache::SyncedStores(Context& ctx, Entry& entry,
+                                                              std::string_view namespace_name, bool named_read) {
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<Informer*> chosen, ChooseInformers(entry, namespace_name, named_read));
     std::vector<const Store*> stores;
     for (Informer* informer : chosen) {
@@ -259,39 +259,38 @@ Task<Status> Cache::WaitForCacheSync(Context ctx) {
     co_return TimeoutError("caches did not sync:" + failures);
 }
 
-Task<Status> Cache::IndexField(GroupVersionKind gvk, std::string field, FieldExtractor extract, Context ctx) {
-    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, /*metadata_only=*/false, /*for_read=*/false, ctx));
+Task<Status> Cache::IndexField(Context ctx, GroupVersionKind gvk, std::string field, FieldExtractor extract) {
+    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(ctx, gvk, /*metadata_only=*/false, /*for_read=*/false));
     const std::string name = internal::FieldIndexName(field);
     for (auto& informer : entry->informers)
         CTRL_CO_RETURN_IF_ERROR(informer->AddIndex(name, extract));
     co_return OkStatus();
 }
 
-Task<StatusOr<CachedObject>> Cache::Find(const GroupVersionKind& gvk, bool metadata_only, const ObjectKey& key,
-                                         Context& ctx) {
+Task<StatusOr<CachedObject>> Cache::Find(Context& ctx, const GroupVersionKind& gvk, bool metadata_only,
+                                         const ObjectKey& key) {
     if (std::optional<StatusOr<CachedObject>> now = FindNow(gvk, metadata_only, key))
         co_return std::move(*now);
-    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, metadata_only, /*for_read=*/true, ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(ctx, gvk, metadata_only, /*for_read=*/true));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(entry->mapping, key, "get"));
     const std::string namespace_name = entry->mapping.Namespaced() ? key.namespace_name : std::string();
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<const Store*> stores,
-                             co_await SyncedStores(*entry, namespace_name, /*named_read=*/true, ctx));
+                             co_await SyncedStores(ctx, *entry, namespace_name, /*named_read=*/true));
     for (const Store* store : stores)
         if (CachedObject cached = store->Get(namespace_name, key.name))
             co_return cached;
     co_return internal::ObjectNotFound(entry->mapping, key.name);
 }
 
-Task<StatusOr<std::vector<CachedObject>>> Cache::Select(const GroupVersionKind& gvk, bool metadata_only,
-                                                        client::ListOptions& options, std::string& resource_version,
-                                                        Context& ctx) {
-    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(gvk, metadata_only, /*for_read=*/true, ctx));
+Task<StatusOr<std::vector<CachedObject>>> Cache::Select(Context& ctx, const GroupVersionKind& gvk, bool metadata_only,
+                                                        client::ListOptions& options, std::string& resource_version) {
+    CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(ctx, gvk, metadata_only, /*for_read=*/true));
     if (options.label_selector.IsNothing())
         co_return std::vector<CachedObject>();
     if (!entry->mapping.Namespaced())
         options.namespace_name.clear();
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<const Store*> stores,
-                             co_await SyncedStores(*entry, options.namespace_name, /*named_read=*/false, ctx));
+                             co_await SyncedStores(ctx, *entry, options.namespace_name, /*named_read=*/false));
     if (stores.size() == 1)
         resource_version = stores.front()->LastSyncResourceVersion();
     co_return internal::SelectObjects(stores, options);
@@ -301,7 +300,7 @@ Task<Status> Cache::GetObject(Context ctx, ObjectKey key, Object& object, client
                               client::GetOptions /*options*/) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, client::KindOfObject(object));
     const bool metadata_only = form == client::ObjectForm::kMetadata;
-    CTRL_CO_ASSIGN_OR_RETURN(CachedObject cached, co_await Find(gvk, metadata_only, key, ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(CachedObject cached, co_await Find(ctx, gvk, metadata_only, key));
     object = internal::MaterializeCopy(cached, form, gvk);
     co_return OkStatus();
 }
@@ -311,7 +310,7 @@ Task<Status> Cache::ListObjects(Context ctx, ObjectList& list, client::ObjectFor
     const bool metadata_only = form == client::ObjectForm::kMetadata;
     std::string resource_version;
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<CachedObject> selected,
-                             co_await Select(gvk, metadata_only, options, resource_version, ctx));
+                             co_await Select(ctx, gvk, metadata_only, options, resource_version));
     list.Items().clear();
     list.SetContinue("");
     list.Items().reserve(selected.size());
@@ -323,7 +322,7 @@ Task<Status> Cache::ListObjects(Context ctx, ObjectList& list, client::ObjectFor
 }
 
 Task<StatusOr<std::shared_ptr<const Object>>> Cache::GetShared(Context ctx, GroupVersionKind gvk, ObjectKey key) {
-    CTRL_CO_ASSIGN_OR_RETURN(CachedObject cached, co_await Find(gvk, /*metadata_only=*/false, key, ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(CachedObject cached, co_await Find(ctx, gvk, /*metadata_only=*/false, key));
     co_return cached.Shared();
 }
 
@@ -331,7 +330,7 @@ Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> Cache::ListSharedSele
                                                                                      client::ListOptions options) {
     std::string resource_version;
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<CachedObject> selected,
-                             co_await Select(gvk, /*metadata_only=*/false, options, resource_version, ctx));
+                             co_await Select(ctx, gvk, /*metadata_only=*/false, options, resource_version));
     std::vector<std::shared_ptr<const Object>> shared;
     shared.reserve(selected.size());
     for (const CachedObject& cached : selected)

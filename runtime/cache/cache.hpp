@@ -54,14 +54,14 @@ class Cache final : public client::Reader, public Informers {
 
     // The informers of gvk (one per cached namespace), made (and started, when the cache is) if
     // missing. NoMatch when the server serves no such kind.
-    Task<StatusOr<std::vector<Informer*>>> GetInformers(GroupVersionKind gvk, bool metadata_only, Context ctx) override;
+    Task<StatusOr<std::vector<Informer*>>> GetInformers(Context ctx, GroupVersionKind gvk, bool metadata_only) override;
     // Waits until every informer made so far has synced. On failure (ctx ended first) the error
     // names each kind that did not sync and why (Forbidden, NoMatch, unreachable), one per line.
     Task<Status> WaitForCacheSync(Context ctx) override;
     // Adds a field index to gvk's informers (controller-runtime's IndexField): List with
     // MatchingFields{field: value} then finds objects whose extract() returns value. Call before
     // Start for a kind not yet read.
-    Task<Status> IndexField(GroupVersionKind gvk, std::string field, FieldExtractor extract, Context ctx) override;
+    Task<Status> IndexField(Context ctx, GroupVersionKind gvk, std::string field, FieldExtractor extract) override;
 
     Task<Status> GetObject(Context ctx, ObjectKey key, Object& object, client::ObjectForm form,
                            client::GetOptions options) override;
@@ -112,7 +112,7 @@ class Cache final : public client::Reader, public Informers {
     // The informers of a typed kind (as GetInformers): `co_await cache.GetInformersFor<api::Pod>(ctx)`.
     template <scheme::TypedObject T>
     Task<StatusOr<std::vector<Informer*>>> GetInformersFor(Context ctx) {
-        return GetInformers(scheme::GroupVersionKindOf<T>(), false, std::move(ctx));
+        return GetInformers(std::move(ctx), scheme::GroupVersionKindOf<T>(), false);
     }
 
   private:
@@ -121,7 +121,7 @@ class Cache final : public client::Reader, public Informers {
     using EntryKey = std::pair<GroupVersionKind, bool>;  // kind, metadata only
 
     // The entry of gvk, made if missing (unless reads must not make one).
-    Task<StatusOr<Entry*>> EntryFor(const GroupVersionKind& gvk, bool metadata_only, bool for_read, Context& ctx);
+    Task<StatusOr<Entry*>> EntryFor(Context& ctx, const GroupVersionKind& gvk, bool metadata_only, bool for_read);
     // The informers to read for namespace_name ("" = all); BadRequest naming the cached namespaces
     // when none (or, for a named read, more than one) fits.
     StatusOr<std::vector<Informer*>> ChooseInformers(const Entry& entry, std::string_view namespace_name,
@@ -130,8 +130,8 @@ class Cache final : public client::Reader, public Informers {
     // metadata-only); Unavailable when there is none or it has not synced.
     StatusOr<const Entry*> SyncedEntryNow(const GroupVersionKind& gvk) const;
     // The stores to read for namespace_name ("" = all), after their informers synced.
-    Task<StatusOr<std::vector<const Store*>>> SyncedStores(Entry& entry, std::string_view namespace_name,
-                                                           bool named_read, Context& ctx);
+    Task<StatusOr<std::vector<const Store*>>> SyncedStores(Context& ctx, Entry& entry, std::string_view namespace_name,
+                                                           bool named_read);
     // Find without suspending, when the kind's informers exist and have synced (the common case,
     // which then costs no coroutine frame beyond Find's); nullopt when Find must wait.
     std::optional<StatusOr<CachedObject>> FindNow(const GroupVersionKind& gvk, bool metadata_only,
@@ -144,13 +144,12 @@ class Cache final : public client::Reader, public Informers {
                                            std::string_view namespace_name, std::string_view name);
     // The cached object key names (a copy or a view is the caller's choice); NotFound as the
     // server says it, Invalid for a key without a name or a namespace its kind needs.
-    Task<StatusOr<CachedObject>> Find(const GroupVersionKind& gvk, bool metadata_only, const ObjectKey& key,
-                                      Context& ctx);
+    Task<StatusOr<CachedObject>> Find(Context& ctx, const GroupVersionKind& gvk, bool metadata_only,
+                                      const ObjectKey& key);
     // The cached objects options select (namespace cleared for a cluster-scoped kind);
     // resource_version is the store's when one store answered.
-    Task<StatusOr<std::vector<CachedObject>>> Select(const GroupVersionKind& gvk, bool metadata_only,
-                                                     client::ListOptions& options, std::string& resource_version,
-                                                     Context& ctx);
+    Task<StatusOr<std::vector<CachedObject>>> Select(Context& ctx, const GroupVersionKind& gvk, bool metadata_only,
+                                                     client::ListOptions& options, std::string& resource_version);
     StoreOptions StoreOptionsFor(const GroupVersionKind& gvk) const;
     // Marks the cache started and runs the informers made so far; the context they run under, or
     // nullopt when the cache was started already.

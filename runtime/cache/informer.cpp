@@ -29,7 +29,7 @@ Task<Status> Informer::Run(Context ctx) {
     if (resync_period_.count() > 0 && self) {
         const auto executor = co_await boost::asio::this_coro::executor;
         resync_done = std::make_shared<Notification>();
-        boost::asio::co_spawn(executor, ResyncLoop(self, run_ctx),
+        boost::asio::co_spawn(executor, ResyncLoop(run_ctx, self),
                               [resync_done](std::exception_ptr) { resync_done->Notify(); });
     }
     // The reflector retries every failure; only a bug (an exception) ends it before ctx does.
@@ -46,9 +46,9 @@ Task<Status> Informer::Run(Context ctx) {
     co_return ended;
 }
 
-Task<void> Informer::ResyncLoop(std::shared_ptr<Informer> self, Context ctx) {
+Task<void> Informer::ResyncLoop(Context ctx, std::shared_ptr<Informer> self) {
     while (true) {
-        if (Status slept = co_await SleepFor(self->resync_period_, ctx); !slept.Ok())
+        if (Status slept = co_await SleepFor(ctx, self->resync_period_); !slept.Ok())
             co_return;
         self->reflector_.Resync();
     }

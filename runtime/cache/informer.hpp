@@ -63,7 +63,7 @@ class Informer final : public std::enable_shared_from_this<Informer> {
 
   private:
     // Calls Resync every resync_period_ until ctx ends.
-    static Task<void> ResyncLoop(std::shared_ptr<Informer> self, Context ctx);
+    static Task<void> ResyncLoop(Context ctx, std::shared_ptr<Informer> self);
 
     const GroupVersionKind gvk_;
     const std::shared_ptr<rest::RestClient> client_;

@@ -27,14 +27,14 @@ class Informers {
 
     // The informers of gvk (one per cached namespace), made (and run, when the cache runs) if
     // missing. NoMatch when the server serves no such kind.
-    virtual Task<StatusOr<std::vector<Informer*>>> GetInformers(GroupVersionKind gvk, bool metadata_only,
-                                                                Context ctx) = 0;
+    virtual Task<StatusOr<std::vector<Informer*>>> GetInformers(Context ctx, GroupVersionKind gvk,
+                                                                bool metadata_only) = 0;
     // Waits until every informer made so far has synced; on failure names each kind that did not
     // and why.
     virtual Task<Status> WaitForCacheSync(Context ctx) = 0;
     // Adds a field index to gvk's informers: List with MatchingFields(field, value) then finds the
     // objects whose extract() returns value.
-    virtual Task<Status> IndexField(GroupVersionKind gvk, std::string field, FieldExtractor extract, Context ctx) = 0;
+    virtual Task<Status> IndexField(Context ctx, GroupVersionKind gvk, std::string field, FieldExtractor extract) = 0;
 };
 
 }  // namespace ctrl::cache

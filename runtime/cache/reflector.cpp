@@ -77,7 +77,7 @@ Task<void> Reflector::Run(Context ctx) {
     state.log = LoggerFor(ctx, target_);
     state.log.V(1).Info("starting");
     while (ctx.Err().Ok()) {
-        Status status = co_await Step(state, ctx);
+        Status status = co_await Step(ctx, state);
         if (status.Ok())
             continue;
         if (!ctx.Err().Ok())
@@ -111,7 +111,7 @@ Task<void> Reflector::Run(Context ctx) {
         // Named first: GCC 12 mishandles temporaries built inside a co_await expression.
         const auto wait = state.backoff.Next();
         state.log.V(2).Info("backing off", "wait", wait);
-        Status slept = co_await SleepFor(wait, ctx);
+        Status slept = co_await SleepFor(ctx, wait);
         if (!slept.Ok())
             break;
     }
@@ -119,18 +119,18 @@ Task<void> Reflector::Run(Context ctx) {
     state.log.V(1).Info("stopped");
 }
 
-Task<Status> Reflector::Step(State& state, Context& ctx) {
+Task<Status> Reflector::Step(Context& ctx, State& state) {
     if (state.phase == Phase::kListing) {
         if (options_.watch_list && !state.watch_list_refused && !state.pages_next && !state.replacement)
-            co_return co_await OpenWatchList(state, ctx);
-        co_return co_await ListPage(state, ctx);
+            co_return co_await OpenWatchList(ctx, state);
+        co_return co_await ListPage(ctx, state);
     }
     if (!state.stream)
-        co_return co_await OpenWatch(state, ctx);
-    co_return co_await ReadEvent(state, ctx);
+        co_return co_await OpenWatch(ctx, state);
+    co_return co_await ReadEvent(ctx, state);
 }
 
-Task<Status> Reflector::ListPage(State& state, Context& ctx) {
+Task<Status> Reflector::ListPage(Context& ctx, State& state) {
     if (!state.replacement) {
         state.replacement.emplace(store_.BeginReplace());
         state.continue_token.clear();
@@ -147,7 +147,7 @@ Task<Status> Reflector::ListPage(State& state, Context& ctx) {
         BuildListRequest(target_, options_.page_size, state.continue_token, options_.request_timeout);
     if (!request.Ok())
         co_return request.GetStatus().Annotate("listing " + target_.Describe());
-    StatusOr<rest::HttpResponse> response = co_await client_.Do(std::move(request).Value(), ctx);
+    StatusOr<rest::HttpResponse> response = co_await client_.Do(ctx, std::move(request).Value());
     if (!response.Ok())
         co_return response.GetStatus().Annotate("listing " + target_.Describe());
     StatusOr<ObjectList> list = ObjectList::Parse(response->body);
@@ -247,13 +247,13 @@ void Reflector::Deliver(const Listeners& listeners) {
         listener->Deliver();
 }
 
-Task<Status> Reflector::OpenWatch(State& state, Context& ctx) {
+Task<Status> Reflector::OpenWatch(Context& ctx, State& state) {
     const int64_t timeout_seconds = WatchTimeoutSeconds();
     StatusOr<rest::HttpRequest> request =
         BuildWatchRequest(WatchTarget(state), state.resource_version, timeout_seconds, options_.request_timeout);
     if (!request.Ok())
         co_return request.GetStatus().Annotate("watching " + target_.Describe());
-    Status started = co_await StartStream(state, ctx, std::move(request).Value(), timeout_seconds);
+    Status started = co_await StartStream(ctx, state, std::move(request).Value(), timeout_seconds);
     if (!started.Ok())
         co_return started.Annotate("watching " + target_.Describe() + " from resourceVersion " +
                                    state.resource_version);
@@ -261,13 +261,13 @@ Task<Status> Reflector::OpenWatch(State& state, Context& ctx) {
     co_return OkStatus();
 }
 
-Task<Status> Reflector::StartStream(State& state, Context& ctx, rest::HttpRequest request, int64_t timeout_seconds) {
+Task<Status> Reflector::StartStream(Context& ctx, State& state, rest::HttpRequest request, int64_t timeout_seconds) {
     // The server ends the watch after timeout_seconds; should it not (a half-open connection), the
     // watch's own deadline shortly after ends it here.
     Context watch_ctx = Context::WithTimeout(ctx, std::chrono::seconds(timeout_seconds + 30));
     const rest::WatchStreamOptions stream_options = StreamOptions();
     StatusOr<std::unique_ptr<rest::WatchStream>> stream =
-        co_await client_.Watch(std::move(request), watch_ctx, stream_options);
+        co_await client_.Watch(watch_ctx, std::move(request), stream_options);
     {
         std::lock_guard lock(mu_);
         ++stats_.watches;
@@ -282,7 +282,7 @@ Task<Status> Reflector::StartStream(State& state, Context& ctx, rest::HttpReques
     co_return OkStatus();
 }
 
-Task<Status> Reflector::ReadEvent(State& state, Context& ctx) {
+Task<Status> Reflector::ReadEvent(Context& ctx, State& state) {
     // A streamed list's objects go straight into the store's compact form (no Object each).
     rest::WatchObjectSink* const sink =
         state.phase == Phase::kStreaming && state.replacement ? state.replacement->Sink() : nullptr;

@@ -136,18 +136,18 @@ class Reflector final {
     enum class Phase { kListing, kStreaming, kWatching };
     struct State;
 
-    Task<Status> Step(State& state, Context& ctx);
-    Task<Status> ListPage(State& state, Context& ctx);
+    Task<Status> Step(Context& ctx, State& state);
+    Task<Status> ListPage(Context& ctx, State& state);
     // reflector_watch_list.cpp: opens the watch-list stream; takes its initial events.
-    Task<Status> OpenWatchList(State& state, Context& ctx);
+    Task<Status> OpenWatchList(Context& ctx, State& state);
     Status ApplyInitialEvent(State& state, rest::WatchEvent event);
     // After a failed watch-list: lists in pages at once (for good when the server refused
     // watch-lists).
     void FallBackToPages(State& state, const Status& status);
-    Task<Status> OpenWatch(State& state, Context& ctx);
+    Task<Status> OpenWatch(Context& ctx, State& state);
     // Sends a watch or watch-list request and makes its stream the state's; the error unannotated.
-    Task<Status> StartStream(State& state, Context& ctx, rest::HttpRequest request, int64_t timeout_seconds);
-    Task<Status> ReadEvent(State& state, Context& ctx);
+    Task<Status> StartStream(Context& ctx, State& state, rest::HttpRequest request, int64_t timeout_seconds);
+    Task<Status> ReadEvent(Context& ctx, State& state);
     using Listeners = std::vector<std::shared_ptr<internal::Listener>>;
 
     Status ApplyList(State& state);

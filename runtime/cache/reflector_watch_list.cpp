@@ -20,7 +20,7 @@ constexpr std::string_view kInitialEventsEnd = "k8s.io/initial-events-end";
 
 }  // namespace
 
-Task<Status> Reflector::OpenWatchList(State& state, Context& ctx) {
+Task<Status> Reflector::OpenWatchList(Context& ctx, State& state) {
     state.replacement.emplace(store_.BeginReplace());
     state.continue_token.clear();
     state.list_started = std::chrono::steady_clock::now();
@@ -36,7 +36,7 @@ Task<Status> Reflector::OpenWatchList(State& state, Context& ctx) {
         BuildWatchListRequest(WatchTarget(state), timeout_seconds, options_.request_timeout);
     if (!request.Ok())
         co_return request.GetStatus().Annotate("streaming the list of " + target_.Describe());
-    Status started = co_await StartStream(state, ctx, std::move(request).Value(), timeout_seconds);
+    Status started = co_await StartStream(ctx, state, std::move(request).Value(), timeout_seconds);
     if (!started.Ok()) {
         // A server that does not take watch-lists says so about their parameters: 400 or 422.
         if (IsBadRequest(started) || IsInvalid(started))

@@ -42,7 +42,7 @@ class Client : public Reader, public Writer, public SubResourceOperations {
     virtual StatusOr<GroupVersionKind> GroupVersionKindFor(const Object& object) const = 0;
     // Whether objects of object's kind live in a namespace. A Task because an unknown kind may
     // need discovery; NoMatch when the server serves no such kind.
-    virtual Task<StatusOr<bool>> IsObjectNamespaced(const Object& object, Context ctx) = 0;
+    virtual Task<StatusOr<bool>> IsObjectNamespaced(Context ctx, const Object& object) = 0;
 };
 
 // The options of New (client.Options). Every field has a usable default.

@@ -53,8 +53,8 @@ class DelegatingClient final : public Client {
     StatusOr<GroupVersionKind> GroupVersionKindFor(const Object& object) const override {
         return direct_.GroupVersionKindFor(object);
     }
-    Task<StatusOr<bool>> IsObjectNamespaced(const Object& object, Context ctx) override {
-        return direct_.IsObjectNamespaced(object, std::move(ctx));
+    Task<StatusOr<bool>> IsObjectNamespaced(Context ctx, const Object& object) override {
+        return direct_.IsObjectNamespaced(std::move(ctx), object);
     }
 
   private:

@@ -21,30 +21,30 @@ StatusOr<GroupVersionKind> DirectClient::GroupVersionKindFor(const Object& objec
     return client::KindOfObject(object);
 }
 
-Task<StatusOr<bool>> DirectClient::IsObjectNamespaced(const Object& object, Context ctx) {
+Task<StatusOr<bool>> DirectClient::IsObjectNamespaced(Context ctx, const Object& object) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, GroupVersionKindFor(object));
-    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(gvk, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(std::move(ctx), gvk));
     co_return mapping.Namespaced();
 }
 
-Task<StatusOr<discovery::RESTMapping>> DirectClient::MappingFor(const GroupVersionKind& gvk, Context ctx) {
+Task<StatusOr<discovery::RESTMapping>> DirectClient::MappingFor(Context ctx, const GroupVersionKind& gvk) {
     if (std::optional<discovery::RESTMapping> cached = mapper_->CachedMapping(gvk))
         co_return *std::move(cached);
     GroupKind kind = gvk.ToGroupKind();
     std::vector<std::string> versions{gvk.version};
-    co_return co_await mapper_->RESTMapping(std::move(kind), std::move(versions), std::move(ctx));
+    co_return co_await mapper_->RESTMapping(std::move(ctx), std::move(kind), std::move(versions));
 }
 
-Task<StatusOr<RequestTarget>> DirectClient::NamedTarget(const Object& object, const GroupVersionKind& gvk,
-                                                        std::string_view verb, Context ctx) {
-    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(gvk, std::move(ctx)));
+Task<StatusOr<RequestTarget>> DirectClient::NamedTarget(Context ctx, const Object& object, const GroupVersionKind& gvk,
+                                                        std::string_view verb) {
+    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(std::move(ctx), gvk));
     co_return internal::TargetForNamed(mapping, object.Key(), verb);
 }
 
-Task<StatusOr<rest::HttpResponse>> DirectClient::Send(const rest::RequestBuilder& request,
-                                                      const discovery::RESTMapping& mapping, Context ctx) {
+Task<StatusOr<rest::HttpResponse>> DirectClient::Send(Context ctx, const rest::RequestBuilder& request,
+                                                      const discovery::RESTMapping& mapping) {
     CTRL_CO_ASSIGN_OR_RETURN(rest::HttpRequest built, request.Build());
-    StatusOr<rest::HttpResponse> response = co_await rest_->Do(std::move(built), ctx);
+    StatusOr<rest::HttpResponse> response = co_await rest_->Do(ctx, std::move(built));
     if (!response.Ok() && internal::IsResourcePathNotFound(response.GetStatus())) {
         // The resource's path is gone (a deleted CRD, a version no longer served): rediscover it.
         log::FromContext(ctx).WithName("client").V(1).Info(
@@ -65,19 +65,19 @@ rest::WriteParams DirectClient::WriteParamsFor(const WriteOptions& options) cons
 
 Task<Status> DirectClient::GetObject(Context ctx, ObjectKey key, Object& object, ObjectForm form, GetOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
-    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(gvk, ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(ctx, gvk));
     CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, internal::TargetForNamed(mapping, key, "get"));
     rest::RequestBuilder request = target.Request("GET");
     request.Header("Accept", internal::AcceptFor(form, /*list=*/false));
     if (options.resource_version)
         request.Param("resourceVersion", *options.resource_version);
-    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, mapping, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(std::move(ctx), request, mapping));
     co_return internal::DecodeObjectInto(response.body, form, gvk, object);
 }
 
 Task<Status> DirectClient::ListObjects(Context ctx, ObjectList& list, ObjectForm form, ListOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind item_gvk, internal::ItemKindOfList(list, form, *scheme_));
-    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(item_gvk, ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(ctx, item_gvk));
     if (options.label_selector.IsNothing()) {  // selects nothing: no request
         list.Items().clear();
         list.SetContinue("");
@@ -92,7 +92,7 @@ Task<Status> DirectClient::ListObjects(Context ctx, ObjectList& list, ObjectForm
     params.resource_version_match = options.resource_version_match;
     rest::RequestBuilder request = internal::TargetForCollection(mapping, options.namespace_name).Request("GET");
     request.Header("Accept", internal::AcceptFor(form, /*list=*/true)).List(params);
-    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, mapping, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(std::move(ctx), request, mapping));
     co_return internal::DecodeListInto(response.body, form, item_gvk, list);
 }
 
@@ -100,11 +100,11 @@ Task<Status> DirectClient::CreateObject(Context ctx, Object& object, ObjectForm 
     if (form == ObjectForm::kMetadata)
         co_return MetadataOnlyWrite("create");
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
-    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(gvk, ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(ctx, gvk));
     CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, internal::TargetForCreate(mapping, object));
     rest::RequestBuilder request = target.Request("POST");
     request.Write(WriteParamsFor(options)).Body(object.ToJson());
-    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, mapping, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(std::move(ctx), request, mapping));
     co_return internal::DecodeObjectInto(response.body, form, gvk, object);
 }
 
@@ -112,16 +112,16 @@ Task<Status> DirectClient::UpdateObject(Context ctx, Object& object, ObjectForm 
     if (form == ObjectForm::kMetadata)
         co_return MetadataOnlyWrite("update");
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
-    CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(object, gvk, "update", ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(ctx, object, gvk, "update"));
     rest::RequestBuilder request = target.Request("PUT");
     request.Write(WriteParamsFor(options)).Body(object.ToJson());
-    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, target.mapping, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(std::move(ctx), request, target.mapping));
     co_return internal::DecodeObjectInto(response.body, form, gvk, object);
 }
 
-Task<Status> DirectClient::SendPatch(const RequestTarget& target, std::string_view sub_resource, const Object& source,
-                                     Object& into, bool into_is_body, ObjectForm form, const client::Patch& patch,
-                                     const PatchOptions& options, Context ctx) {
+Task<Status> DirectClient::SendPatch(Context ctx, const RequestTarget& target, std::string_view sub_resource,
+                                     const Object& source, Object& into, bool into_is_body, ObjectForm form,
+                                     const client::Patch& patch, const PatchOptions& options) {
     rest::WriteParams params = WriteParamsFor(options);
     CTRL_CO_RETURN_IF_ERROR(CheckPatchOptions(patch.Type(), options.force, params.field_manager));
     if (patch.Type() == PatchType::kApply)
@@ -131,7 +131,7 @@ Task<Status> DirectClient::SendPatch(const RequestTarget& target, std::string_vi
     request.Header("Accept", internal::AcceptFor(form, /*list=*/false))
         .Write(params)
         .Body(std::move(data), std::string(PatchContentType(patch.Type())));
-    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, target.mapping, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(std::move(ctx), request, target.mapping));
     if (!sub_resource.empty() && !into_is_body)
         co_return internal::DecodeSubResourceAnswerInto(response.body, form, target.mapping.gvk, into);
     co_return internal::DecodeObjectInto(response.body, form, target.mapping.gvk, into);
@@ -140,17 +140,17 @@ Task<Status> DirectClient::SendPatch(const RequestTarget& target, std::string_vi
 Task<Status> DirectClient::PatchObject(Context ctx, Object& object, ObjectForm form, client::Patch patch,
                                        PatchOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
-    CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(object, gvk, "patch", ctx));
-    co_return co_await SendPatch(target, {}, object, object, /*into_is_body=*/false, form, patch, options,
-                                 std::move(ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(ctx, object, gvk, "patch"));
+    co_return co_await SendPatch(std::move(ctx), target, {}, object, object, /*into_is_body=*/false, form, patch,
+                                 options);
 }
 
 Task<Status> DirectClient::DeleteObject(Context ctx, Object& object, ObjectForm form, DeleteOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
-    CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(object, gvk, "delete", ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(RequestTarget target, co_await NamedTarget(ctx, object, gvk, "delete"));
     rest::RequestBuilder request = target.Request("DELETE");
     request.Body(internal::DeleteOptionsBody(options, options_.dry_run));
-    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, target.mapping, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(std::move(ctx), request, target.mapping));
     (void)response;
     co_return OkStatus();
 }
@@ -158,7 +158,7 @@ Task<Status> DirectClient::DeleteObject(Context ctx, Object& object, ObjectForm 
 Task<Status> DirectClient::DeleteAllOfObjects(Context ctx, Object& object, ObjectForm form,
                                               DeleteAllOfOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
-    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(gvk, ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(ctx, gvk));
     const std::string& namespace_name = options.list.namespace_name;
     CTRL_CO_RETURN_IF_ERROR(CheckDeleteAllOfNamespace(mapping, namespace_name));
     if (options.list.label_selector.IsNothing())
@@ -168,7 +168,7 @@ Task<Status> DirectClient::DeleteAllOfObjects(Context ctx, Object& object, Objec
     params.field_selector = options.list.field_selector.String();
     rest::RequestBuilder request = internal::TargetForCollection(mapping, namespace_name).Request("DELETE");
     request.List(params).Body(internal::DeleteOptionsBody(options.delete_options, options_.dry_run));
-    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(request, mapping, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(std::move(ctx), request, mapping));
     (void)response;
     co_return OkStatus();
 }

@@ -43,26 +43,26 @@ class DirectClient final : public Client {
     const scheme::Scheme& Scheme() const override { return *scheme_; }
     discovery::RESTMapper& RESTMapper() override { return *mapper_; }
     StatusOr<GroupVersionKind> GroupVersionKindFor(const Object& object) const override;
-    Task<StatusOr<bool>> IsObjectNamespaced(const Object& object, Context ctx) override;
+    Task<StatusOr<bool>> IsObjectNamespaced(Context ctx, const Object& object) override;
 
   private:
     // The mapping of gvk: the mapper's cache, else a lookup (NoMatch when not served).
-    Task<StatusOr<discovery::RESTMapping>> MappingFor(const GroupVersionKind& gvk, Context ctx);
+    Task<StatusOr<discovery::RESTMapping>> MappingFor(Context ctx, const GroupVersionKind& gvk);
     // The target of a call on object (named unless creating).
-    Task<StatusOr<internal::RequestTarget>> NamedTarget(const Object& object, const GroupVersionKind& gvk,
-                                                        std::string_view verb, Context ctx);
+    Task<StatusOr<internal::RequestTarget>> NamedTarget(Context ctx, const Object& object, const GroupVersionKind& gvk,
+                                                        std::string_view verb);
     // Builds and sends request; a 404 of the resource path makes the mapper forget mapping's group
     // version. Arguments are lvalues the caller keeps until the Task ends (GCC 12: no prvalue
     // arguments in a co_await expression).
-    Task<StatusOr<rest::HttpResponse>> Send(const rest::RequestBuilder& request, const discovery::RESTMapping& mapping,
-                                            Context ctx);
+    Task<StatusOr<rest::HttpResponse>> Send(Context ctx, const rest::RequestBuilder& request,
+                                            const discovery::RESTMapping& mapping);
     // The write parameters of options with the client's defaults filled in.
     rest::WriteParams WriteParamsFor(const WriteOptions& options) const;
     // PATCH target/sub with patch computed from source; the answer goes into into (a subresource
     // answer of another kind than the object's only when into is a body the caller passed).
-    Task<ctrl::Status> SendPatch(const internal::RequestTarget& target, std::string_view sub_resource,
+    Task<ctrl::Status> SendPatch(Context ctx, const internal::RequestTarget& target, std::string_view sub_resource,
                                  const Object& source, Object& into, bool into_is_body, ObjectForm form,
-                                 const client::Patch& patch, const PatchOptions& options, Context ctx);
+                                 const client::Patch& patch, const PatchOptions& options);
 
     std::shared_ptr<rest::RestClient> rest_;
     std::shared_ptr<const scheme::Scheme> scheme_;

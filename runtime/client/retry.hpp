@@ -43,7 +43,7 @@ inline Task<Status> RetryOnError(Context ctx, Backoff backoff, AwaitSafeFunction
     for (int n = 0; n < steps; ++n) {
         if (n > 0) {
             const std::chrono::steady_clock::duration wait = internal::WaitAfter(backoff, n - 1);
-            if (Status slept = co_await SleepFor(wait, ctx); !slept.Ok())
+            if (Status slept = co_await SleepFor(ctx, wait); !slept.Ok())
                 co_return slept;
         }
         last = co_await attempt();

@@ -8,7 +8,6 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include "ctrl/controller/internal/reconcile_id.hpp"
 #include "ctrl/workqueue/queue.hpp"
@@ -82,6 +81,8 @@ Controller::Controller(std::string name, std::shared_ptr<reconcile::Reconciler> 
                                     options_.max_concurrent_reconciles)),
       queue_(NewQueue(name_, executor_, options_)),
       reconcile_base_(Context::WithCancel(Context::Background())),
+      reconcile_timeout_error_(
+          TimeoutError("reconcile timed out after " + std::to_string(Seconds(options_.reconcile_timeout)) + " s")),
       workers_done_(std::make_shared<Notification>()) {}
 
 Controller::~Controller() {
@@ -224,20 +225,12 @@ Task<void> Controller::ReconcileOne(reconcile::Request request) {
     const log::Logger logger = logger_.WithValues("namespace", request.namespace_name, "name", request.name,
                                                   "reconcileID", internal::NewReconcileId());
     Context ctx = log::IntoContext(reconcile_base_, logger);
-    std::unique_ptr<boost::asio::steady_timer> deadline;
     if (options_.reconcile_timeout.count() > 0) {
-        ctx = Context::WithTimeout(ctx, options_.reconcile_timeout);
-        deadline = std::make_unique<boost::asio::steady_timer>(executor_, options_.reconcile_timeout);
-        deadline->async_wait([ctx, timeout = options_.reconcile_timeout](const boost::system::error_code& ec) {
-            if (!ec)
-                ctx.Cancel(TimeoutError("reconcile timed out after " +
-                                        std::to_string(std::chrono::duration<double>(timeout).count()) + " s"));
-        });
+        // The Context's own deadline cancels whatever the reconciler waits on: no timer here.
+        ctx = Context::WithTimeout(ctx, options_.reconcile_timeout, reconcile_timeout_error_);
     }
     logger.V(5).Info("Reconciling");
     const StatusOr<reconcile::Result> result = co_await CallReconciler(ctx, request);
-    if (deadline)
-        deadline->cancel();
     if (options_.reconcile_timeout.count() > 0 && IsTimeout(ctx.Err()))
         metrics_.timeouts.Inc();
     metrics_.reconcile_time.Observe(Seconds(std::chrono::steady_clock::now() - start));

@@ -105,6 +105,8 @@ class Controller final : public std::enable_shared_from_this<Controller> {
     const std::unique_ptr<handler::RequestQueue> queue_;
     // Parent of every reconcile's Context; AbortReconciles cancels it.
     const Context reconcile_base_;
+    // The reason a reconcile's Context gets when reconcile_timeout passes.
+    const Status reconcile_timeout_error_;
 
     mutable std::mutex mu_;
     std::vector<std::shared_ptr<source::Source>> sources_;  // guarded by mu_

@@ -50,10 +50,10 @@ concept RefusedCallable = CallableFor<F, Wrapper, Function> && NotAwaitSafeCalla
 // parameter type of the calls that take a callable and are awaited (cache IndexField,
 // RetryOnConflict, CreateOrUpdate's mutate, map functions, Suspend). It is a std::function (pass
 // it wherever one is wanted):
-//   co_await cache.IndexField(gvk, "spec.node", [&](const Object& o) { ... }, ctx);  // [&]: fine
+//   co_await cache.IndexField(ctx, gvk, "spec.node", [&](const Object& o) { ... });  // [&]: fine
 //   auto extract = [key](const Object& o) { ... };                                  // by copy: name it
-//   co_await cache.IndexField(gvk, "data." + key, extract, ctx);
-//   co_await cache.IndexField(gvk, "data." + key, [key](const Object& o) { ... }, ctx);  // does not compile
+//   co_await cache.IndexField(ctx, gvk, "data." + key, extract);
+//   co_await cache.IndexField(ctx, gvk, "data." + key, [key](const Object& o) { ... });  // does not compile
 template <typename R, typename... Args>
 class AwaitSafeFunction<R(Args...)> : public std::function<R(Args...)> {
     using Base = std::function<R(Args...)>;

@@ -2,12 +2,19 @@
 
 #include <map>
 #include <mutex>
+#include <utility>
 #include <vector>
+
+#include "ctrl/core/internal/deadline_service.hpp"
 
 namespace ctrl {
 
+using internal::DeadlineService;
+
 struct Context::State {
+    // Both set before the context is handed out, then never changed.
     std::optional<Clock::time_point> deadline;
+    Status deadline_cause;  // the reason when the deadline fires (a Timeout)
     std::shared_ptr<State> parent;
     CallbackId parent_callback = 0;
     const void* value_key = nullptr;
@@ -18,10 +25,14 @@ struct Context::State {
     Status reason;
     CallbackId next_id = 1;
     std::map<CallbackId, std::function<void(const Status&)>> callbacks;
+    // This context's own deadline in the deadline service (none when it inherits its parent's).
+    DeadlineService::Handle deadline_handle;
 
     ~State() {
         if (parent)
             RemoveFrom(*parent, parent_callback);
+        if (deadline_handle.id != 0)
+            DeadlineService::Get().Remove(deadline_handle);
     }
 
     static void RemoveFrom(State& state, CallbackId id) {
@@ -31,6 +42,7 @@ struct Context::State {
 
     void CancelWith(const Status& why) {
         std::map<CallbackId, std::function<void(const Status&)>> to_run;
+        DeadlineService::Handle handle;
         {
             std::lock_guard lock(mu);
             if (cancelled)
@@ -38,9 +50,25 @@ struct Context::State {
             cancelled = true;
             reason = why;
             to_run.swap(callbacks);
+            handle = std::exchange(deadline_handle, {});
         }
+        if (handle.id != 0)
+            DeadlineService::Get().Remove(handle);  // ended first: the deadline is not needed
         for (auto& [id, fn] : to_run)
             fn(why);
+    }
+
+    // Registers this context's own deadline; the service cancels it then. state is new and
+    // not yet handed out, but its parent may cancel it meanwhile.
+    static void ArmDeadline(const std::shared_ptr<State>& state) {
+        std::weak_ptr<State> weak = state;
+        std::lock_guard lock(state->mu);
+        if (state->cancelled)
+            return;
+        state->deadline_handle = DeadlineService::Get().Add(*state->deadline, [weak] {
+            if (auto fired = weak.lock())
+                fired->CancelWith(fired->deadline_cause);
+        });
     }
 };
 
@@ -51,6 +79,7 @@ Context Context::Background() {
 Context Context::WithCancel(const Context& parent) {
     auto state = std::make_shared<State>();
     state->deadline = parent.state_->deadline;
+    state->deadline_cause = parent.state_->deadline_cause;
     state->parent = parent.state_;
     std::weak_ptr<State> weak = state;
     state->parent_callback = Context(parent.state_).OnCancel([weak](const Status& why) {
@@ -60,15 +89,22 @@ Context Context::WithCancel(const Context& parent) {
     return Context(std::move(state));
 }
 
-Context Context::WithDeadline(const Context& parent, Clock::time_point deadline) {
+Context Context::WithDeadline(const Context& parent, Clock::time_point deadline, Status cause) {
     Context child = WithCancel(parent);
-    if (!child.state_->deadline || deadline < *child.state_->deadline)
-        child.state_->deadline = deadline;
+    State& state = *child.state_;
+    if (state.deadline && *state.deadline <= deadline)
+        return child;  // the parent's deadline comes first and cancels this child with it
+    state.deadline = deadline;
+    state.deadline_cause = cause.Ok() ? TimeoutError("context deadline exceeded") : std::move(cause);
+    if (deadline <= Clock::now())
+        state.CancelWith(state.deadline_cause);
+    else
+        State::ArmDeadline(child.state_);
     return child;
 }
 
-Context Context::WithTimeout(const Context& parent, Clock::duration timeout) {
-    return WithDeadline(parent, Clock::now() + timeout);
+Context Context::WithTimeout(const Context& parent, Clock::duration timeout, Status cause) {
+    return WithDeadline(parent, Clock::now() + timeout, std::move(cause));
 }
 
 Context Context::WithValue(const Context& parent, const void* key, std::shared_ptr<const void> value) {
@@ -113,8 +149,9 @@ Status Context::Err() const {
         if (state_->cancelled)
             return state_->reason;
     }
+    // Passed, and the deadline thread is about to fire it.
     if (state_->deadline && Clock::now() >= *state_->deadline)
-        return TimeoutError("context deadline exceeded");
+        return state_->deadline_cause;
     return OkStatus();
 }
 

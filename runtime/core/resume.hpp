@@ -12,7 +12,6 @@
 #include <boost/asio/execution/outstanding_work.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/prefer.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
@@ -82,29 +81,20 @@ template <typename T, internal::NotAwaitSafeCallable Start>
 Task<T> Suspend(Start&& start) = delete;  // a temporary capturing by copy: name it first (GCC 12 frees it twice)
 
 // Suspend, ended early by ctx: the value handed to the Resume, or T(ctx's error) when ctx is
-// cancelled or its deadline passes first (a Timeout for the deadline). After an early end, the
+// cancelled or its deadline fires first (the deadline's cause, a Timeout). After an early end, the
 // Resume may still be called; it then does nothing. T must be constructible from a Status (Status,
-// StatusOr<U>). The deadline's timer runs on the coroutine's executor.
+// StatusOr<U>). Arms no timer: the Context's deadline cancels it by itself.
 template <typename T>
 Task<T> Suspend(Context ctx, AwaitSafeFunction<void(Resume<T>)> start) {
     if (Status err = ctx.Err(); !err.Ok())
         co_return T(std::move(err));
-    boost::asio::steady_timer timer(co_await boost::asio::this_coro::executor);
     Context::CallbackId cancel_id = 0;
     auto arm = [&](Resume<T> resume) {
-        if (auto deadline = ctx.Deadline()) {
-            timer.expires_at(*deadline);
-            timer.async_wait([resume](const boost::system::error_code& ec) {
-                if (!ec)
-                    resume(T(TimeoutError("context deadline exceeded")));
-            });
-        }
         cancel_id = ctx.OnCancel([resume](const Status& reason) { resume(T(reason)); });
         start(std::move(resume));
     };
     T result = co_await Suspend<T>(std::move(arm));
     ctx.RemoveCallback(cancel_id);
-    timer.cancel();
     co_return result;
 }
 

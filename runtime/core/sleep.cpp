@@ -10,14 +10,13 @@
 
 namespace ctrl {
 
-Task<Status> SleepUntil(std::chrono::steady_clock::time_point until, Context ctx) {
+Task<Status> SleepUntil(Context ctx, std::chrono::steady_clock::time_point until) {
     if (Status err = ctx.Err(); !err.Ok())
         co_return err;
-    const auto deadline = ctx.Deadline();
-    const bool deadline_first = deadline && *deadline < until;
     auto executor = co_await boost::asio::this_coro::executor;
-    // Shared with the cancel callback, which may run on another thread after this frame ends.
-    auto timer = std::make_shared<boost::asio::steady_timer>(executor, deadline_first ? *deadline : until);
+    // Shared with the cancel callback, which may run on another thread after this frame ends. The
+    // timer waits for `until` only: a deadline that comes first cancels ctx, and so the wait.
+    auto timer = std::make_shared<boost::asio::steady_timer>(executor, until);
     const Context::CallbackId id =
         ctx.OnCancel([timer, executor](const Status&) { boost::asio::post(executor, [timer] { timer->cancel(); }); });
     boost::system::error_code ec;
@@ -25,13 +24,11 @@ Task<Status> SleepUntil(std::chrono::steady_clock::time_point until, Context ctx
     ctx.RemoveCallback(id);
     if (Status err = ctx.Err(); !err.Ok())
         co_return err;
-    if (deadline_first)
-        co_return TimeoutError("context deadline exceeded");
     co_return OkStatus();
 }
 
-Task<Status> SleepFor(std::chrono::steady_clock::duration duration, Context ctx) {
-    co_return co_await SleepUntil(std::chrono::steady_clock::now() + duration, std::move(ctx));
+Task<Status> SleepFor(Context ctx, std::chrono::steady_clock::duration duration) {
+    co_return co_await SleepUntil(std::move(ctx), std::chrono::steady_clock::now() + duration);
 }
 
 }  // namespace ctrl

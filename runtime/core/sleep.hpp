@@ -10,7 +10,7 @@ namespace ctrl {
 
 // Waits on a timer of the current executor until `until`: OK when it passed; the context's
 // error (Cancelled, or Timeout when its deadline comes first) otherwise. Never blocks a thread.
-Task<Status> SleepUntil(std::chrono::steady_clock::time_point until, Context ctx);
-Task<Status> SleepFor(std::chrono::steady_clock::duration duration, Context ctx);
+Task<Status> SleepUntil(Context ctx, std::chrono::steady_clock::time_point until);
+Task<Status> SleepFor(Context ctx, std::chrono::steady_clock::duration duration);
 
 }  // namespace ctrl

@@ -55,13 +55,13 @@ rest::HttpRequest Get(std::string path, std::string_view accept) {
 }
 
 // GET /api (core) or GET /apis, asking for aggregated discovery or not: 1 request.
-Task<StatusOr<RootDocument>> FetchRootDocument(rest::RestClient& client, const DiscoveryMetrics& metrics, bool core,
-                                               bool aggregated, Context ctx) {
+Task<StatusOr<RootDocument>> FetchRootDocument(Context ctx, rest::RestClient& client, const DiscoveryMetrics& metrics,
+                                               bool core, bool aggregated) {
     const std::string path = core ? "/api" : "/apis";
     const std::string document = "GET " + path;
     const std::string_view accept = aggregated ? internal::kAggregatedDiscoveryAccept : internal::kJsonAccept;
     const Clock::time_point start = Clock::now();
-    StatusOr<rest::HttpResponse> response = co_await client.Do(Get(path, accept), std::move(ctx));
+    StatusOr<rest::HttpResponse> response = co_await client.Do(std::move(ctx), Get(path, accept));
     StatusOr<RootDocument> parsed =
         response.Ok()
             ? internal::ParseRootDocument(response->body, response->FindHeader("Content-Type"), core, document)
@@ -77,9 +77,9 @@ DiscoveryClient::DiscoveryClient(rest::RestClient& client, DiscoveryOptions opti
 
 Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRoot(Context ctx) {
     CTRL_CO_ASSIGN_OR_RETURN(RootDocument core,
-                             co_await FetchRootDocument(client_, metrics_, /*core=*/true, options_.aggregated, ctx));
+                             co_await FetchRootDocument(ctx, client_, metrics_, /*core=*/true, options_.aggregated));
     CTRL_CO_ASSIGN_OR_RETURN(RootDocument named,
-                             co_await FetchRootDocument(client_, metrics_, /*core=*/false, options_.aggregated, ctx));
+                             co_await FetchRootDocument(ctx, client_, metrics_, /*core=*/false, options_.aggregated));
     RootDiscovery out;
     out.aggregated = core.aggregated && named.aggregated;
     out.groups = std::move(core.groups);
@@ -93,9 +93,9 @@ Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRoot(Context ctx) {
     co_return out;
 }
 
-Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRootSide(bool core, Context ctx) {
+Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRootSide(Context ctx, bool core) {
     CTRL_CO_ASSIGN_OR_RETURN(RootDocument document,
-                             co_await FetchRootDocument(client_, metrics_, core, options_.aggregated, std::move(ctx)));
+                             co_await FetchRootDocument(std::move(ctx), client_, metrics_, core, options_.aggregated));
     RootDiscovery out;
     out.aggregated = document.aggregated;
     out.groups = std::move(document.groups);
@@ -104,13 +104,13 @@ Task<StatusOr<RootDiscovery>> DiscoveryClient::FetchRootSide(bool core, Context 
     co_return out;
 }
 
-Task<StatusOr<std::vector<APIGroup>>> DiscoveryClient::FetchGroupList(bool core, Context ctx) {
+Task<StatusOr<std::vector<APIGroup>>> DiscoveryClient::FetchGroupList(Context ctx, bool core) {
     CTRL_CO_ASSIGN_OR_RETURN(RootDocument document,
-                             co_await FetchRootDocument(client_, metrics_, core, /*aggregated=*/false, std::move(ctx)));
+                             co_await FetchRootDocument(std::move(ctx), client_, metrics_, core, /*aggregated=*/false));
     co_return std::move(document.groups);
 }
 
-Task<StatusOr<GroupVersionResources>> DiscoveryClient::FetchGroupVersion(GroupVersion gv, Context ctx) {
+Task<StatusOr<GroupVersionResources>> DiscoveryClient::FetchGroupVersion(Context ctx, GroupVersion gv) {
     if (!IsPathSegment(gv.version) || (!gv.group.empty() && !IsPathSegment(gv.group))) {
         co_return BadRequestError("cannot discover group version \"" + gv.String() +
                                   "\": the group or version is not a valid path segment");
@@ -118,7 +118,7 @@ Task<StatusOr<GroupVersionResources>> DiscoveryClient::FetchGroupVersion(GroupVe
     const std::string path = gv.group.empty() ? "/api/" + gv.version : "/apis/" + gv.group + "/" + gv.version;
     const std::string document = "GET " + path;
     const Clock::time_point start = Clock::now();
-    StatusOr<rest::HttpResponse> response = co_await client_.Do(Get(path, internal::kJsonAccept), std::move(ctx));
+    StatusOr<rest::HttpResponse> response = co_await client_.Do(std::move(ctx), Get(path, internal::kJsonAccept));
     StatusOr<GroupVersionResources> parsed =
         response.Ok() ? internal::ParseGroupVersionDocument(response->body, gv, document)
                       : StatusOr<GroupVersionResources>(GroupVersionError(response.GetStatus(), gv));

@@ -43,15 +43,15 @@ class DiscoveryClient final {
     Task<StatusOr<RootDiscovery>> FetchRoot(Context ctx);
     // One half of FetchRoot (1 request): GET /api for the core group (core == true), else GET /apis
     // for every named group, aggregated when the server and the options allow.
-    Task<StatusOr<RootDiscovery>> FetchRootSide(bool core, Context ctx);
+    Task<StatusOr<RootDiscovery>> FetchRootSide(Context ctx, bool core);
     // The legacy group list of one side: GET /api for the core group (core == true), else
     // GET /apis for every named group (1 request).
-    Task<StatusOr<std::vector<APIGroup>>> FetchGroupList(bool core, Context ctx);
+    Task<StatusOr<std::vector<APIGroup>>> FetchGroupList(Context ctx, bool core);
     // GET /api/<v> or /apis/<g>/<v> (1 request): the group version's resources. NotFound (naming
     // the group version) when the server does not serve it; BadRequest, without a request, for a
     // group or version that cannot be a path segment. gv is taken by value: the Task may run after
     // the caller's temporary is gone.
-    Task<StatusOr<GroupVersionResources>> FetchGroupVersion(GroupVersion gv, Context ctx);
+    Task<StatusOr<GroupVersionResources>> FetchGroupVersion(Context ctx, GroupVersion gv);
 
     const DiscoveryOptions& Options() const { return options_; }
 

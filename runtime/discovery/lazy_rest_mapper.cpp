@@ -97,10 +97,9 @@ bool LazyRESTMapper::TakeRoundToken(const std::string& key) {
     return limiter->TryAccept();
 }
 
-Task<StatusOr<std::vector<discovery::RESTMapping>>> LazyRESTMapper::Lookup(const std::string& group,
+Task<StatusOr<std::vector<discovery::RESTMapping>>> LazyRESTMapper::Lookup(Context ctx, const std::string& group,
                                                                            const std::vector<std::string>& versions,
-                                                                           const Finder& lookup, bool want_all,
-                                                                           Context ctx) {
+                                                                           const Finder& lookup, bool want_all) {
     // A lookup that wants every version is answered only once every version was fetched.
     const Finder find = [&](const Snapshot& s) {
         std::vector<discovery::RESTMapping> found = lookup(s);
@@ -113,7 +112,7 @@ Task<StatusOr<std::vector<discovery::RESTMapping>>> LazyRESTMapper::Lookup(const
         hit_.Inc();
         co_return found;
     }
-    Status refreshed = co_await Refresh(group, versions, find, want_all, ctx);
+    Status refreshed = co_await Refresh(ctx, group, versions, find, want_all);
     if (!refreshed.Ok()) {
         error_.Inc();
         // Not NoMatch: the kind may well be served; the caller sees why discovery failed.
@@ -128,8 +127,8 @@ Task<StatusOr<std::vector<discovery::RESTMapping>>> LazyRESTMapper::Lookup(const
     co_return found;
 }
 
-Task<Status> LazyRESTMapper::Refresh(const std::string& group, const std::vector<std::string>& versions,
-                                     const Finder& find, bool want_all, Context ctx) {
+Task<Status> LazyRESTMapper::Refresh(Context ctx, const std::string& group, const std::vector<std::string>& versions,
+                                     const Finder& find, bool want_all) {
     for (int round = 0; round < 2; ++round) {
         const ServerMode mode = mode_.load();
         const bool aggregated = discovery_->Options().aggregated && mode != ServerMode::kLegacy;
@@ -155,10 +154,10 @@ Task<Status> LazyRESTMapper::Refresh(const std::string& group, const std::vector
                             "round", key, "reason",
                             round == 0 ? "a lookup missed the cache" : "the shared round did not answer");
             if (aggregated)
-                co_return co_await AggregatedRound(documents, group, versions, find, want_all, ctx);
-            co_return co_await LegacyRound(group, versions, find, want_all, false, ctx);
+                co_return co_await AggregatedRound(ctx, documents, group, versions, find, want_all);
+            co_return co_await LegacyRound(ctx, group, versions, find, want_all, false);
         };
-        auto outcome = co_await rounds_.Do(key, std::move(round_fn), ctx);
+        auto outcome = co_await rounds_.Do(ctx, key, std::move(round_fn));
         const bool leader_gave_up = IsCancelled(outcome.value) || IsTimeout(outcome.value);
         if (outcome.shared && leader_gave_up && ctx.Err().Ok())
             continue;  // our context is still live
@@ -172,16 +171,16 @@ Task<Status> LazyRESTMapper::Refresh(const std::string& group, const std::vector
     co_return OkStatus();
 }
 
-Task<StatusOr<RootDiscovery>> LazyRESTMapper::FetchRootDocuments(RootDocuments documents, Context ctx) {
+Task<StatusOr<RootDiscovery>> LazyRESTMapper::FetchRootDocuments(Context ctx, RootDocuments documents) {
     if (documents == RootDocuments::kBoth)
         co_return co_await discovery_->FetchRoot(std::move(ctx));
-    co_return co_await discovery_->FetchRootSide(documents == RootDocuments::kCore, std::move(ctx));
+    co_return co_await discovery_->FetchRootSide(std::move(ctx), documents == RootDocuments::kCore);
 }
 
-Task<Status> LazyRESTMapper::AggregatedRound(RootDocuments documents, const std::string& group,
+Task<Status> LazyRESTMapper::AggregatedRound(Context ctx, RootDocuments documents, const std::string& group,
                                              const std::vector<std::string>& versions, const Finder& find,
-                                             bool want_all, Context ctx) {
-    StatusOr<RootDiscovery> root = co_await FetchRootDocuments(documents, ctx);
+                                             bool want_all) {
+    StatusOr<RootDiscovery> root = co_await FetchRootDocuments(ctx, documents);
     if (!root.Ok())
         co_return root.GetStatus();
     const bool core_fetched = documents != RootDocuments::kNamed;
@@ -195,7 +194,7 @@ Task<Status> LazyRESTMapper::AggregatedRound(RootDocuments documents, const std:
             ApplyGroupList(root->groups, /*core=*/true);
         if (named_fetched)
             ApplyGroupList(root->groups, /*core=*/false);
-        co_return co_await LegacyRound(group, versions, find, want_all, /*have_group_list=*/true, ctx);
+        co_return co_await LegacyRound(ctx, group, versions, find, want_all, /*have_group_list=*/true);
     }
     mode_.store(ServerMode::kAggregated);
     // Whether this round's documents list group name (the other side is kept as it is).
@@ -231,7 +230,7 @@ Task<Status> LazyRESTMapper::AggregatedRound(RootDocuments documents, const std:
     if (!stale_of_group.empty()) {
         Log().V(2).Info("aggregated discovery marks group versions stale: fetching them directly", "groupVersions",
                         Joined(stale_of_group));
-        co_return co_await FetchVersions(stale_of_group, ctx);
+        co_return co_await FetchVersions(ctx, stale_of_group);
     }
     co_return OkStatus();
 }
@@ -260,11 +259,12 @@ void LazyRESTMapper::ApplyGroupList(const std::vector<APIGroup>& list, bool core
     });
 }
 
-Task<Status> LazyRESTMapper::LegacyRound(const std::string& group, const std::vector<std::string>& versions,
-                                         const Finder& find, bool want_all, bool have_group_list, Context ctx) {
+Task<Status> LazyRESTMapper::LegacyRound(Context ctx, const std::string& group,
+                                         const std::vector<std::string>& versions, const Finder& find, bool want_all,
+                                         bool have_group_list) {
     std::set<GroupVersion> fetched_now;
     if (!versions.empty())
-        co_return co_await FetchNewThenKnown(group, versions, find, want_all, fetched_now, ctx);
+        co_return co_await FetchNewThenKnown(ctx, group, versions, find, want_all, fetched_now);
     // No version named: the group's version list is needed. A list an earlier round fetched
     // (GET /apis names every named group, GET /api the core versions) serves every group it
     // names, so lookups in N groups cost 1 + N requests rather than 2N: first the versions it
@@ -277,7 +277,7 @@ Task<Status> LazyRESTMapper::LegacyRound(const std::string& group, const std::ve
             if (Current().versions.count(gv) != 0)
                 continue;
             const std::vector<GroupVersion> one{gv};  // named: see FetchNewThenKnown
-            CTRL_CO_RETURN_IF_ERROR(co_await FetchVersions(one, ctx));
+            CTRL_CO_RETURN_IF_ERROR(co_await FetchVersions(ctx, one));
             fetched_now.insert(gv);
             if (!want_all && !find(Current()).empty())
                 co_return OkStatus();
@@ -285,18 +285,18 @@ Task<Status> LazyRESTMapper::LegacyRound(const std::string& group, const std::ve
     }
     if (!have_group_list) {
         const bool core = group.empty();
-        StatusOr<std::vector<APIGroup>> list = co_await discovery_->FetchGroupList(core, ctx);
+        StatusOr<std::vector<APIGroup>> list = co_await discovery_->FetchGroupList(ctx, core);
         if (!list.Ok())
             co_return list.GetStatus();
         ApplyGroupList(*list, core);
     }
     const std::vector<std::string> listed = Current().VersionsOf(group);
-    co_return co_await FetchNewThenKnown(group, listed, find, want_all, fetched_now, ctx);
+    co_return co_await FetchNewThenKnown(ctx, group, listed, find, want_all, fetched_now);
 }
 
-Task<Status> LazyRESTMapper::FetchNewThenKnown(const std::string& group, const std::vector<std::string>& targets,
-                                               const Finder& find, bool want_all, std::set<GroupVersion>& fetched_now,
-                                               Context ctx) {
+Task<Status> LazyRESTMapper::FetchNewThenKnown(Context ctx, const std::string& group,
+                                               const std::vector<std::string>& targets, const Finder& find,
+                                               bool want_all, std::set<GroupVersion>& fetched_now) {
     // Versions not fetched yet, preferred first, one at a time until the lookup is answered;
     // then, if it still is not, the fetched ones again (a kind added to a cached version), but
     // none this round fetched already.
@@ -311,20 +311,20 @@ Task<Status> LazyRESTMapper::FetchNewThenKnown(const std::string& group, const s
         }
         // (a named vector: GCC 12 miscompiles a braced list held across co_await)
         const std::vector<GroupVersion> one{gv};
-        CTRL_CO_RETURN_IF_ERROR(co_await FetchVersions(one, ctx));
+        CTRL_CO_RETURN_IF_ERROR(co_await FetchVersions(ctx, one));
         fetched_now.insert(gv);
         if (!want_all && !find(Current()).empty())
             co_return OkStatus();
     }
     if (!fetched_before.empty() && (want_all || find(Current()).empty())) {
-        CTRL_CO_RETURN_IF_ERROR(co_await FetchVersions(fetched_before, ctx));
+        CTRL_CO_RETURN_IF_ERROR(co_await FetchVersions(ctx, fetched_before));
     }
     co_return OkStatus();
 }
 
-Task<Status> LazyRESTMapper::FetchVersions(const std::vector<GroupVersion>& gvs, Context ctx) {
+Task<Status> LazyRESTMapper::FetchVersions(Context ctx, const std::vector<GroupVersion>& gvs) {
     for (const GroupVersion& gv : gvs) {
-        StatusOr<GroupVersionResources> fetched = co_await discovery_->FetchGroupVersion(gv, ctx);
+        StatusOr<GroupVersionResources> fetched = co_await discovery_->FetchGroupVersion(ctx, gv);
         if (!fetched.Ok() && !IsNotFound(fetched.GetStatus()))
             co_return fetched.GetStatus();
         const auto now = Snapshot::Clock::now();
@@ -344,31 +344,30 @@ Task<Status> LazyRESTMapper::FetchVersions(const std::vector<GroupVersion>& gvs,
     co_return OkStatus();
 }
 
-Task<StatusOr<std::vector<discovery::RESTMapping>>> LazyRESTMapper::RESTMappings(GroupKind kind,
-                                                                                 std::vector<std::string> versions,
-                                                                                 Context ctx) {
+Task<StatusOr<std::vector<discovery::RESTMapping>>> LazyRESTMapper::RESTMappings(Context ctx, GroupKind kind,
+                                                                                 std::vector<std::string> versions) {
     const Finder find = [&](const Snapshot& s) { return s.MappingsFor(kind, versions); };
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<discovery::RESTMapping> found,
-                             co_await Lookup(kind.group, versions, find, /*want_all=*/true, ctx));
+                             co_await Lookup(ctx, kind.group, versions, find, /*want_all=*/true));
     if (found.empty())
         co_return NoKindMatch(kind, versions);
     co_return found;
 }
 
-Task<StatusOr<discovery::RESTMapping>> LazyRESTMapper::RESTMapping(GroupKind kind, std::vector<std::string> versions,
-                                                                   Context ctx) {
+Task<StatusOr<discovery::RESTMapping>> LazyRESTMapper::RESTMapping(Context ctx, GroupKind kind,
+                                                                   std::vector<std::string> versions) {
     const Finder find = [&](const Snapshot& s) { return s.MappingsFor(kind, versions); };
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<discovery::RESTMapping> found,
-                             co_await Lookup(kind.group, versions, find, /*want_all=*/false, ctx));
+                             co_await Lookup(ctx, kind.group, versions, find, /*want_all=*/false));
     if (found.empty())
         co_return NoKindMatch(kind, versions);
     co_return found.front();
 }
 
-Task<StatusOr<std::vector<GroupVersionKind>>> LazyRESTMapper::KindsFor(GroupVersionResource resource, Context ctx) {
+Task<StatusOr<std::vector<GroupVersionKind>>> LazyRESTMapper::KindsFor(Context ctx, GroupVersionResource resource) {
     const Finder find = [&](const Snapshot& s) { return s.MappingsForResource(resource); };
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<discovery::RESTMapping> found,
-                             co_await Lookup(resource.group, VersionsOf(resource), find, /*want_all=*/true, ctx));
+                             co_await Lookup(ctx, resource.group, VersionsOf(resource), find, /*want_all=*/true));
     if (found.empty())
         co_return NoResourceMatch(resource);
     std::vector<GroupVersionKind> kinds;
@@ -377,20 +376,20 @@ Task<StatusOr<std::vector<GroupVersionKind>>> LazyRESTMapper::KindsFor(GroupVers
     co_return kinds;
 }
 
-Task<StatusOr<GroupVersionKind>> LazyRESTMapper::KindFor(GroupVersionResource resource, Context ctx) {
+Task<StatusOr<GroupVersionKind>> LazyRESTMapper::KindFor(Context ctx, GroupVersionResource resource) {
     const Finder find = [&](const Snapshot& s) { return s.MappingsForResource(resource); };
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<discovery::RESTMapping> found,
-                             co_await Lookup(resource.group, VersionsOf(resource), find, /*want_all=*/false, ctx));
+                             co_await Lookup(ctx, resource.group, VersionsOf(resource), find, /*want_all=*/false));
     if (found.empty())
         co_return NoResourceMatch(resource);
     co_return found.front().gvk;
 }
 
-Task<StatusOr<std::vector<GroupVersionResource>>> LazyRESTMapper::ResourcesFor(GroupVersionResource input,
-                                                                               Context ctx) {
+Task<StatusOr<std::vector<GroupVersionResource>>> LazyRESTMapper::ResourcesFor(Context ctx,
+                                                                               GroupVersionResource input) {
     const Finder find = [&](const Snapshot& s) { return s.MappingsForResource(input); };
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<discovery::RESTMapping> found,
-                             co_await Lookup(input.group, VersionsOf(input), find, /*want_all=*/true, ctx));
+                             co_await Lookup(ctx, input.group, VersionsOf(input), find, /*want_all=*/true));
     if (found.empty())
         co_return NoResourceMatch(input);
     std::vector<GroupVersionResource> resources;
@@ -399,16 +398,16 @@ Task<StatusOr<std::vector<GroupVersionResource>>> LazyRESTMapper::ResourcesFor(G
     co_return resources;
 }
 
-Task<StatusOr<GroupVersionResource>> LazyRESTMapper::ResourceFor(GroupVersionResource input, Context ctx) {
+Task<StatusOr<GroupVersionResource>> LazyRESTMapper::ResourceFor(Context ctx, GroupVersionResource input) {
     const Finder find = [&](const Snapshot& s) { return s.MappingsForResource(input); };
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<discovery::RESTMapping> found,
-                             co_await Lookup(input.group, VersionsOf(input), find, /*want_all=*/false, ctx));
+                             co_await Lookup(ctx, input.group, VersionsOf(input), find, /*want_all=*/false));
     if (found.empty())
         co_return NoResourceMatch(input);
     co_return found.front().resource;
 }
 
-Task<StatusOr<std::string>> LazyRESTMapper::ResourceSingularizer(std::string resource, Context ctx) {
+Task<StatusOr<std::string>> LazyRESTMapper::ResourceSingularizer(Context ctx, std::string resource) {
     if (auto singular = Current().Singular(resource))
         co_return *singular;
     // Only aggregated discovery can search every group in one round.
@@ -419,7 +418,7 @@ Task<StatusOr<std::string>> LazyRESTMapper::ResourceSingularizer(std::string res
         Log().V(2).Info("discovery round", "aggregated", true, "reason", "a singular name is not known", "resource",
                         resource);
         CTRL_CO_RETURN_IF_ERROR(
-            co_await AggregatedRound(RootDocuments::kBoth, any_group, any_version, none, false, ctx));
+            co_await AggregatedRound(ctx, RootDocuments::kBoth, any_group, any_version, none, false));
         if (auto singular = Current().Singular(resource))
             co_return *singular;
     }

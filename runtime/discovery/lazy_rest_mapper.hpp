@@ -63,15 +63,15 @@ class LazyRESTMapper final : public RESTMapper {
     LazyRESTMapper(std::shared_ptr<DiscoveryClient> discovery, LazyRESTMapperOptions options = {},
                    metrics::Registry& registry = metrics::DefaultRegistry());
 
-    Task<StatusOr<GroupVersionKind>> KindFor(GroupVersionResource resource, Context ctx) override;
-    Task<StatusOr<std::vector<GroupVersionKind>>> KindsFor(GroupVersionResource resource, Context ctx) override;
-    Task<StatusOr<GroupVersionResource>> ResourceFor(GroupVersionResource input, Context ctx) override;
-    Task<StatusOr<std::vector<GroupVersionResource>>> ResourcesFor(GroupVersionResource input, Context ctx) override;
-    Task<StatusOr<discovery::RESTMapping>> RESTMapping(GroupKind kind, std::vector<std::string> versions,
-                                                       Context ctx) override;
-    Task<StatusOr<std::vector<discovery::RESTMapping>>> RESTMappings(GroupKind kind, std::vector<std::string> versions,
-                                                                     Context ctx) override;
-    Task<StatusOr<std::string>> ResourceSingularizer(std::string resource, Context ctx) override;
+    Task<StatusOr<GroupVersionKind>> KindFor(Context ctx, GroupVersionResource resource) override;
+    Task<StatusOr<std::vector<GroupVersionKind>>> KindsFor(Context ctx, GroupVersionResource resource) override;
+    Task<StatusOr<GroupVersionResource>> ResourceFor(Context ctx, GroupVersionResource input) override;
+    Task<StatusOr<std::vector<GroupVersionResource>>> ResourcesFor(Context ctx, GroupVersionResource input) override;
+    Task<StatusOr<discovery::RESTMapping>> RESTMapping(Context ctx, GroupKind kind,
+                                                       std::vector<std::string> versions) override;
+    Task<StatusOr<std::vector<discovery::RESTMapping>>> RESTMappings(Context ctx, GroupKind kind,
+                                                                     std::vector<std::string> versions) override;
+    Task<StatusOr<std::string>> ResourceSingularizer(Context ctx, std::string resource) override;
 
     // A known kind's mapping from the cache, without discovery; nullopt on a miss. A hit counts
     // as one in ctrl_restmapper_lookups_total{result="hit"}; a miss counts nothing (the caller
@@ -99,32 +99,31 @@ class LazyRESTMapper final : public RESTMapper {
 
     // Looks up with find; on a miss refreshes group (versions as asked) and looks again.
     // want_all: the lookup wants every version (RESTMappings), not just the first found.
-    Task<StatusOr<std::vector<discovery::RESTMapping>>> Lookup(const std::string& group,
+    Task<StatusOr<std::vector<discovery::RESTMapping>>> Lookup(Context ctx, const std::string& group,
                                                                const std::vector<std::string>& versions,
-                                                               const Finder& lookup, bool want_all, Context ctx);
+                                                               const Finder& lookup, bool want_all);
     // One (shared, rate-limited) round of discovery for what a lookup of group needs.
-    Task<Status> Refresh(const std::string& group, const std::vector<std::string>& versions, const Finder& find,
-                         bool want_all, Context ctx);
+    Task<Status> Refresh(Context ctx, const std::string& group, const std::vector<std::string>& versions,
+                         const Finder& find, bool want_all);
     // Fetches documents and replaces the groups they list (every group for kBoth, else one side);
     // falls back to LegacyRound when the server answered without aggregated discovery.
-    Task<Status> AggregatedRound(RootDocuments documents, const std::string& group,
-                                 const std::vector<std::string>& versions, const Finder& find, bool want_all,
-                                 Context ctx);
-    Task<StatusOr<RootDiscovery>> FetchRootDocuments(RootDocuments documents, Context ctx);
+    Task<Status> AggregatedRound(Context ctx, RootDocuments documents, const std::string& group,
+                                 const std::vector<std::string>& versions, const Finder& find, bool want_all);
+    Task<StatusOr<RootDiscovery>> FetchRootDocuments(Context ctx, RootDocuments documents);
     // What a lookup of group needs without aggregated discovery: the versions named, or the group's
     // version list (an earlier round's when it names the group) and its versions.
-    Task<Status> LegacyRound(const std::string& group, const std::vector<std::string>& versions, const Finder& find,
-                             bool want_all, bool have_group_list, Context ctx);
+    Task<Status> LegacyRound(Context ctx, const std::string& group, const std::vector<std::string>& versions,
+                             const Finder& find, bool want_all, bool have_group_list);
     // Fetches the targets never fetched, one at a time until find answers (every one when
     // want_all), then the ones fetched by an earlier round if it still does not; skips and
     // extends fetched_now (this round's).
-    Task<Status> FetchNewThenKnown(const std::string& group, const std::vector<std::string>& targets,
-                                   const Finder& find, bool want_all, std::set<GroupVersion>& fetched_now, Context ctx);
+    Task<Status> FetchNewThenKnown(Context ctx, const std::string& group, const std::vector<std::string>& targets,
+                                   const Finder& find, bool want_all, std::set<GroupVersion>& fetched_now);
     // Replaces the groups of one side (core, or named) with a legacy group list and drops the
     // versions it no longer names.
     void ApplyGroupList(const std::vector<APIGroup>& list, bool core);
     // Fetches gvs and applies the results; a 404 drops the group version.
-    Task<Status> FetchVersions(const std::vector<GroupVersion>& gvs, Context ctx);
+    Task<Status> FetchVersions(Context ctx, const std::vector<GroupVersion>& gvs);
     bool TakeRoundToken(const std::string& key);
 
     std::shared_ptr<DiscoveryClient> discovery_;

@@ -34,21 +34,20 @@ class RESTMapper {
     virtual ~RESTMapper() = default;
 
     // The preferred kind of a resource; resource.version may be empty.
-    virtual Task<StatusOr<GroupVersionKind>> KindFor(GroupVersionResource resource, Context ctx) = 0;
+    virtual Task<StatusOr<GroupVersionKind>> KindFor(Context ctx, GroupVersionResource resource) = 0;
     // Every kind of a resource, preferred first.
-    virtual Task<StatusOr<std::vector<GroupVersionKind>>> KindsFor(GroupVersionResource resource, Context ctx) = 0;
+    virtual Task<StatusOr<std::vector<GroupVersionKind>>> KindsFor(Context ctx, GroupVersionResource resource) = 0;
     // The fully qualified preferred resource of a partial one.
-    virtual Task<StatusOr<GroupVersionResource>> ResourceFor(GroupVersionResource input, Context ctx) = 0;
-    virtual Task<StatusOr<std::vector<GroupVersionResource>>> ResourcesFor(GroupVersionResource input, Context ctx) = 0;
+    virtual Task<StatusOr<GroupVersionResource>> ResourceFor(Context ctx, GroupVersionResource input) = 0;
+    virtual Task<StatusOr<std::vector<GroupVersionResource>>> ResourcesFor(Context ctx, GroupVersionResource input) = 0;
     // The mapping of kind in the first of versions that serves it (all versions, preferred
     // first, when versions is empty).
-    virtual Task<StatusOr<discovery::RESTMapping>> RESTMapping(GroupKind kind, std::vector<std::string> versions,
-                                                               Context ctx) = 0;
-    virtual Task<StatusOr<std::vector<discovery::RESTMapping>>> RESTMappings(GroupKind kind,
-                                                                             std::vector<std::string> versions,
-                                                                             Context ctx) = 0;
+    virtual Task<StatusOr<discovery::RESTMapping>> RESTMapping(Context ctx, GroupKind kind,
+                                                               std::vector<std::string> versions) = 0;
+    virtual Task<StatusOr<std::vector<discovery::RESTMapping>>> RESTMappings(Context ctx, GroupKind kind,
+                                                                             std::vector<std::string> versions) = 0;
     // "pods" -> "pod".
-    virtual Task<StatusOr<std::string>> ResourceSingularizer(std::string resource, Context ctx) = 0;
+    virtual Task<StatusOr<std::string>> ResourceSingularizer(Context ctx, std::string resource) = 0;
 
     // The mapping of gvk when it is known without discovery: the client's fast path, with no Task.
     // nullopt means "ask RESTMapping", not "no such kind". Default: never known.

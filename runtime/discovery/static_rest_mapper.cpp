@@ -63,13 +63,13 @@ std::optional<discovery::RESTMapping> StaticRESTMapper::CachedMapping(const Grou
     return found.front();
 }
 
-Task<StatusOr<GroupVersionKind>> StaticRESTMapper::KindFor(GroupVersionResource resource, Context /*ctx*/) {
+Task<StatusOr<GroupVersionKind>> StaticRESTMapper::KindFor(Context /*ctx*/, GroupVersionResource resource) {
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<discovery::RESTMapping> found, MappingsForResource(resource));
     co_return found.front().gvk;
 }
 
-Task<StatusOr<std::vector<GroupVersionKind>>> StaticRESTMapper::KindsFor(GroupVersionResource resource,
-                                                                         Context /*ctx*/) {
+Task<StatusOr<std::vector<GroupVersionKind>>> StaticRESTMapper::KindsFor(Context /*ctx*/,
+                                                                         GroupVersionResource resource) {
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<discovery::RESTMapping> found, MappingsForResource(resource));
     std::vector<GroupVersionKind> kinds;
     for (const discovery::RESTMapping& mapping : found)
@@ -77,13 +77,13 @@ Task<StatusOr<std::vector<GroupVersionKind>>> StaticRESTMapper::KindsFor(GroupVe
     co_return kinds;
 }
 
-Task<StatusOr<GroupVersionResource>> StaticRESTMapper::ResourceFor(GroupVersionResource input, Context /*ctx*/) {
+Task<StatusOr<GroupVersionResource>> StaticRESTMapper::ResourceFor(Context /*ctx*/, GroupVersionResource input) {
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<discovery::RESTMapping> found, MappingsForResource(input));
     co_return found.front().resource;
 }
 
-Task<StatusOr<std::vector<GroupVersionResource>>> StaticRESTMapper::ResourcesFor(GroupVersionResource input,
-                                                                                 Context /*ctx*/) {
+Task<StatusOr<std::vector<GroupVersionResource>>> StaticRESTMapper::ResourcesFor(Context /*ctx*/,
+                                                                                 GroupVersionResource input) {
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<discovery::RESTMapping> found, MappingsForResource(input));
     std::vector<GroupVersionResource> resources;
     for (const discovery::RESTMapping& mapping : found)
@@ -91,19 +91,18 @@ Task<StatusOr<std::vector<GroupVersionResource>>> StaticRESTMapper::ResourcesFor
     co_return resources;
 }
 
-Task<StatusOr<discovery::RESTMapping>> StaticRESTMapper::RESTMapping(GroupKind kind, std::vector<std::string> versions,
-                                                                     Context /*ctx*/) {
+Task<StatusOr<discovery::RESTMapping>> StaticRESTMapper::RESTMapping(Context /*ctx*/, GroupKind kind,
+                                                                     std::vector<std::string> versions) {
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<discovery::RESTMapping> found, Mappings(kind, versions));
     co_return found.front();
 }
 
-Task<StatusOr<std::vector<discovery::RESTMapping>>> StaticRESTMapper::RESTMappings(GroupKind kind,
-                                                                                   std::vector<std::string> versions,
-                                                                                   Context /*ctx*/) {
+Task<StatusOr<std::vector<discovery::RESTMapping>>> StaticRESTMapper::RESTMappings(Context /*ctx*/, GroupKind kind,
+                                                                                   std::vector<std::string> versions) {
     co_return Mappings(kind, versions);
 }
 
-Task<StatusOr<std::string>> StaticRESTMapper::ResourceSingularizer(std::string resource, Context /*ctx*/) {
+Task<StatusOr<std::string>> StaticRESTMapper::ResourceSingularizer(Context /*ctx*/, std::string resource) {
     if (std::optional<std::string> singular = Current()->Singular(resource))
         co_return *singular;
     co_return NoMatchError("no resource \"" + resource + "\" is known to the RESTMapper");

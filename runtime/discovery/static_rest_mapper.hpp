@@ -30,15 +30,15 @@ class StaticRESTMapper final : public RESTMapper {
     // The same from a kind, its plural resource name and scope.
     void Add(const GroupVersionKind& gvk, std::string plural, Scope scope);
 
-    Task<StatusOr<GroupVersionKind>> KindFor(GroupVersionResource resource, Context ctx) override;
-    Task<StatusOr<std::vector<GroupVersionKind>>> KindsFor(GroupVersionResource resource, Context ctx) override;
-    Task<StatusOr<GroupVersionResource>> ResourceFor(GroupVersionResource input, Context ctx) override;
-    Task<StatusOr<std::vector<GroupVersionResource>>> ResourcesFor(GroupVersionResource input, Context ctx) override;
-    Task<StatusOr<discovery::RESTMapping>> RESTMapping(GroupKind kind, std::vector<std::string> versions,
-                                                       Context ctx) override;
-    Task<StatusOr<std::vector<discovery::RESTMapping>>> RESTMappings(GroupKind kind, std::vector<std::string> versions,
-                                                                     Context ctx) override;
-    Task<StatusOr<std::string>> ResourceSingularizer(std::string resource, Context ctx) override;
+    Task<StatusOr<GroupVersionKind>> KindFor(Context ctx, GroupVersionResource resource) override;
+    Task<StatusOr<std::vector<GroupVersionKind>>> KindsFor(Context ctx, GroupVersionResource resource) override;
+    Task<StatusOr<GroupVersionResource>> ResourceFor(Context ctx, GroupVersionResource input) override;
+    Task<StatusOr<std::vector<GroupVersionResource>>> ResourcesFor(Context ctx, GroupVersionResource input) override;
+    Task<StatusOr<discovery::RESTMapping>> RESTMapping(Context ctx, GroupKind kind,
+                                                       std::vector<std::string> versions) override;
+    Task<StatusOr<std::vector<discovery::RESTMapping>>> RESTMappings(Context ctx, GroupKind kind,
+                                                                     std::vector<std::string> versions) override;
+    Task<StatusOr<std::string>> ResourceSingularizer(Context ctx, std::string resource) override;
     // Always known (or NoMatch): nullopt only for a kind it was not given.
     std::optional<discovery::RESTMapping> CachedMapping(const GroupVersionKind& gvk) const override;
 

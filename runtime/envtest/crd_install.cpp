@@ -63,7 +63,7 @@ Status AppendCRDs(const std::vector<std::string>& documents, const std::string& 
 }
 
 // Creates crd, or updates the server's object of the same name to it.
-Task<Status> CreateOrUpdate(client::Client& client, CustomResourceDefinition& crd, Context ctx) {
+Task<Status> CreateOrUpdate(Context ctx, client::Client& client, CustomResourceDefinition& crd) {
     Status created = co_await client.Create(ctx, crd);
     if (!IsAlreadyExists(created))
         co_return created;
@@ -75,8 +75,8 @@ Task<Status> CreateOrUpdate(client::Client& client, CustomResourceDefinition& cr
 
 // Whether crd is Established and each served version lists its resource in discovery; `why` says
 // what is missing when not.
-Task<StatusOr<bool>> Served(client::Client& client, discovery::DiscoveryClient& discovery,
-                            CustomResourceDefinition& crd, std::string& why, Context ctx) {
+Task<StatusOr<bool>> Served(Context ctx, client::Client& client, discovery::DiscoveryClient& discovery,
+                            CustomResourceDefinition& crd, std::string& why) {
     CTRL_CO_RETURN_IF_ERROR(co_await client.Get(ctx, ObjectKey("", std::string(crd.Name())), crd));
     if (!crd.IsEstablished()) {
         why = "not Established yet";
@@ -85,7 +85,7 @@ Task<StatusOr<bool>> Served(client::Client& client, discovery::DiscoveryClient& 
     const std::string plural = crd.Names().plural;
     for (const GroupVersionKind& gvk : crd.ServedKinds()) {
         StatusOr<discovery::GroupVersionResources> served =
-            co_await discovery.FetchGroupVersion(GroupVersion(gvk.group, gvk.version), ctx);
+            co_await discovery.FetchGroupVersion(ctx, GroupVersion(gvk.group, gvk.version));
         const bool listed = served.Ok() && std::any_of(served->resources.begin(), served->resources.end(),
                                                        [&](const auto& resource) { return resource.name == plural; });
         if (!listed) {
@@ -101,7 +101,7 @@ Task<Status> InstallAndWait(client::Client& client, discovery::DiscoveryClient& 
                             std::vector<CustomResourceDefinition>& crds, const CRDInstallOptions& options) {
     Context ctx = Context::WithTimeout(Context::Background(), options.max_time);
     for (CustomResourceDefinition& crd : crds) {
-        Status status = co_await CreateOrUpdate(client, crd, ctx);
+        Status status = co_await CreateOrUpdate(ctx, client, crd);
         if (!status.Ok())
             co_return status.Annotate("installing CustomResourceDefinition " + std::string(crd.Name()));
     }
@@ -112,7 +112,7 @@ Task<Status> InstallAndWait(client::Client& client, discovery::DiscoveryClient& 
         for (size_t i = 0; i < crds.size(); ++i) {
             if (served[i])
                 continue;
-            StatusOr<bool> now = co_await Served(client, discovery, crds[i], why[i], ctx);
+            StatusOr<bool> now = co_await Served(ctx, client, discovery, crds[i], why[i]);
             if (!now.Ok())
                 why[i] = now.GetStatus().ToString();
             served[i] = now.Ok() && *now;
@@ -121,7 +121,7 @@ Task<Status> InstallAndWait(client::Client& client, discovery::DiscoveryClient& 
         }
         if (waiting.empty())
             co_return OkStatus();
-        if (!(co_await SleepFor(options.poll_interval, ctx)).Ok()) {
+        if (!(co_await SleepFor(ctx, options.poll_interval)).Ok()) {
             co_return TimeoutError("CustomResourceDefinitions not served within " +
                                    std::to_string(options.max_time.count()) + " ms: " + waiting);
         }

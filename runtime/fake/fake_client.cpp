@@ -42,7 +42,7 @@ Status FakeClient::Intercept(std::string_view verb, std::string_view sub_resourc
     return OkStatus();
 }
 
-Task<StatusOr<KindRules>> FakeClient::RulesForKind(const GroupVersionKind& gvk, Context ctx) {
+Task<StatusOr<KindRules>> FakeClient::RulesForKind(Context ctx, const GroupVersionKind& gvk) {
     CTRL_CO_RETURN_IF_ERROR(ctx.Err());
     KindRules rules;
     if (std::optional<discovery::RESTMapping> cached = mapper_->CachedMapping(gvk)) {
@@ -51,27 +51,27 @@ Task<StatusOr<KindRules>> FakeClient::RulesForKind(const GroupVersionKind& gvk, 
         GroupKind kind = gvk.ToGroupKind();
         std::vector<std::string> versions{gvk.version};
         CTRL_CO_ASSIGN_OR_RETURN(rules.mapping,
-                                 co_await mapper_->RESTMapping(std::move(kind), std::move(versions), std::move(ctx)));
+                                 co_await mapper_->RESTMapping(std::move(ctx), std::move(kind), std::move(versions)));
     }
     rules.status_subresource = status_subresource_.contains(gvk.ToGroupKind());
     rules.tracks_generation = generation_.contains(gvk.ToGroupKind());
     co_return rules;
 }
 
-Task<StatusOr<KindRules>> FakeClient::RulesFor(const Object& object, ObjectForm form, Context ctx) {
+Task<StatusOr<KindRules>> FakeClient::RulesFor(Context ctx, const Object& object, ObjectForm form) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, client::internal::KindOfObject(object, form, *scheme_));
-    co_return co_await RulesForKind(gvk, std::move(ctx));
+    co_return co_await RulesForKind(std::move(ctx), gvk);
 }
 
-Task<StatusOr<bool>> FakeClient::IsObjectNamespaced(const Object& object, Context ctx) {
+Task<StatusOr<bool>> FakeClient::IsObjectNamespaced(Context ctx, const Object& object) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, GroupVersionKindFor(object));
-    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesForKind(gvk, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesForKind(std::move(ctx), gvk));
     co_return kind.mapping.Namespaced();
 }
 
 Task<Status> FakeClient::GetObject(Context ctx, ObjectKey key, Object& object, ObjectForm form,
                                    client::GetOptions /*options*/) {
-    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(std::move(ctx), object, form));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, key, "get"));
     CTRL_CO_RETURN_IF_ERROR(Intercept("get", "", kind.mapping.gvk, key));
     CTRL_CO_ASSIGN_OR_RETURN(Object found, store_->Get(kind, key));
@@ -81,7 +81,7 @@ Task<Status> FakeClient::GetObject(Context ctx, ObjectKey key, Object& object, O
 
 Task<Status> FakeClient::ListObjects(Context ctx, ObjectList& list, ObjectForm form, client::ListOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind item_gvk, client::internal::ItemKindOfList(list, form, *scheme_));
-    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesForKind(item_gvk, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesForKind(std::move(ctx), item_gvk));
     const ObjectKey in_namespace{options.namespace_name, ""};
     CTRL_CO_RETURN_IF_ERROR(Intercept("list", "", kind.mapping.gvk, in_namespace));
     CTRL_CO_ASSIGN_OR_RETURN(ObjectList found, store_->List(kind, options));
@@ -93,7 +93,7 @@ Task<Status> FakeClient::ListObjects(Context ctx, ObjectList& list, ObjectForm f
 Task<Status> FakeClient::CreateObject(Context ctx, Object& object, ObjectForm form, client::CreateOptions options) {
     if (form == ObjectForm::kMetadata)
         co_return client::MetadataOnlyWrite("create");
-    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(std::move(ctx), object, form));
     CTRL_CO_RETURN_IF_ERROR(client::internal::TargetForCreate(kind.mapping, object).GetStatus());
     CTRL_CO_RETURN_IF_ERROR(Intercept("create", "", kind.mapping.gvk, object.Key()));
     CTRL_CO_ASSIGN_OR_RETURN(Object created, store_->Create(kind, object.DeepCopy(), options.dry_run));
@@ -104,7 +104,7 @@ Task<Status> FakeClient::CreateObject(Context ctx, Object& object, ObjectForm fo
 Task<Status> FakeClient::UpdateObject(Context ctx, Object& object, ObjectForm form, client::UpdateOptions options) {
     if (form == ObjectForm::kMetadata)
         co_return client::MetadataOnlyWrite("update");
-    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(std::move(ctx), object, form));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "update"));
     CTRL_CO_RETURN_IF_ERROR(Intercept("update", "", kind.mapping.gvk, object.Key()));
     CTRL_CO_ASSIGN_OR_RETURN(Object updated,
@@ -116,7 +116,7 @@ Task<Status> FakeClient::UpdateObject(Context ctx, Object& object, ObjectForm fo
 Task<Status> FakeClient::PatchObject(Context ctx, Object& object, ObjectForm form, client::Patch patch,
                                      client::PatchOptions options) {
     CTRL_CO_RETURN_IF_ERROR(client::CheckPatchOptions(patch.Type(), options.force, options.field_owner));
-    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(std::move(ctx), object, form));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "patch"));
     CTRL_CO_RETURN_IF_ERROR(Intercept("patch", "", kind.mapping.gvk, object.Key()));
     CTRL_CO_ASSIGN_OR_RETURN(std::string data, patch.Data(object));
@@ -127,7 +127,7 @@ Task<Status> FakeClient::PatchObject(Context ctx, Object& object, ObjectForm for
 }
 
 Task<Status> FakeClient::DeleteObject(Context ctx, Object& object, ObjectForm form, client::DeleteOptions options) {
-    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(std::move(ctx), object, form));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "delete"));
     CTRL_CO_RETURN_IF_ERROR(Intercept("delete", "", kind.mapping.gvk, object.Key()));
     co_return store_->Delete(kind, object.Key(), options);
@@ -135,7 +135,7 @@ Task<Status> FakeClient::DeleteObject(Context ctx, Object& object, ObjectForm fo
 
 Task<Status> FakeClient::DeleteAllOfObjects(Context ctx, Object& object, ObjectForm form,
                                             client::DeleteAllOfOptions options) {
-    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(std::move(ctx), object, form));
     CTRL_CO_RETURN_IF_ERROR(client::CheckDeleteAllOfNamespace(kind.mapping, options.list.namespace_name));
     const ObjectKey in_namespace{options.list.namespace_name, ""};
     CTRL_CO_RETURN_IF_ERROR(Intercept("deletecollection", "", kind.mapping.gvk, in_namespace));

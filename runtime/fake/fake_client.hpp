@@ -66,12 +66,12 @@ class FakeClient final : public client::Client {
     const scheme::Scheme& Scheme() const override { return *scheme_; }
     discovery::RESTMapper& RESTMapper() override { return *mapper_; }
     StatusOr<GroupVersionKind> GroupVersionKindFor(const Object& object) const override;
-    Task<StatusOr<bool>> IsObjectNamespaced(const Object& object, Context ctx) override;
+    Task<StatusOr<bool>> IsObjectNamespaced(Context ctx, const Object& object) override;
 
   private:
     // The object's kind (checked against the scheme for the typed form) and its store rules.
-    Task<StatusOr<internal::KindRules>> RulesFor(const Object& object, client::ObjectForm form, Context ctx);
-    Task<StatusOr<internal::KindRules>> RulesForKind(const GroupVersionKind& gvk, Context ctx);
+    Task<StatusOr<internal::KindRules>> RulesFor(Context ctx, const Object& object, client::ObjectForm form);
+    Task<StatusOr<internal::KindRules>> RulesForKind(Context ctx, const GroupVersionKind& gvk);
     // The first error an interceptor returns for the call, or OK.
     ctrl::Status Intercept(std::string_view verb, std::string_view sub_resource, const GroupVersionKind& gvk,
                            const ObjectKey& key) const;

@@ -33,7 +33,7 @@ bool IsPod(const GroupVersionKind& gvk) {
 
 Task<Status> FakeClient::GetSubResource(Context ctx, std::string sub_resource, const Object& object, ObjectForm form,
                                         Object& sub_resource_object, client::SubResourceGetOptions /*options*/) {
-    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(std::move(ctx), object, form));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "get"));
     CTRL_CO_RETURN_IF_ERROR(Intercept("get", sub_resource, kind.mapping.gvk, object.Key()));
     if (sub_resource != kStatus)
@@ -46,7 +46,7 @@ Task<Status> FakeClient::GetSubResource(Context ctx, std::string sub_resource, c
 
 Task<Status> FakeClient::CreateSubResource(Context ctx, std::string sub_resource, const Object& object, ObjectForm form,
                                            Object& /*sub_resource_object*/, client::SubResourceCreateOptions options) {
-    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(std::move(ctx), object, form));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "create"));
     CTRL_CO_RETURN_IF_ERROR(Intercept("create", sub_resource, kind.mapping.gvk, object.Key()));
     if (sub_resource != "eviction" || !IsPod(kind.mapping.gvk))
@@ -62,7 +62,7 @@ Task<Status> FakeClient::UpdateSubResource(Context ctx, std::string sub_resource
     if (form == ObjectForm::kMetadata && body == nullptr)
         co_return BadRequestError("cannot update subresource \"" + sub_resource +
                                   "\" using only metadata: use a typed or unstructured object");
-    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(std::move(ctx), object, form));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "update"));
     CTRL_CO_RETURN_IF_ERROR(Intercept("update", sub_resource, kind.mapping.gvk, object.Key()));
     if (sub_resource != kStatus || body != nullptr)
@@ -76,7 +76,7 @@ Task<Status> FakeClient::UpdateSubResource(Context ctx, std::string sub_resource
 
 Task<Status> FakeClient::PatchSubResource(Context ctx, std::string sub_resource, Object& object, ObjectForm form,
                                           Object* body, client::Patch patch, client::SubResourcePatchOptions options) {
-    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(object, form, std::move(ctx)));
+    CTRL_CO_ASSIGN_OR_RETURN(KindRules kind, co_await RulesFor(std::move(ctx), object, form));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(kind.mapping, object.Key(), "patch"));
     CTRL_CO_RETURN_IF_ERROR(Intercept("patch", sub_resource, kind.mapping.gvk, object.Key()));
     if (sub_resource != kStatus || body != nullptr)

@@ -42,7 +42,7 @@ class EnqueueOwner final : public EventHandler {
         const GroupKind group_kind = owner_kind_->ToGroupKind();
         // Every version: a kind's scope does not depend on the version asked for.
         std::vector<std::string> versions;
-        StatusOr<discovery::RESTMapping> mapping = co_await mapper_.RESTMapping(group_kind, versions, ctx);
+        StatusOr<discovery::RESTMapping> mapping = co_await mapper_.RESTMapping(ctx, group_kind, versions);
         if (!mapping.Ok()) {
             co_return mapping.GetStatus().Annotate("EnqueueRequestForOwner: looking up the scope of owner kind " +
                                                    owner_kind_->String());

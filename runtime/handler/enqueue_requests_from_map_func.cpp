@@ -97,7 +97,7 @@ struct EnqueueGate {
     bool closed = false;
 };
 
-Task<void> MapAndEnqueueAsync(std::shared_ptr<const AsyncMapFunc> fn, Context ctx,
+Task<void> MapAndEnqueueAsync(Context ctx, std::shared_ptr<const AsyncMapFunc> fn,
                               std::vector<std::shared_ptr<const Object>> objects, RequestQueue* queue) {
     const std::shared_ptr<EnqueueGate> gate = std::make_shared<EnqueueGate>();
     const Context::CallbackId callback = ctx.OnCancel([gate](const Status& /*reason*/) {
@@ -153,7 +153,7 @@ class EnqueueMappedAsync final : public EventHandler {
         }
         if (objects.empty() || *fn_ == nullptr || ctx.Cancelled())
             return;
-        boost::asio::co_spawn(executor_, MapAndEnqueueAsync(fn_, ctx, std::move(objects), &queue),
+        boost::asio::co_spawn(executor_, MapAndEnqueueAsync(ctx, fn_, std::move(objects), &queue),
                               boost::asio::detached);
     }
 

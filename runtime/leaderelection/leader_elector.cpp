@@ -211,7 +211,7 @@ Task<bool> LeaderElector::Acquire(Context ctx) {
             co_return true;
         }
         log_.V(4).Info("failed to acquire the lease");
-        const Status slept = co_await SleepFor(JitteredRetryPeriod(), ctx);
+        const Status slept = co_await SleepFor(ctx, JitteredRetryPeriod());
         if (!slept.Ok())
             break;
     }
@@ -225,7 +225,7 @@ Task<bool> LeaderElector::RenewWithinDeadline(Context ctx) {
         renewed = co_await TryAcquireOrRenew(within);
         if (renewed)
             break;
-        const Status slept = co_await SleepFor(options_.retry_period, within);
+        const Status slept = co_await SleepFor(within, options_.retry_period);
         if (!slept.Ok())
             break;
     }
@@ -243,7 +243,7 @@ Task<Status> LeaderElector::RenewUntilLost(Context ctx) {
             co_return UnavailableError("leader election lost: the lease " + lock_.Describe() +
                                        " could not be renewed within the renew deadline");
         log_.V(5).Info("successfully renewed the lease");
-        const Status slept = co_await SleepFor(options_.retry_period, ctx);
+        const Status slept = co_await SleepFor(ctx, options_.retry_period);
         if (!slept.Ok())
             co_return OkStatus();
     }

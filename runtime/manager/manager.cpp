@@ -239,7 +239,7 @@ Status Manager::IndexField(GroupVersionKind gvk, std::string field, cache::Index
         return BadRequestError("IndexField(" + field +
                                ") after the manager started: co_await GetCache().IndexField(...)");
     return RunSync(io_,
-                   GetCache().IndexField(std::move(gvk), std::move(field), std::move(extract), Context::Background()));
+                   GetCache().IndexField(Context::Background(), std::move(gvk), std::move(field), std::move(extract)));
 }
 
 Status Manager::Start(Context ctx) {
@@ -273,7 +273,7 @@ Task<Status> Manager::Run(Context ctx) {
     caches_.Start(background);
     // The cache's Run begins on another strand: let it, before waiting for its sync.
     while (!cluster_->GetCache().Started() && internal_.Err().Ok())
-        (void)co_await SleepFor(std::chrono::milliseconds(1), internal_);
+        (void)co_await SleepFor(internal_, std::chrono::milliseconds(1));
     const Status synced = co_await cluster_->WaitForCacheSync(internal_);
     if (synced.Ok()) {
         caches_synced_.store(true);
@@ -311,7 +311,7 @@ Task<void> Manager::TrimAfterSync(Context ctx) {
     };
     const Context until = Context::WithTimeout(ctx, options_.controller.cache_sync_timeout);
     while (!all_started() && until.Err().Ok())
-        (void)co_await SleepFor(std::chrono::milliseconds(100), until);
+        (void)co_await SleepFor(until, std::chrono::milliseconds(100));
     if (!ctx.Err().Ok())
         co_return;
 #if defined(__GLIBC__)

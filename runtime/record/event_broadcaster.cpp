@@ -28,7 +28,7 @@ bool Retriable(const Status& status) {
 
 // Cancels target after timeout (or returns when target ends first).
 Task<void> CancelAfter(Context target, std::chrono::milliseconds timeout) {
-    const Status slept = co_await SleepFor(timeout, target);
+    const Status slept = co_await SleepFor(target, timeout);
     if (slept.Ok())
         target.Cancel(CancelledError("the event broadcaster's flush timeout passed"));
 }
@@ -107,26 +107,26 @@ Task<Status> Broadcaster::Run(Context ctx) {
         if (!next)
             break;
         after_stop += ctx.Err().Ok() ? 0 : 1;
-        co_await Record(std::move(*next), writes);
+        co_await Record(writes, std::move(*next));
     }
     queue_->Close();
     while (std::optional<internal::PendingEvent> next = queue_->TryPop()) {
         ++after_stop;
-        co_await Record(std::move(*next), writes);
+        co_await Record(writes, std::move(*next));
     }
     writes.Cancel();
     log_.V(1).Info("event broadcaster stopped", "flushed", after_stop);
     co_return OkStatus();
 }
 
-Task<void> Broadcaster::Record(internal::PendingEvent pending, Context ctx) {
+Task<void> Broadcaster::Record(Context ctx, internal::PendingEvent pending) {
     CorrelateResult result = correlator_.Correlate(MakeEvent(pending));
     if (result.skip) {
         metrics_.filtered.Inc();
         co_return;
     }
     for (int tries = 1;; ++tries) {
-        const bool done = co_await Write(result, ctx);
+        const bool done = co_await Write(ctx, result);
         if (done)
             co_return;
         if (tries >= options_.max_tries || !ctx.Err().Ok())
@@ -136,7 +136,7 @@ Task<void> Broadcaster::Record(internal::PendingEvent pending, Context ctx) {
             std::uniform_real_distribution<double> fraction(0.0, 1.0);
             pause = std::chrono::milliseconds(static_cast<int64_t>(fraction(random_) * pause.count()));
         }
-        const Status slept = co_await SleepFor(pause, ctx);
+        const Status slept = co_await SleepFor(ctx, pause);
         if (!slept.Ok())
             break;
     }
@@ -145,7 +145,7 @@ Task<void> Broadcaster::Record(internal::PendingEvent pending, Context ctx) {
                result.event.Reason(), "object", result.event.InvolvedObject().name);
 }
 
-Task<bool> Broadcaster::Write(const CorrelateResult& result, Context ctx) {
+Task<bool> Broadcaster::Write(Context ctx, const CorrelateResult& result) {
     api::Event written = result.event.DeepCopy();
     Status status;
     if (result.update_existing) {

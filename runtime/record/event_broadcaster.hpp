@@ -85,9 +85,9 @@ class Broadcaster final {
 
     api::Event MakeEvent(const internal::PendingEvent& pending) const;
     // Correlates one event and writes it, retrying while the server cannot be reached.
-    Task<void> Record(internal::PendingEvent pending, Context ctx);
+    Task<void> Record(Context ctx, internal::PendingEvent pending);
     // One write: whether it is done (written, or refused for good).
-    Task<bool> Write(const CorrelateResult& result, Context ctx);
+    Task<bool> Write(Context ctx, const CorrelateResult& result);
 
     client::Client& client_;
     BroadcasterOptions options_;

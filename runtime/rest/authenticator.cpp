@@ -27,7 +27,7 @@ bool HasAuthorization(const HttpRequest& request) {
 // Sends requests as they are.
 class NoAuthenticator final : public Authenticator {
   public:
-    Task<Status> Authorize(HttpRequest& /*request*/, Context /*ctx*/) override { co_return OkStatus(); }
+    Task<Status> Authorize(Context /*ctx*/, HttpRequest& /*request*/) override { co_return OkStatus(); }
     void OnUnauthorized() override {}
 };
 
@@ -35,7 +35,7 @@ class NoAuthenticator final : public Authenticator {
 class StaticAuthenticator final : public Authenticator {
   public:
     explicit StaticAuthenticator(std::string value) : value_(std::move(value)) {}
-    Task<Status> Authorize(HttpRequest& request, Context /*ctx*/) override {
+    Task<Status> Authorize(Context /*ctx*/, HttpRequest& request) override {
         if (!HasAuthorization(request))
             request.SetHeader(std::string(kAuthorization), value_);
         co_return OkStatus();
@@ -74,7 +74,7 @@ class TokenFileAuthenticator final : public Authenticator {
     TokenFileAuthenticator(std::string path, std::string initial_token)
         : path_(std::move(path)), token_(std::move(initial_token)) {}
 
-    Task<Status> Authorize(HttpRequest& request, Context /*ctx*/) override {
+    Task<Status> Authorize(Context /*ctx*/, HttpRequest& request) override {
         if (HasAuthorization(request))
             co_return OkStatus();
         auto token = Token();
@@ -138,7 +138,7 @@ class ExecAuthenticator final : public Authenticator {
   public:
     explicit ExecAuthenticator(std::shared_ptr<ExecCredentialProvider> provider) : provider_(std::move(provider)) {}
 
-    Task<Status> Authorize(HttpRequest& request, Context ctx) override {
+    Task<Status> Authorize(Context ctx, HttpRequest& request) override {
         if (HasAuthorization(request))
             co_return OkStatus();
         auto credential = co_await provider_->Get(std::move(ctx));

@@ -24,7 +24,7 @@ class Authenticator {
     // Errors: Unauthorized when no credential can be had (a token file that cannot be read and was
     // never read, a failing exec plugin); BadRequest for an exec plugin that cannot run here; the
     // context's error when it ends first.
-    virtual Task<Status> Authorize(HttpRequest& request, Context ctx) = 0;
+    virtual Task<Status> Authorize(Context ctx, HttpRequest& request) = 0;
 
     // The server rejected a request this authorized: drop cached credentials so the next Authorize
     // fetches fresh ones (re-run the exec plugin, re-read the token file). Does not block.

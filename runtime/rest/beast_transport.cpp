@@ -32,8 +32,8 @@ class BeastTransport final : public Transport {
   public:
     explicit BeastTransport(std::shared_ptr<BeastServer> server) : server_(std::move(server)) {}
 
-    Task<StatusOr<HttpResponse>> Send(HttpRequest request, Context ctx) override;
-    Task<StatusOr<std::unique_ptr<BodyStream>>> Open(HttpRequest request, Context ctx) override;
+    Task<StatusOr<HttpResponse>> Send(Context ctx, HttpRequest request) override;
+    Task<StatusOr<std::unique_ptr<BodyStream>>> Open(Context ctx, HttpRequest request) override;
 
   private:
     // An idle pooled connection (the first attempt only) or a new one.
@@ -53,11 +53,11 @@ StatusOr<std::shared_ptr<BeastConnection>> BeastTransport::Acquire(bool allow_re
     return BeastConnection::Create(server_->executor, server_->tls_context);
 }
 
-Task<StatusOr<HttpResponse>> BeastTransport::Send(HttpRequest request, Context ctx) {
+Task<StatusOr<HttpResponse>> BeastTransport::Send(Context ctx, HttpRequest request) {
     const std::string description = request.method + " " + server_->url.text + request.target;
     if (Status err = ctx.Err(); !err.Ok())
         co_return err.Annotate(description);
-    const internal::Deadline deadline = internal::RequestDeadline(request.timeout, ctx);
+    const internal::Deadline deadline = internal::RequestDeadline(request.timeout);
     CTRL_CO_ASSIGN_OR_RETURN(const internal::WireRequest wire,
                              internal::BuildWireRequest(*server_, std::move(request)));
     for (int attempt = 1;; ++attempt) {
@@ -68,7 +68,7 @@ Task<StatusOr<HttpResponse>> BeastTransport::Send(HttpRequest request, Context c
         try {
             result = co_await net::co_spawn(
                 connection->GetStrand(),
-                internal::SendAttempt(server_, connection, reused, wire, deadline, ctx, description, response),
+                internal::SendAttempt(ctx, server_, connection, reused, wire, deadline, description, response),
                 net::use_awaitable);
         } catch (const std::exception& e) {
             result.status = InternalError(description + ": " + e.what());
@@ -80,13 +80,13 @@ Task<StatusOr<HttpResponse>> BeastTransport::Send(HttpRequest request, Context c
     }
 }
 
-Task<StatusOr<std::unique_ptr<BodyStream>>> BeastTransport::Open(HttpRequest request, Context ctx) {
+Task<StatusOr<std::unique_ptr<BodyStream>>> BeastTransport::Open(Context ctx, HttpRequest request) {
     const std::string description = request.method + " " + server_->url.text + request.target;
     const std::string stream_description =
         "watch stream from " + server_->url.text + request.target.substr(0, request.target.find('?'));
     if (Status err = ctx.Err(); !err.Ok())
         co_return err.Annotate(description);
-    const internal::Deadline deadline = internal::RequestDeadline(request.timeout, ctx);
+    const internal::Deadline deadline = internal::RequestDeadline(request.timeout);
     CTRL_CO_ASSIGN_OR_RETURN(const internal::WireRequest wire,
                              internal::BuildWireRequest(*server_, std::move(request)));
     for (int attempt = 1;; ++attempt) {
@@ -97,7 +97,7 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> BeastTransport::Open(HttpRequest req
         try {
             result = co_await net::co_spawn(
                 connection->GetStrand(),
-                internal::OpenAttempt(server_, connection, reused, wire, deadline, ctx, description, *parser),
+                internal::OpenAttempt(ctx, server_, connection, reused, wire, deadline, description, *parser),
                 net::use_awaitable);
         } catch (const std::exception& e) {
             result.status = InternalError(description + ": " + e.what());

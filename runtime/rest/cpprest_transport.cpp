@@ -71,13 +71,13 @@ void Observe(pplx::task<T> task, std::shared_ptr<Outcome<T>> outcome) {
 
 // Waits for outcome until ctx ends or the deadline passes.
 template <typename T>
-Task<Status> AwaitOutcome(const Outcome<T>& outcome, const Deadline& deadline, const Context& ctx) {
+Task<Status> AwaitOutcome(const Context& ctx, const Outcome<T>& outcome, const Deadline& deadline) {
     const Context wait_ctx = deadline.at ? Context::WithDeadline(ctx, *deadline.at) : ctx;
     co_return co_await outcome.done.Wait(wait_ctx);
 }
 
 // The Status for a wait that ended before the exchange did.
-Status Abandoned(const Deadline& deadline, const Context& ctx, const std::string& operation) {
+Status Abandoned(const Context& ctx, const Deadline& deadline, const std::string& operation) {
     if (ctx.Cancelled())
         return ctx.Err().Annotate(operation);
     return TimeoutError(operation + ": " + deadline.what + " exceeded");
@@ -108,8 +108,8 @@ class CppRestTransport final : public Transport {
             options_.user_agent = "ctrl/" CTRL_VERSION;
     }
 
-    Task<StatusOr<HttpResponse>> Send(HttpRequest request, Context ctx) override;
-    Task<StatusOr<std::unique_ptr<BodyStream>>> Open(HttpRequest request, Context ctx) override;
+    Task<StatusOr<HttpResponse>> Send(Context ctx, HttpRequest request) override;
+    Task<StatusOr<std::unique_ptr<BodyStream>>> Open(Context ctx, HttpRequest request) override;
 
   private:
     ErrorScene Scene(const HttpRequest& request) const {
@@ -159,13 +159,13 @@ StatusOr<web::http::http_request> CppRestTransport::Build(const HttpRequest& req
     }
 }
 
-Task<StatusOr<HttpResponse>> CppRestTransport::Send(HttpRequest request, Context ctx) {
+Task<StatusOr<HttpResponse>> CppRestTransport::Send(Context ctx, HttpRequest request) {
     const ErrorScene scene = Scene(request);
     if (Status err = ctx.Err(); !err.Ok())
         co_return err.Annotate(scene.operation);
     auto queue = std::make_shared<BodyQueue>(BodyQueue::kUnbounded);
     CTRL_CO_ASSIGN_OR_RETURN(web::http::http_request message, Build(request, queue, scene));
-    const Deadline deadline = RequestDeadline(request.timeout, ctx);
+    const Deadline deadline = RequestDeadline(ctx, request.timeout);
     auto cts = std::make_shared<pplx::cancellation_token_source>();
     auto outcome = std::make_shared<Outcome<web::http::http_response>>();
     pplx::task<web::http::http_response> done;
@@ -177,9 +177,9 @@ Task<StatusOr<HttpResponse>> CppRestTransport::Send(HttpRequest request, Context
         co_return StatusFromException(std::current_exception(), scene);
     }
     Observe(done, outcome);
-    if (Status waited = co_await AwaitOutcome(*outcome, deadline, ctx); !waited.Ok()) {
+    if (Status waited = co_await AwaitOutcome(ctx, *outcome, deadline); !waited.Ok()) {
         cts->cancel();
-        co_return Abandoned(deadline, ctx, scene.operation);
+        co_return Abandoned(ctx, deadline, scene.operation);
     }
     std::lock_guard lock(outcome->mu);
     if (outcome->error)
@@ -191,13 +191,13 @@ Task<StatusOr<HttpResponse>> CppRestTransport::Send(HttpRequest request, Context
     co_return response;
 }
 
-Task<StatusOr<std::unique_ptr<BodyStream>>> CppRestTransport::Open(HttpRequest request, Context ctx) {
+Task<StatusOr<std::unique_ptr<BodyStream>>> CppRestTransport::Open(Context ctx, HttpRequest request) {
     const ErrorScene scene = Scene(request);
     if (Status err = ctx.Err(); !err.Ok())
         co_return err.Annotate(scene.operation);
     auto queue = std::make_shared<BodyQueue>(kStreamQueueLimit);
     CTRL_CO_ASSIGN_OR_RETURN(web::http::http_request message, Build(request, queue, scene));
-    const Deadline deadline = RequestDeadline(request.timeout, ctx);
+    const Deadline deadline = RequestDeadline(ctx, request.timeout);
     auto cts = std::make_shared<pplx::cancellation_token_source>();
     auto outcome = std::make_shared<Outcome<web::http::http_response>>();
     pplx::task<web::http::http_response> headers;
@@ -207,9 +207,9 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> CppRestTransport::Open(HttpRequest r
         co_return StatusFromException(std::current_exception(), scene);
     }
     Observe(headers, outcome);
-    if (Status waited = co_await AwaitOutcome(*outcome, deadline, ctx); !waited.Ok()) {
+    if (Status waited = co_await AwaitOutcome(ctx, *outcome, deadline); !waited.Ok()) {
         cts->cancel();
-        co_return Abandoned(deadline, ctx, scene.operation);
+        co_return Abandoned(ctx, deadline, scene.operation);
     }
     std::optional<web::http::http_response> response;
     {

@@ -112,11 +112,12 @@ struct ExecCredentialProvider::Impl {
         spec.args = Exec().args;
         spec.env = PluginEnvironment(Exec(), internal::BuildExecInfo(config, interactive));
         spec.interactive = interactive;
-        spec.timeout = options.timeout;
         runs.fetch_add(1);
         Log().V(2).Info("running the exec credential plugin", "command", Exec().command, "apiVersion",
                         Exec().api_version, "interactive", interactive);
-        auto ran = co_await internal::RunProcess(spec);
+        // The plugin's timeout is the deadline of the run's Context: it kills the child when it fires.
+        const Context run_ctx = Context::WithTimeout(Context::Background(), options.timeout);
+        auto ran = co_await internal::RunProcess(run_ctx, spec);
         if (!ran.Ok())
             co_return RunError(ran.GetStatus().Message(), "");
         const internal::ProcessResult& result = *ran;

@@ -54,7 +54,7 @@ Task<StatusOr<RateLimiter::Clock::duration>> RateLimiter::Wait(Context ctx) {
     const Clock::time_point at = ReserveAt(start);
     if (at <= start)
         co_return Clock::duration::zero();
-    Status waited = co_await SleepUntil(at, ctx);
+    Status waited = co_await SleepUntil(ctx, at);
     if (!waited.Ok()) {
         CancelReservation();
         co_return waited;

@@ -42,11 +42,11 @@ std::optional<std::chrono::seconds> ParseSeconds(std::optional<std::string_view>
 }
 
 // Reads what is left of an error answer's body, bounded.
-Task<std::string> ReadErrorBody(BodyStream& stream, Context ctx) {
+Task<std::string> ReadErrorBody(Context ctx, BodyStream& stream) {
     std::string body;
     char buffer[16 * 1024];
     while (body.size() < kMaxErrorBody) {
-        StatusOr<std::size_t> n = co_await stream.ReadSome(buffer, sizeof buffer, ctx);
+        StatusOr<std::size_t> n = co_await stream.ReadSome(ctx, buffer, sizeof buffer);
         if (!n.Ok() || *n == 0)
             break;
         body.append(buffer, *n);
@@ -130,7 +130,7 @@ void RestClient::Observe(const std::string& method, const std::string& code, Clo
         .Observe(std::chrono::duration<double>(took).count());
 }
 
-Task<StatusOr<HttpRequest>> RestClient::Prepare(const HttpRequest& request, Context& ctx) {
+Task<StatusOr<HttpRequest>> RestClient::Prepare(Context& ctx, const HttpRequest& request) {
     if (rate_limiter_.Enabled()) {
         StatusOr<Clock::duration> waited = co_await rate_limiter_.Wait(ctx);
         if (!waited.Ok())
@@ -149,7 +149,7 @@ Task<StatusOr<HttpRequest>> RestClient::Prepare(const HttpRequest& request, Cont
     if (!prepared.FindHeader("Accept"))
         prepared.SetHeader("Accept", "application/json");
     if (authenticator_) {
-        Status authorized = co_await authenticator_->Authorize(prepared, ctx);
+        Status authorized = co_await authenticator_->Authorize(ctx, prepared);
         if (!authorized.Ok())
             co_return authorized.Annotate("authenticating to " + config_.host);
     }
@@ -157,8 +157,8 @@ Task<StatusOr<HttpRequest>> RestClient::Prepare(const HttpRequest& request, Cont
     co_return prepared;
 }
 
-Task<bool> RestClient::ShouldRetry(int http_status, std::optional<std::string_view> retry_after, int attempt,
-                                   bool& reauthenticated, const HttpRequest& request, Context& ctx, Status& stop) {
+Task<bool> RestClient::ShouldRetry(Context& ctx, int http_status, std::optional<std::string_view> retry_after,
+                                   int attempt, bool& reauthenticated, const HttpRequest& request, Status& stop) {
     const std::string& method = request.method;
     if (http_status == 401 && !reauthenticated && authenticator_) {
         // Exec plugins and token files may have a fresh credential; a static one fails again.
@@ -177,7 +177,7 @@ Task<bool> RestClient::ShouldRetry(int http_status, std::optional<std::string_vi
     internal::RequestLogger(ctx).V(1).Info("retrying after Retry-After", "verb", method, "url",
                                            internal::LoggedUrl(config_.host, request.target), "code", http_status,
                                            "attempt", attempt + 1, "wait", *delay);
-    if (Status slept = co_await SleepFor(*delay, ctx); !slept.Ok()) {
+    if (Status slept = co_await SleepFor(ctx, *delay); !slept.Ok()) {
         stop = slept.Annotate("waiting " + std::to_string(delay->count()) + "s to retry after HTTP " +
                               std::to_string(http_status));
         co_return false;
@@ -185,14 +185,14 @@ Task<bool> RestClient::ShouldRetry(int http_status, std::optional<std::string_vi
     co_return true;
 }
 
-Task<StatusOr<HttpResponse>> RestClient::Do(HttpRequest request, Context ctx) {
+Task<StatusOr<HttpResponse>> RestClient::Do(Context ctx, HttpRequest request) {
     // Errors name the request without credentials in the URL: they end up in log lines.
     const std::string what = request.method + " " + internal::LoggedUrl(config_.host, request.target);
     bool reauthenticated = false;
     for (int attempt = 0;; ++attempt) {
-        CTRL_CO_ASSIGN_OR_RETURN(HttpRequest prepared, co_await Prepare(request, ctx));
+        CTRL_CO_ASSIGN_OR_RETURN(HttpRequest prepared, co_await Prepare(ctx, request));
         const Clock::time_point start = Clock::now();
-        StatusOr<HttpResponse> response = co_await transport_->Send(std::move(prepared), ctx);
+        StatusOr<HttpResponse> response = co_await transport_->Send(ctx, std::move(prepared));
         const Clock::duration took = Clock::now() - start;
         Observe(request.method, response.Ok() ? std::to_string(response->status) : kErrorCodeLabel, took);
         internal::LogResponse(ctx, config_.host, request, response.Ok() ? response->status : 0, response.GetStatus(),
@@ -200,8 +200,8 @@ Task<StatusOr<HttpResponse>> RestClient::Do(HttpRequest request, Context ctx) {
         if (!response.Ok())
             co_return response.GetStatus();
         Status stop;
-        if (co_await ShouldRetry(response->status, response->FindHeader("Retry-After"), attempt, reauthenticated,
-                                 request, ctx, stop)) {
+        if (co_await ShouldRetry(ctx, response->status, response->FindHeader("Retry-After"), attempt, reauthenticated,
+                                 request, stop)) {
             continue;
         }
         if (!stop.Ok())
@@ -214,14 +214,14 @@ Task<StatusOr<HttpResponse>> RestClient::Do(HttpRequest request, Context ctx) {
     }
 }
 
-Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest request, Context ctx) {
+Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(Context ctx, HttpRequest request) {
     const std::string what = request.method + " " + internal::LoggedUrl(config_.host, request.target);
     bool reauthenticated = false;
     for (int attempt = 0;; ++attempt) {
-        CTRL_CO_ASSIGN_OR_RETURN(HttpRequest prepared, co_await Prepare(request, ctx));
+        CTRL_CO_ASSIGN_OR_RETURN(HttpRequest prepared, co_await Prepare(ctx, request));
         prepared.timeout = request.timeout;  // a stream lives past the per-request timeout
         const Clock::time_point start = Clock::now();
-        StatusOr<std::unique_ptr<BodyStream>> stream = co_await transport_->Open(std::move(prepared), ctx);
+        StatusOr<std::unique_ptr<BodyStream>> stream = co_await transport_->Open(ctx, std::move(prepared));
         const Clock::duration took = Clock::now() - start;
         Observe(request.method, stream.Ok() ? std::to_string((*stream)->StatusCode()) : kErrorCodeLabel, took);
         internal::LogResponse(ctx, config_.host, request, stream.Ok() ? (*stream)->StatusCode() : 0, stream.GetStatus(),
@@ -234,15 +234,15 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest reque
             co_return std::move(stream);
 
         // Named first: GCC 12 destroys an aggregate built inside a co_await expression twice.
-        std::string error_body = co_await ReadErrorBody(body, ctx);
+        std::string error_body = co_await ReadErrorBody(ctx, body);
         HttpResponse response;
         response.status = body.StatusCode();
         response.headers = body.Headers();
         response.body = std::move(error_body);
         body.Close();
         Status stop;
-        if (co_await ShouldRetry(response.status, response.FindHeader("Retry-After"), attempt, reauthenticated, request,
-                                 ctx, stop)) {
+        if (co_await ShouldRetry(ctx, response.status, response.FindHeader("Retry-After"), attempt, reauthenticated,
+                                 request, stop)) {
             continue;
         }
         if (!stop.Ok())
@@ -251,14 +251,14 @@ Task<StatusOr<std::unique_ptr<BodyStream>>> RestClient::Stream(HttpRequest reque
     }
 }
 
-Task<StatusOr<std::unique_ptr<WatchStream>>> RestClient::Watch(HttpRequest request, Context ctx) {
-    return Watch(std::move(request), std::move(ctx), WatchStreamOptions{});
+Task<StatusOr<std::unique_ptr<WatchStream>>> RestClient::Watch(Context ctx, HttpRequest request) {
+    return Watch(std::move(ctx), std::move(request), WatchStreamOptions{});
 }
 
-Task<StatusOr<std::unique_ptr<WatchStream>>> RestClient::Watch(HttpRequest request, Context ctx,
+Task<StatusOr<std::unique_ptr<WatchStream>>> RestClient::Watch(Context ctx, HttpRequest request,
                                                                WatchStreamOptions options) {
     const std::string url = internal::LoggedUrl(config_.host, request.target);
-    CTRL_CO_ASSIGN_OR_RETURN(std::unique_ptr<BodyStream> body, co_await Stream(std::move(request), ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(std::unique_ptr<BodyStream> body, co_await Stream(ctx, std::move(request)));
     internal::RequestLogger(ctx).V(4).Info("watch opened", "url", url);
     co_return std::make_unique<WatchStream>(std::move(body), std::move(options));
 }

@@ -34,23 +34,23 @@ class RestClient final {
                metrics::Registry& registry);
 
     // Sends the request; a non-2xx answer is an error Status.
-    Task<StatusOr<HttpResponse>> Do(HttpRequest request, Context ctx);
+    Task<StatusOr<HttpResponse>> Do(Context ctx, HttpRequest request);
     // Sends the request and returns the body as a stream once a 2xx answer's headers arrive.
-    Task<StatusOr<std::unique_ptr<BodyStream>>> Stream(HttpRequest request, Context ctx);
+    Task<StatusOr<std::unique_ptr<BodyStream>>> Stream(Context ctx, HttpRequest request);
     // Stream() decoded as watch events.
-    Task<StatusOr<std::unique_ptr<WatchStream>>> Watch(HttpRequest request, Context ctx);
+    Task<StatusOr<std::unique_ptr<WatchStream>>> Watch(Context ctx, HttpRequest request);
     // The same, the stream read and decoded as options say.
-    Task<StatusOr<std::unique_ptr<WatchStream>>> Watch(HttpRequest request, Context ctx, WatchStreamOptions options);
+    Task<StatusOr<std::unique_ptr<WatchStream>>> Watch(Context ctx, HttpRequest request, WatchStreamOptions options);
 
     const Config& GetConfig() const { return config_; }
     void SetMaxRetries(int max_retries) { max_retries_ = max_retries; }
 
   private:
-    Task<StatusOr<HttpRequest>> Prepare(const HttpRequest& request, Context& ctx);
+    Task<StatusOr<HttpRequest>> Prepare(Context& ctx, const HttpRequest& request);
     // Whether to try again after this answer; sleeps for Retry-After first. Sets `stop` to the
     // error that ends the loop (context ended while sleeping).
-    Task<bool> ShouldRetry(int http_status, std::optional<std::string_view> retry_after, int attempt,
-                           bool& reauthenticated, const HttpRequest& request, Context& ctx, Status& stop);
+    Task<bool> ShouldRetry(Context& ctx, int http_status, std::optional<std::string_view> retry_after, int attempt,
+                           bool& reauthenticated, const HttpRequest& request, Status& stop);
     void Observe(const std::string& method, const std::string& code, std::chrono::steady_clock::duration took);
 
     const Config config_;

@@ -58,7 +58,7 @@ class BodyStream {
     // Reads the next bytes of the body into data (at most size) and returns how many; 0 means
     // the body ended cleanly. Unavailable when the connection drops mid-body, Timeout when
     // idle_timeout passes without a byte, Cancelled when ctx is cancelled.
-    virtual Task<StatusOr<std::size_t>> ReadSome(char* data, std::size_t size, Context ctx) = 0;
+    virtual Task<StatusOr<std::size_t>> ReadSome(Context ctx, char* data, std::size_t size) = 0;
     // Stops the stream and releases its connection (never reused). Safe to call twice.
     virtual void Close() = 0;
 };
@@ -91,10 +91,10 @@ class Transport {
   public:
     virtual ~Transport() = default;
     // Sends the request and reads the whole response.
-    virtual Task<StatusOr<HttpResponse>> Send(HttpRequest request, Context ctx) = 0;
+    virtual Task<StatusOr<HttpResponse>> Send(Context ctx, HttpRequest request) = 0;
     // Sends the request and returns once the response headers are read; the body is read
     // from the stream.
-    virtual Task<StatusOr<std::unique_ptr<BodyStream>>> Open(HttpRequest request, Context ctx) = 0;
+    virtual Task<StatusOr<std::unique_ptr<BodyStream>>> Open(Context ctx, HttpRequest request) = 0;
 };
 
 // Which implementation of Transport to use.

@@ -55,7 +55,7 @@ Task<StatusOr<std::optional<WatchEvent>>> WatchStream::Next(Context ctx, WatchOb
         if (event->has_value() || ended_)
             co_return std::move(event).Value();
         std::span<char> room = decoder_.Prepare(options_.read_block_bytes);
-        auto read = co_await body_->ReadSome(room.data(), room.size(), ctx);
+        auto read = co_await body_->ReadSome(ctx, room.data(), room.size());
         if (!read.Ok())
             co_return Fail(read.GetStatus());
         if (*read == 0) {

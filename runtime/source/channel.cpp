@@ -29,7 +29,7 @@ class ChannelSubscriber final : public std::enable_shared_from_this<ChannelSubsc
     }
 
     // Returns false when it was started before.
-    bool Begin(boost::asio::any_io_executor executor, Context ctx, handler::RequestQueue& queue) {
+    bool Begin(Context ctx, boost::asio::any_io_executor executor, handler::RequestQueue& queue) {
         std::lock_guard lock(mu_);
         if (executor_ || stopped_)
             return false;
@@ -131,7 +131,7 @@ Task<Status> ChannelSource::Start(Context ctx, RequestQueue& queue) {
         co_return AlreadyExistsError(String() + " was started already");
     CTRL_CO_RETURN_IF_ERROR((co_await handler_->Prepare(ctx)).Annotate("preparing the event handler"));
     const boost::asio::any_io_executor executor = co_await boost::asio::this_coro::executor;
-    if (!subscriber_->Begin(executor, ctx, queue))
+    if (!subscriber_->Begin(ctx, executor, queue))
         co_return AlreadyExistsError(String() + " was started already");
     // The channel forgets this source when ctx ends.
     const std::weak_ptr<internal::ChannelSubscriber> subscriber = subscriber_;

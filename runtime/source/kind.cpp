@@ -57,7 +57,7 @@ Task<Status> KindSource::Start(Context ctx, RequestQueue& queue) {
     });
     const boost::asio::any_io_executor executor = co_await boost::asio::this_coro::executor;
     running_ = true;
-    boost::asio::co_spawn(executor, Run(shared_from_this(), ctx, &queue), [weak](std::exception_ptr error) {
+    boost::asio::co_spawn(executor, Run(ctx, shared_from_this(), &queue), [weak](std::exception_ptr error) {
         auto self = weak.lock();
         if (self)
             self->running_ = false;
@@ -69,10 +69,10 @@ Task<Status> KindSource::Start(Context ctx, RequestQueue& queue) {
     co_return OkStatus();
 }
 
-Task<void> KindSource::Run(std::shared_ptr<KindSource> self, Context ctx, RequestQueue* queue) {
+Task<void> KindSource::Run(Context ctx, std::shared_ptr<KindSource> self, RequestQueue* queue) {
     std::vector<cache::Informer*> informers;
     bool going = co_await self->AcquireInformers(ctx, informers);
-    going = going && self->Register(informers, ctx, *queue);
+    going = going && self->Register(ctx, informers, *queue);
     if (going)
         going = co_await self->AwaitInformersSynced(ctx, informers);
     if (!going) {
@@ -80,7 +80,7 @@ Task<void> KindSource::Run(std::shared_ptr<KindSource> self, Context ctx, Reques
         co_return;
     }
     while (!self->RegistrationsSynced()) {
-        if (!(co_await SleepFor(kRegistrationSyncPoll, ctx)).Ok()) {
+        if (!(co_await SleepFor(ctx, kRegistrationSyncPoll)).Ok()) {
             self->SetPhase(Phase::kStopped, ctx.Err());
             co_return;
         }
@@ -96,7 +96,7 @@ Task<bool> KindSource::AcquireInformers(Context& ctx, std::vector<cache::Informe
             ++stats_.attempts;
         }
         StatusOr<std::vector<cache::Informer*>> got =
-            co_await informers_.GetInformers(gvk_, options_.metadata_only, ctx);
+            co_await informers_.GetInformers(ctx, gvk_, options_.metadata_only);
         if (!ctx.Err().Ok())
             co_return false;
         Status failure = got.GetStatus();
@@ -118,13 +118,13 @@ Task<bool> KindSource::AcquireInformers(Context& ctx, std::vector<cache::Informe
             ++(IsNoMatch(failure) ? stats_.unserved_attempts : stats_.failed_attempts);
         }
         ReportWaiting(failure);
-        if (!(co_await SleepFor(backoff, ctx)).Ok())
+        if (!(co_await SleepFor(ctx, backoff)).Ok())
             co_return false;
         backoff = std::min(backoff * 2, options_.max_backoff);
     }
 }
 
-bool KindSource::Register(const std::vector<cache::Informer*>& informers, const Context& ctx, RequestQueue& queue) {
+bool KindSource::Register(const Context& ctx, const std::vector<cache::Informer*>& informers, RequestQueue& queue) {
     std::lock_guard lock(mu_);
     if (gate_->stopped.load() || !ctx.Err().Ok())
         return false;

@@ -88,13 +88,13 @@ class KindSource final : public Source, public std::enable_shared_from_this<Kind
     enum class Phase { kNotStarted, kWaiting, kSynced, kFailed, kStopped };
 
     // Gets the informers, prepares the handler, registers it and waits for the sync.
-    static Task<void> Run(std::shared_ptr<KindSource> self, Context ctx, RequestQueue* queue);
+    static Task<void> Run(Context ctx, std::shared_ptr<KindSource> self, RequestQueue* queue);
     // Retries GetInformers and Prepare until both succeed; false when ctx ended.
     Task<bool> AcquireInformers(Context& ctx, std::vector<cache::Informer*>& informers);
     // Waits for each informer's first list, reporting its reflector's errors; false when ctx ended.
     Task<bool> AwaitInformersSynced(Context& ctx, const std::vector<cache::Informer*>& informers);
     // Adds the handler to each informer; false when ctx ended first.
-    bool Register(const std::vector<cache::Informer*>& informers, const Context& ctx, RequestQueue& queue);
+    bool Register(const Context& ctx, const std::vector<cache::Informer*>& informers, RequestQueue& queue);
     // Removes the handler from every informer (Start's context ended).
     void Unregister();
     bool RegistrationsSynced() const;

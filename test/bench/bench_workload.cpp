@@ -48,7 +48,7 @@ Status StartWithWorkload(const char* program, ctrl::testing::ControlPlane& contr
                 LoadAverage().c_str());
     std::fflush(stdout);
     StatusOr<ctrl::testing::WorkloadReport> created =
-        RunSync(io, ctrl::testing::CreateWorkload(**client, workload, Context::Background()));
+        RunSync(io, ctrl::testing::CreateWorkload(Context::Background(), **client, workload));
     if (!created.Ok())
         return created.GetStatus().Annotate("workload");
     std::printf("created %d pods in %.1f s: %.0f pods/s\n", created->pods,

@@ -55,14 +55,14 @@ struct PatchTimes {
 
 // Watches every pod from resource_version and notes each patch's event in times.seen_raw until ctx
 // ends. opened: set once the response headers came.
-Task<void> RawWatch(rest::RestClient& client, std::string resource_version, PatchTimes& times,
-                    std::atomic<bool>& opened, Context ctx) {
+Task<void> RawWatch(Context ctx, rest::RestClient& client, std::string resource_version, PatchTimes& times,
+                    std::atomic<bool>& opened) {
     const cache::ListWatchTarget target{.resource = {"", "v1", "pods"}, .namespaced = true};
     StatusOr<rest::HttpRequest> request = cache::BuildWatchRequest(target, resource_version, 3600, 60s);
     if (!request.Ok())
         co_return;
     rest::HttpRequest watch = std::move(request).Value();
-    StatusOr<std::unique_ptr<rest::WatchStream>> stream = co_await client.Watch(std::move(watch), ctx);
+    StatusOr<std::unique_ptr<rest::WatchStream>> stream = co_await client.Watch(ctx, std::move(watch));
     if (!stream.Ok()) {
         std::fprintf(stderr, "cache_sync_bench: raw watch: %s\n", stream.GetStatus().ToString().c_str());
         co_return;
@@ -111,7 +111,7 @@ Status RunPatchLoad(const rest::Config& config, cache::Informer& informer, const
     Context raw_ctx = Context::WithCancel(Context::Background());
     boost::asio::co_spawn(
         raw_loop.Executor(),
-        RawWatch(**raw_client, informer.GetStore().LastSyncResourceVersion(), *times, raw_opened, raw_ctx),
+        RawWatch(raw_ctx, **raw_client, informer.GetStore().LastSyncResourceVersion(), *times, raw_opened),
         [&raw_ended](std::exception_ptr) { raw_ended = true; });
     WaitUntil(30s, [&] { return raw_opened.load() || raw_ended.load(); });
 

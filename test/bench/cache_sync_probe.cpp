@@ -66,7 +66,7 @@ int RunProbe(const ProbeOptions& options) {
     // client has done before its cache starts (and which would add ~2 MB of fixed cost to the RSS).
     const Clock::time_point warm_start = Clock::now();
     StatusOr<discovery::RESTMapping> mapping =
-        RunOn(loop.Executor(), mapper->RESTMapping(GroupKind{"", "Pod"}, {"v1"}, Within(60s)));
+        RunOn(loop.Executor(), mapper->RESTMapping(Within(60s), GroupKind{"", "Pod"}, {"v1"}));
     if (!mapping.Ok())
         return Fail("discovery of pods: " + mapping.GetStatus().ToString());
     const double warm_seconds = Seconds(Clock::now() - warm_start);
@@ -78,7 +78,7 @@ int RunProbe(const ProbeOptions& options) {
     auto cache = std::make_unique<cache::Cache>(rest, mapper, loop.Executor(), std::move(cache_options));
     cache->Start(stop);
     StatusOr<std::vector<cache::Informer*>> informers =
-        RunOn(loop.Executor(), cache->GetInformers(kPod, /*metadata_only=*/false, Within(60s)));
+        RunOn(loop.Executor(), cache->GetInformers(Within(60s), kPod, /*metadata_only=*/false));
     if (!informers.Ok() || informers->size() != 1)
         return Fail("pod informer: " + informers.GetStatus().ToString());
     Status synced = RunOn(loop.Executor(), cache->WaitForCacheSync(Within(600s)));

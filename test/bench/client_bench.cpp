@@ -83,7 +83,7 @@ int RunBench(const std::string& kubeconfig) {
     workload.pods_per_namespace = kPods;
     workload.prefix = "bench";
     StatusOr<testing::WorkloadReport> created =
-        RunOn(io.get_executor(), testing::CreateWorkload(**direct, workload, Context::Background()));
+        RunOn(io.get_executor(), testing::CreateWorkload(Context::Background(), **direct, workload));
     if (!created.Ok()) {
         std::fprintf(stderr, "workload: %s\n", created.GetStatus().ToString().c_str());
         return 1;

@@ -108,7 +108,7 @@ int RunControllerProbe(const ControllerProbeOptions& options) {
     // of pods, which an operator's client has done before its manager starts.
     const Clock::time_point warm_start = Clock::now();
     StatusOr<discovery::RESTMapping> mapping =
-        RunOn(loop.Executor(), cluster->GetRESTMapper().RESTMapping(GroupKind{"", "Pod"}, {"v1"}, Within(60s)));
+        RunOn(loop.Executor(), cluster->GetRESTMapper().RESTMapping(Within(60s), GroupKind{"", "Pod"}, {"v1"}));
     if (!mapping.Ok())
         return Fail("discovery of pods: " + mapping.GetStatus().ToString());
     const double warm_seconds = std::chrono::duration<double>(Clock::now() - warm_start).count();

@@ -46,7 +46,7 @@ struct Fixture {
 Fixture& Shared() {
     static Fixture* fixture = [] {
         auto* f = new Fixture(1, true);
-        (void)RunSync(f->io, f->mapper->RESTMapping({"", "Pod"}, {"v1"}, Context::Background()));
+        (void)RunSync(f->io, f->mapper->RESTMapping(Context::Background(), {"", "Pod"}, {"v1"}));
         return f;
     }();
     return *fixture;
@@ -66,7 +66,7 @@ BENCHMARK(BM_CachedMapping)->ThreadRange(1, 4)->UseRealTime();
 void BM_RESTMappingTask(benchmark::State& state) {
     Fixture& f = Shared();
     for (auto _ : state) {
-        benchmark::DoNotOptimize(RunSync(f.io, f.mapper->RESTMapping({"", "Pod"}, {"v1"}, Context::Background())));
+        benchmark::DoNotOptimize(RunSync(f.io, f.mapper->RESTMapping(Context::Background(), {"", "Pod"}, {"v1"})));
     }
     state.SetItemsProcessed(state.iterations());
 }
@@ -86,8 +86,9 @@ void PrintRequestCounts() {
                     std::vector<std::string> versions;
                     if (versioned)
                         versions.push_back("v1");
-                    auto m = RunSync(f.io, f.mapper->RESTMapping({Fixture::Group(i), "Kind" + std::to_string(i)},
-                                                                 versions, Context::Background()));
+                    auto m =
+                        RunSync(f.io, f.mapper->RESTMapping(Context::Background(),
+                                                            {Fixture::Group(i), "Kind" + std::to_string(i)}, versions));
                     if (!m.Ok())
                         std::printf(" (error: %s)", m.GetStatus().ToString().c_str());
                 }

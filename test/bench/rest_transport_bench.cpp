@@ -38,7 +38,7 @@ Task<int> GetLoop(RestClient& client, Clock::time_point until, int& errors) {
     int done = 0;
     StatusOr<HttpRequest> request = RequestBuilder("GET").AbsPath("/version").Build();
     while (Clock::now() < until) {
-        StatusOr<HttpResponse> response = co_await client.Do(*request, Context::Background());
+        StatusOr<HttpResponse> response = co_await client.Do(Context::Background(), *request);
         if (!response.Ok())
             ++errors;
         ++done;
@@ -91,7 +91,7 @@ std::string PodStream(int events, std::size_t& bytes) {
 
 Task<int> ReadAll(RestClient& client, std::size_t& errors) {
     StatusOr<HttpRequest> request = RequestBuilder("GET").AbsPath("/api/v1/pods?watch=true").Build();
-    StatusOr<std::unique_ptr<WatchStream>> stream = co_await client.Watch(*request, Context::Background());
+    StatusOr<std::unique_ptr<WatchStream>> stream = co_await client.Watch(Context::Background(), *request);
     if (!stream.Ok()) {
         ++errors;
         co_return 0;

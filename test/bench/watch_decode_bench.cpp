@@ -120,7 +120,7 @@ class MemoryBody final : public BodyStream {
     explicit MemoryBody(std::string_view bytes) : bytes_(bytes) {}
     int StatusCode() const override { return 200; }
     const std::vector<Header>& Headers() const override { return headers_; }
-    Task<StatusOr<std::size_t>> ReadSome(char* data, std::size_t size, Context /*ctx*/) override {
+    Task<StatusOr<std::size_t>> ReadSome(Context /*ctx*/, char* data, std::size_t size) override {
         const std::size_t count = std::min(size, bytes_.size() - offset_);
         std::memcpy(data, bytes_.data() + offset_, count);
         offset_ += count;

@@ -245,22 +245,22 @@ Task<void> KindAndScopeOfObjects(Client& client, std::string /*ns*/) {
     StatusOr<GroupVersionKind> gvk = client.GroupVersionKindFor(pod);
     CONFORMANCE_CO_ASSERT(gvk.Ok());
     EXPECT_EQ(gvk->kind, "Pod");
-    StatusOr<bool> pod_namespaced = co_await client.IsObjectNamespaced(pod, ctx);
+    StatusOr<bool> pod_namespaced = co_await client.IsObjectNamespaced(ctx, pod);
     CONFORMANCE_CO_ASSERT(pod_namespaced.Ok());
     EXPECT_TRUE(*pod_namespaced);
     api::Namespace ns_kind;
-    StatusOr<bool> ns_namespaced = co_await client.IsObjectNamespaced(ns_kind, ctx);
+    StatusOr<bool> ns_namespaced = co_await client.IsObjectNamespaced(ctx, ns_kind);
     CONFORMANCE_CO_ASSERT(ns_namespaced.Ok());
     EXPECT_FALSE(*ns_namespaced);
     Object widget;
     widget.SetGroupVersionKind(WidgetKind());
-    StatusOr<bool> widget_namespaced = co_await client.IsObjectNamespaced(widget, ctx);
+    StatusOr<bool> widget_namespaced = co_await client.IsObjectNamespaced(ctx, widget);
     CONFORMANCE_CO_ASSERT(widget_namespaced.Ok());
     EXPECT_TRUE(*widget_namespaced);
     Object unknown;
     unknown.SetApiVersion("nope.example.com/v1");
     unknown.SetKind("Widget");
-    StatusOr<bool> unknown_namespaced = co_await client.IsObjectNamespaced(unknown, ctx);
+    StatusOr<bool> unknown_namespaced = co_await client.IsObjectNamespaced(ctx, unknown);
     EXPECT_TRUE(IsNoMatch(unknown_namespaced.GetStatus())) << unknown_namespaced.GetStatus();
     EXPECT_TRUE(IsBadRequest(client.GroupVersionKindFor(Object()).GetStatus()));
 }

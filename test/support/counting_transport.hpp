@@ -21,13 +21,13 @@ class CountingTransport final : public rest::Transport {
   public:
     explicit CountingTransport(std::unique_ptr<rest::Transport> inner) : inner_(std::move(inner)) {}
 
-    Task<StatusOr<rest::HttpResponse>> Send(rest::HttpRequest request, Context ctx) override {
+    Task<StatusOr<rest::HttpResponse>> Send(Context ctx, rest::HttpRequest request) override {
         Record(request);
-        co_return co_await inner_->Send(std::move(request), std::move(ctx));
+        co_return co_await inner_->Send(std::move(ctx), std::move(request));
     }
-    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(rest::HttpRequest request, Context ctx) override {
+    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(Context ctx, rest::HttpRequest request) override {
         Record(request);
-        co_return co_await inner_->Open(std::move(request), std::move(ctx));
+        co_return co_await inner_->Open(std::move(ctx), std::move(request));
     }
     // Requests sent or opened so far.
     int Count() const { return count_.load(); }

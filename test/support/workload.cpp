@@ -98,7 +98,7 @@ std::string WorkloadPodName(const WorkloadOptions& options, int pod_index) {
     return name;
 }
 
-Task<StatusOr<WorkloadReport>> CreateWorkload(client::Client& client, WorkloadOptions options, Context ctx) {
+Task<StatusOr<WorkloadReport>> CreateWorkload(Context ctx, client::Client& client, WorkloadOptions options) {
     CTRL_CO_RETURN_IF_ERROR(CheckOptions(options));
     const Clock::time_point start = Clock::now();
     int namespaces_created = 0;
@@ -129,7 +129,7 @@ Task<StatusOr<WorkloadReport>> CreateWorkload(client::Client& client, WorkloadOp
     co_return run.report;
 }
 
-Task<StatusOr<WorkloadReport>> DeleteWorkload(client::Client& client, WorkloadOptions options, Context ctx) {
+Task<StatusOr<WorkloadReport>> DeleteWorkload(Context ctx, client::Client& client, WorkloadOptions options) {
     CTRL_CO_RETURN_IF_ERROR(CheckOptions(options));
     const Clock::time_point start = Clock::now();
     WorkloadReport report;

@@ -52,11 +52,11 @@ api::Pod WorkloadPod(const WorkloadOptions& options, int namespace_index, int po
 // Creates the namespaces, then every pod, with options.concurrency creates in flight. Objects that
 // already exist are counted, not recreated, so a re-run completes a partial workload. The first
 // error stops it (the creates in flight finish) and is returned naming the object.
-Task<StatusOr<WorkloadReport>> CreateWorkload(client::Client& client, WorkloadOptions options, Context ctx);
+Task<StatusOr<WorkloadReport>> CreateWorkload(Context ctx, client::Client& client, WorkloadOptions options);
 
 // Deletes the workload's pods (grace period 0: no kubelet has to confirm), then its namespaces.
 // Objects already gone are fine. Without a namespace controller (the local control plane) the
 // namespaces stay Terminating; a later CreateWorkload with the same prefix then fails.
-Task<StatusOr<WorkloadReport>> DeleteWorkload(client::Client& client, WorkloadOptions options, Context ctx);
+Task<StatusOr<WorkloadReport>> DeleteWorkload(Context ctx, client::Client& client, WorkloadOptions options);
 
 }  // namespace ctrl::testing

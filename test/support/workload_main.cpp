@@ -102,8 +102,8 @@ int main(int argc, char** argv) {
 
     ctrl::Context ctx = ctrl::Context::Background();
     ctrl::StatusOr<ctrl::testing::WorkloadReport> report =
-        remove ? ctrl::RunSync(io, ctrl::testing::DeleteWorkload(**client, options, ctx))
-               : ctrl::RunSync(io, ctrl::testing::CreateWorkload(**client, options, ctx));
+        remove ? ctrl::RunSync(io, ctrl::testing::DeleteWorkload(ctx, **client, options))
+               : ctrl::RunSync(io, ctrl::testing::CreateWorkload(ctx, **client, options));
     if (!report.Ok())
         return Fail(report.GetStatus().ToString());
     const std::string range = options.prefix + "-1.." + options.prefix + "-" + std::to_string(options.namespaces);

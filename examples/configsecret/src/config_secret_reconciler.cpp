@@ -23,7 +23,7 @@ namespace controllerutil = ctrl::controllerutil;
 // One reconcile of one ConfigSecret: the steps of Reconcile, sharing the object read.
 class ConfigSecretReconciler::Run {
   public:
-    Run(ConfigSecretReconciler& r, Context ctx) : r_(r), ctx_(std::move(ctx)), log_(ctrl::log::FromContext(ctx_)) {}
+    Run(Context ctx, ConfigSecretReconciler& r) : r_(r), ctx_(std::move(ctx)), log_(ctrl::log::FromContext(ctx_)) {}
 
     Task<StatusOr<Result>> Reconcile(ctrl::Request request) {
         const Status read = co_await r_.client_.Get(ctx_, request, cs_);
@@ -196,7 +196,7 @@ class ConfigSecretReconciler::Run {
 };
 
 Task<StatusOr<Result>> ConfigSecretReconciler::Reconcile(Context ctx, ctrl::Request request) {
-    Run run(*this, std::move(ctx));
+    Run run(std::move(ctx), *this);
     co_return co_await run.Reconcile(std::move(request));
 }
 

@@ -15,21 +15,13 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <ctrl/core/run_sync.hpp>
+#include <ctrl/ctrl.hpp>
+#include <ctrl/envtest/environment.hpp>
+
 #include "config_secret_reconciler.hpp"
 #include "configsecret_api/config_secret.hpp"
 #include "configsecret_api/examples_v1alpha1.hpp"
-#include "ctrl/api/builtins.hpp"
-#include "ctrl/api/condition.hpp"
-#include "ctrl/api/config_map.hpp"
-#include "ctrl/api/event.hpp"
-#include "ctrl/api/namespace.hpp"
-#include "ctrl/api/secret.hpp"
-#include "ctrl/client/client.hpp"
-#include "ctrl/client/option_values.hpp"
-#include "ctrl/controllerutil/owner.hpp"
-#include "ctrl/core/run_sync.hpp"
-#include "ctrl/envtest/environment.hpp"
-#include "ctrl/manager/manager.hpp"
 #include "secret_content.hpp"
 
 namespace configsecret {

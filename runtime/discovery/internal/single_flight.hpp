@@ -37,7 +37,7 @@ class SingleFlight final {
     };
 
     // Awaited, so fn refuses a temporary lambda that captures by copy (AwaitSafeFunction).
-    Task<Outcome> Do(const std::string& key, AwaitSafeFunction<Task<T>()> fn, Context ctx) {
+    Task<Outcome> Do(Context ctx, const std::string& key, AwaitSafeFunction<Task<T>()> fn) {
         std::shared_ptr<Call> call;
         bool leader = false;
         {

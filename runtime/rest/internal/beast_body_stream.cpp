@@ -27,8 +27,7 @@ BeastBodyStream::BeastBodyStream(std::shared_ptr<BeastConnection> connection,
       idle_timeout_(idle_timeout),
       status_code_(static_cast<int>(parser_->get().result_int())),
       headers_(CopyHeaders(parser_->get().base())),
-      idle_deadline_{std::nullopt, "idle timeout of " + FormatDuration(idle_timeout_)},
-      ctx_deadline_{std::nullopt, "context deadline"} {}
+      idle_deadline_{std::nullopt, "idle timeout of " + FormatDuration(idle_timeout_)} {}
 
 BeastBodyStream::~BeastBodyStream() {
     Close();
@@ -45,18 +44,18 @@ void BeastBodyStream::Close() {
     net::post(connection_->GetStrand(), [connection = connection_] { connection->Abort(); });
 }
 
-Task<StatusOr<std::size_t>> BeastBodyStream::ReadSome(char* data, std::size_t size, Context ctx) {
+Task<StatusOr<std::size_t>> BeastBodyStream::ReadSome(Context ctx, char* data, std::size_t size) {
     if (size == 0)
         co_return BadRequestError(description_ + ": ReadSome needs room for at least one byte");
     try {
-        co_return co_await net::co_spawn(connection_->GetStrand(), ReadOnStrand(data, size, std::move(ctx)),
+        co_return co_await net::co_spawn(connection_->GetStrand(), ReadOnStrand(std::move(ctx), data, size),
                                          net::use_awaitable);
     } catch (const std::exception& e) {
         co_return InternalError(description_ + ": " + e.what());
     }
 }
 
-Task<StatusOr<std::size_t>> BeastBodyStream::ReadOnStrand(char* data, std::size_t size, Context ctx) {
+Task<StatusOr<std::size_t>> BeastBodyStream::ReadOnStrand(Context ctx, char* data, std::size_t size) {
     if (closed_)
         co_return CancelledError(description_ + ": the stream was closed");
     if (!failed_.Ok())
@@ -70,10 +69,9 @@ Task<StatusOr<std::size_t>> BeastBodyStream::ReadOnStrand(char* data, std::size_
         watchdog_->Resume(ctx);
     } else {
         watchdog_ =
-            std::make_unique<BeastWatchdog>(connection_->GetStrand(), ctx, [raw = connection_.get()] { raw->Abort(); });
+            std::make_unique<BeastWatchdog>(ctx, connection_->GetStrand(), [raw = connection_.get()] { raw->Abort(); });
     }
     BeastWatchdog& watchdog = *watchdog_;
-    ctx_deadline_.at = ctx.Deadline();
     try {
         for (;;) {
             watchdog.ExpireAt(NextDeadline());
@@ -123,10 +121,9 @@ Task<StatusOr<std::size_t>> BeastBodyStream::ReadOnStrand(char* data, std::size_
 }
 
 const Deadline& BeastBodyStream::NextDeadline() {
-    if (idle_timeout_.count() <= 0)
-        return ctx_deadline_;
-    idle_deadline_.at = Clock::now() + idle_timeout_;
-    return Earliest(ctx_deadline_, idle_deadline_);
+    if (idle_timeout_.count() > 0)
+        idle_deadline_.at = Clock::now() + idle_timeout_;
+    return idle_deadline_;
 }
 
 }  // namespace ctrl::rest::internal

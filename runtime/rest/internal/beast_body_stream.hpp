@@ -30,12 +30,13 @@ class BeastBodyStream final : public BodyStream {
 
     int StatusCode() const override { return status_code_; }
     const std::vector<Header>& Headers() const override { return headers_; }
-    Task<StatusOr<std::size_t>> ReadSome(char* data, std::size_t size, Context ctx) override;
+    Task<StatusOr<std::size_t>> ReadSome(Context ctx, char* data, std::size_t size) override;
     void Close() override;
 
   private:
-    Task<StatusOr<std::size_t>> ReadOnStrand(char* data, std::size_t size, Context ctx);
-    // The earlier of the read's Context deadline and the idle deadline, which starts now.
+    Task<StatusOr<std::size_t>> ReadOnStrand(Context ctx, char* data, std::size_t size);
+    // The idle deadline, which starts now (none without an idle timeout). The read's Context
+    // deadline is not in it: it cancels the Context by itself, which the watchdog hears.
     const Deadline& NextDeadline();
 
     const std::shared_ptr<BeastConnection> connection_;
@@ -49,7 +50,6 @@ class BeastBodyStream final : public BodyStream {
     // Kept across reads, paused between them; made by the first read. Touched only on the strand.
     std::unique_ptr<BeastWatchdog> watchdog_;
     Deadline idle_deadline_;  // "idle timeout of 30s"
-    Deadline ctx_deadline_;   // of the current read's Context
 };
 
 }  // namespace ctrl::rest::internal

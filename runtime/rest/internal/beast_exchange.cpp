@@ -113,13 +113,10 @@ StatusOr<WireRequest> BuildWireRequest(const BeastServer& server, HttpRequest re
     return wire;
 }
 
-Deadline RequestDeadline(std::chrono::milliseconds timeout, const Context& ctx) {
-    Deadline deadline;
-    if (timeout.count() > 0)
-        deadline = {Clock::now() + timeout, "request timeout of " + FormatDuration(timeout)};
-    if (const auto ctx_deadline = ctx.Deadline())
-        deadline = Earliest(deadline, {*ctx_deadline, "context deadline"});
-    return deadline;
+Deadline RequestDeadline(std::chrono::milliseconds timeout) {
+    if (timeout.count() <= 0)
+        return {};
+    return {Clock::now() + timeout, "request timeout of " + FormatDuration(timeout)};
 }
 
 std::vector<Header> CopyHeaders(const http::fields& fields) {
@@ -149,10 +146,10 @@ Status DescribeIoFailure(const std::string& description, std::string_view what, 
     return UnavailableError(description + ": " + std::string(what) + ": " + reason);
 }
 
-Task<AttemptResult> SendAttempt(std::shared_ptr<BeastServer> server, std::shared_ptr<BeastConnection> connection,
-                                bool reused, const WireRequest& request, Deadline deadline, Context ctx,
-                                const std::string& description, HttpResponse& response) {
-    BeastWatchdog watchdog(connection->GetStrand(), ctx, [raw = connection.get()] { raw->Abort(); });
+Task<AttemptResult> SendAttempt(Context ctx, std::shared_ptr<BeastServer> server,
+                                std::shared_ptr<BeastConnection> connection, bool reused, const WireRequest& request,
+                                Deadline deadline, const std::string& description, HttpResponse& response) {
+    BeastWatchdog watchdog(ctx, connection->GetStrand(), [raw = connection.get()] { raw->Abort(); });
     std::size_t written = 0;
     Status status = co_await ConnectAndWrite(*server, *connection, request, deadline, description, watchdog, written);
     FullResponseParser parser;
@@ -183,10 +180,10 @@ Task<AttemptResult> SendAttempt(std::shared_ptr<BeastServer> server, std::shared
     co_return AttemptResult{};
 }
 
-Task<AttemptResult> OpenAttempt(std::shared_ptr<BeastServer> server, std::shared_ptr<BeastConnection> connection,
-                                bool reused, const WireRequest& request, Deadline deadline, Context ctx,
-                                const std::string& description, StreamResponseParser& parser) {
-    BeastWatchdog watchdog(connection->GetStrand(), ctx, [raw = connection.get()] { raw->Abort(); });
+Task<AttemptResult> OpenAttempt(Context ctx, std::shared_ptr<BeastServer> server,
+                                std::shared_ptr<BeastConnection> connection, bool reused, const WireRequest& request,
+                                Deadline deadline, const std::string& description, StreamResponseParser& parser) {
+    BeastWatchdog watchdog(ctx, connection->GetStrand(), [raw = connection.get()] { raw->Abort(); });
     std::size_t written = 0;
     Status status = co_await ConnectAndWrite(*server, *connection, request, deadline, description, watchdog, written);
     parser.header_limit(kMaxHeaderBytes);

@@ -55,8 +55,9 @@ struct AttemptResult {
 // for a malformed method, target or header.
 StatusOr<WireRequest> BuildWireRequest(const BeastServer& server, HttpRequest request);
 
-// The request's deadline: its timeout and the Context's deadline, the earlier one.
-Deadline RequestDeadline(std::chrono::milliseconds timeout, const Context& ctx);
+// The request's own deadline, from its timeout (zero: none). The Context's deadline is not in it:
+// it cancels the Context by itself, which the watchdog hears.
+Deadline RequestDeadline(std::chrono::milliseconds timeout);
 
 // The headers of a response, as the transport interface shows them.
 std::vector<Header> CopyHeaders(const boost::beast::http::fields& fields);
@@ -65,15 +66,15 @@ std::vector<Header> CopyHeaders(const boost::beast::http::fields& fields);
 // when new (within options.connect_timeout), writes the request, reads the whole response into
 // `response`, and returns the connection to the pool when the server allows keep-alive.
 // `description` ("GET https://host:6443/version") prefixes messages.
-Task<AttemptResult> SendAttempt(std::shared_ptr<BeastServer> server, std::shared_ptr<BeastConnection> connection,
-                                bool reused, const WireRequest& request, Deadline deadline, Context ctx,
-                                const std::string& description, HttpResponse& response);
+Task<AttemptResult> SendAttempt(Context ctx, std::shared_ptr<BeastServer> server,
+                                std::shared_ptr<BeastConnection> connection, bool reused, const WireRequest& request,
+                                Deadline deadline, const std::string& description, HttpResponse& response);
 
 // One attempt of Transport::Open: the same up to the response header, read into `parser`. The
 // connection then belongs to the caller's body stream.
-Task<AttemptResult> OpenAttempt(std::shared_ptr<BeastServer> server, std::shared_ptr<BeastConnection> connection,
-                                bool reused, const WireRequest& request, Deadline deadline, Context ctx,
-                                const std::string& description, StreamResponseParser& parser);
+Task<AttemptResult> OpenAttempt(Context ctx, std::shared_ptr<BeastServer> server,
+                                std::shared_ptr<BeastConnection> connection, bool reused, const WireRequest& request,
+                                Deadline deadline, const std::string& description, StreamResponseParser& parser);
 
 // Why an I/O operation of a request failed: the watchdog's reason when it fired, else
 // Unavailable (Internal for a response over the size limits) naming `what` was being done.

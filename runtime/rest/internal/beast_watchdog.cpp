@@ -67,7 +67,7 @@ std::string FormatDuration(std::chrono::milliseconds duration) {
     return std::to_string(ms) + "ms";
 }
 
-BeastWatchdog::BeastWatchdog(Strand strand, const Context& ctx, std::function<void()> abort)
+BeastWatchdog::BeastWatchdog(const Context& ctx, Strand strand, std::function<void()> abort)
     : state_(std::make_shared<State>(strand)), ctx_(ctx) {
     state_->abort = std::move(abort);
     Watch(ctx_);

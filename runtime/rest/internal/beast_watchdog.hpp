@@ -29,9 +29,11 @@ const Deadline& Earliest(const Deadline& a, const Deadline& b);
 // "5s", "250ms", "1.5s": for messages.
 std::string FormatDuration(std::chrono::milliseconds duration);
 
-// Stops an operation on a connection when its deadline passes or its Context is cancelled: it
-// runs `abort` (which closes the connection, so the pending I/O fails) on the connection's
-// strand, at most once. Boost 1.74 has no per-operation cancellation, hence this. The caller
+// Stops an operation on a connection when its Context is cancelled (a Context's deadline cancels
+// it by itself, so the watchdog only listens for that) or when the transport's own deadline
+// passes (request, connect and idle timeouts, given by ExpireAt): it runs `abort` (which closes
+// the connection, so the pending I/O fails) on the connection's strand, at most once. Boost 1.74
+// has no per-operation cancellation, hence this. The caller
 // must create, re-arm, pause, resume and destroy it on that strand, and keep whatever `abort`
 // touches alive until the watchdog is destroyed or disarmed.
 //
@@ -40,12 +42,12 @@ std::string FormatDuration(std::chrono::milliseconds duration);
 // across many operations (a body read in pieces) re-arms about once per deadline period.
 class BeastWatchdog final {
   public:
-    BeastWatchdog(Strand strand, const Context& ctx, std::function<void()> abort);
+    BeastWatchdog(const Context& ctx, Strand strand, std::function<void()> abort);
     BeastWatchdog(const BeastWatchdog&) = delete;
     BeastWatchdog& operator=(const BeastWatchdog&) = delete;
     ~BeastWatchdog();
 
-    // Replaces the deadline (none: no deadline).
+    // Replaces the transport's deadline (none: no deadline).
     void ExpireAt(const Deadline& deadline);
     // Until Resume, neither the deadline nor a cancel aborts: between two operations.
     void Pause();

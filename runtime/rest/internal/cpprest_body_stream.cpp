@@ -18,7 +18,7 @@ CppRestBodyStream::~CppRestBodyStream() {
     Close();
 }
 
-Task<StatusOr<std::size_t>> CppRestBodyStream::ReadSome(char* data, std::size_t size, Context ctx) {
+Task<StatusOr<std::size_t>> CppRestBodyStream::ReadSome(Context ctx, char* data, std::size_t size) {
     if (size == 0)
         co_return std::size_t{0};
     while (true) {

@@ -24,7 +24,7 @@ class CppRestBodyStream final : public BodyStream {
 
     int StatusCode() const override { return status_; }
     const std::vector<Header>& Headers() const override { return headers_; }
-    Task<StatusOr<std::size_t>> ReadSome(char* data, std::size_t size, Context ctx) override;
+    Task<StatusOr<std::size_t>> ReadSome(Context ctx, char* data, std::size_t size) override;
     void Close() override;
 
   private:

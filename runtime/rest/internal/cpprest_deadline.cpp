@@ -2,7 +2,7 @@
 
 namespace ctrl::rest::internal::cpprest {
 
-Deadline RequestDeadline(std::chrono::milliseconds timeout, const Context& ctx) {
+Deadline RequestDeadline(const Context& ctx, std::chrono::milliseconds timeout) {
     Deadline deadline;
     if (timeout > std::chrono::milliseconds::zero()) {
         deadline.at = Context::Clock::now() + timeout;

@@ -15,6 +15,6 @@ struct Deadline {
 };
 
 // The earlier of the request timeout (zero: none) counted from now and the Context's deadline.
-Deadline RequestDeadline(std::chrono::milliseconds timeout, const Context& ctx);
+Deadline RequestDeadline(const Context& ctx, std::chrono::milliseconds timeout);
 
 }  // namespace ctrl::rest::internal::cpprest

@@ -19,6 +19,7 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
@@ -38,17 +39,18 @@ constexpr std::chrono::milliseconds kMaxReapDelay{50};
 // One child process and its pipes. Every step after Spawn runs on one strand.
 class ProcessOp : public std::enable_shared_from_this<ProcessOp> {
   public:
-    ProcessOp(const Executor& executor, ProcessSpec spec, Done done)
-        : strand_(boost::asio::make_strand(executor)),
+    ProcessOp(Context ctx, const Executor& executor, ProcessSpec spec, Done done)
+        : ctx_(std::move(ctx)),
+          strand_(boost::asio::make_strand(executor)),
           out_(strand_),
           err_(strand_),
           exit_(strand_),
-          deadline_(strand_),
           reap_timer_(strand_),
           spec_(std::move(spec)),
           done_(std::move(done)) {}
 
     ~ProcessOp() {
+        ctx_.RemoveCallback(ctx_callback_);
         if (pid_ > 0 && !reaped_) {
             KillChild();
             waitpid(pid_, nullptr, 0);
@@ -61,17 +63,18 @@ class ProcessOp : public std::enable_shared_from_this<ProcessOp> {
     // Starts the child with its stdout (and stderr unless interactive) on pipes.
     Status Spawn();
 
-    // Reads the pipes, waits for the exit and enforces the timeout; calls done once.
+    // Reads the pipes, waits for the exit and kills the child when ctx ends; calls done once.
     void Start() {
         boost::asio::post(strand_, [self = shared_from_this()] { self->StartOnStrand(); });
     }
 
   private:
     void StartOnStrand() {
-        deadline_.expires_after(spec_.timeout);
-        deadline_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
-            if (!error)
-                self->OnDeadline();
+        // Runs on the thread that ends ctx (the deadline thread for the timeout), or here.
+        std::weak_ptr<ProcessOp> weak = shared_from_this();
+        ctx_callback_ = ctx_.OnCancel([weak](const Status& why) {
+            if (auto self = weak.lock())
+                boost::asio::post(self->strand_, [self, why] { self->OnContextDone(why); });
         });
         ReadStdout();
         if (!spec_.interactive)
@@ -159,10 +162,10 @@ class ProcessOp : public std::enable_shared_from_this<ProcessOp> {
         Finish();
     }
 
-    void OnDeadline() {
+    void OnContextDone(const Status& why) {
         if (finished_ || reaped_)
             return;
-        result_.timed_out = true;
+        result_.timed_out = IsTimeout(why);
         KillChild();
         // A grandchild may still hold the pipes open: stop reading so the reap can go on.
         ClosePipe(out_);
@@ -179,7 +182,7 @@ class ProcessOp : public std::enable_shared_from_this<ProcessOp> {
         if (finished_)
             return;
         finished_ = true;
-        deadline_.cancel();
+        ctx_.RemoveCallback(std::exchange(ctx_callback_, 0));
         reap_timer_.cancel();
         boost::system::error_code ignored;
         exit_.close(ignored);
@@ -187,11 +190,12 @@ class ProcessOp : public std::enable_shared_from_this<ProcessOp> {
         done(std::move(result_));
     }
 
+    const Context ctx_;
+    Context::CallbackId ctx_callback_ = 0;
     boost::asio::strand<Executor> strand_;
     boost::asio::posix::stream_descriptor out_;
     boost::asio::posix::stream_descriptor err_;
     boost::asio::posix::stream_descriptor exit_;  // the child's pidfd, when the kernel gives one
-    boost::asio::steady_timer deadline_;
     boost::asio::steady_timer reap_timer_;
     ProcessSpec spec_;
     Done done_;
@@ -300,11 +304,11 @@ Status ProcessOp::Spawn() {
 
 }  // namespace
 
-Task<StatusOr<ProcessResult>> RunProcess(const ProcessSpec& spec) {
+Task<StatusOr<ProcessResult>> RunProcess(Context ctx, const ProcessSpec& spec) {
     const Executor executor = co_await boost::asio::this_coro::executor;
     // Named, not a lambda inside the co_await expression (GCC 12 destroys those twice).
-    std::function<void(Done)> start = [&spec, &executor](Done done) {
-        auto op = std::make_shared<ProcessOp>(executor, spec, done);
+    std::function<void(Done)> start = [&ctx, &spec, &executor](Done done) {
+        auto op = std::make_shared<ProcessOp>(ctx, executor, spec, done);
         Status spawned = op->Spawn();
         if (!spawned.Ok()) {
             done(spawned);

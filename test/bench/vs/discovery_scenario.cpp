@@ -44,7 +44,7 @@ Task<Status> ResolveThings(discovery::RESTMapper& mapper, int groups, bool versi
         if (versioned)
             versions.emplace_back("v1");
         Context ctx = Context::WithTimeout(Context::Background(), 30s);
-        StatusOr<discovery::RESTMapping> mapping = co_await mapper.RESTMapping(ThingOf(i), std::move(versions), ctx);
+        StatusOr<discovery::RESTMapping> mapping = co_await mapper.RESTMapping(ctx, ThingOf(i), std::move(versions));
         if (!mapping.Ok())
             co_return mapping.GetStatus().Annotate(ThingOf(i).group + " Thing");
         if (mapping->resource.resource != "things" || mapping->resource.version != "v1" || !mapping->Namespaced())
@@ -60,7 +60,7 @@ Task<Status> MissRepeatedly(discovery::RESTMapper& mapper, int misses) {
         std::vector<std::string> versions = {"v1"};
         Context ctx = Context::WithTimeout(Context::Background(), 30s);
         StatusOr<discovery::RESTMapping> mapping =
-            co_await mapper.RESTMapping(GroupKind("bench1.ctrl.dev", "Missing"), std::move(versions), ctx);
+            co_await mapper.RESTMapping(ctx, GroupKind("bench1.ctrl.dev", "Missing"), std::move(versions));
         if (!IsNoMatch(mapping.GetStatus()))
             co_return Status(StatusCode::kInternal, "lookup " + std::to_string(i + 1) +
                                                         " of bench1.ctrl.dev/v1 Missing was not a no-match: " +

@@ -56,20 +56,20 @@ Task<void> MeasureIdle(const ReconcileTimer& timer, IdleRun& run) {
             run.stop.Cancel();
             co_return;
         }
-        if (!(co_await SleepFor(10ms, run.stop)).Ok())
+        if (!(co_await SleepFor(run.stop, 10ms)).Ok())
             co_return;
     }
     const double all_s = static_cast<double>(timer.LastFirstReconcileAt() - run.start) / 1e9;
 
     // Idle: nothing changes in the cluster; let the last reconciles and requests settle first.
-    if (!(co_await SleepFor(2s, run.stop)).Ok())
+    if (!(co_await SleepFor(run.stop, 2s)).Ok())
         co_return;
     const int64_t reconciles_before = timer.Reconciles();
     const ProcessSnapshot idle_start = SnapshotProcess();
     const double cpu_before = CpuSeconds();
     const Clock::time_point wall_start = Clock::now();
     const auto idle = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(run.idle_seconds));
-    if (!(co_await SleepFor(idle, run.stop)).Ok())
+    if (!(co_await SleepFor(run.stop, idle)).Ok())
         co_return;
     const double cpu_seconds = CpuSeconds() - cpu_before;
     const double wall_seconds = std::chrono::duration<double>(Clock::now() - wall_start).count();

@@ -21,7 +21,7 @@ Task<Status> WarmUp(manager::Manager& mgr, std::string namespace_name) {
     const Context ctx = Context::WithTimeout(Context::Background(), std::chrono::seconds(60));
     GroupKind pods("", "Pod");
     std::vector<std::string> versions = {"v1"};
-    StatusOr<discovery::RESTMapping> mapping = co_await mgr.GetRESTMapper().RESTMapping(pods, versions, ctx);
+    StatusOr<discovery::RESTMapping> mapping = co_await mgr.GetRESTMapper().RESTMapping(ctx, pods, versions);
     if (!mapping.Ok())
         co_return mapping.GetStatus().Annotate("resolving pods through the manager's RESTMapper");
     api::PodList list;

@@ -20,7 +20,7 @@ Task<Status> WarmUpOnLoop(std::string namespace_name, client::Client& direct) {
     Context ctx = Context::WithTimeout(Context::Background(), 60s);
     std::vector<std::string> versions = {"v1"};
     StatusOr<discovery::RESTMapping> mapping =
-        co_await direct.RESTMapper().RESTMapping(GroupKind("", "Pod"), std::move(versions), ctx);
+        co_await direct.RESTMapper().RESTMapping(ctx, GroupKind("", "Pod"), std::move(versions));
     if (!mapping.Ok())
         co_return mapping.GetStatus().Annotate("resolving pods through the RESTMapper");
     api::PodList pods;

@@ -39,19 +39,22 @@ class BeastStreamDeadlineTest : public ::testing::Test {
         if (!transport.Ok())
             return nullptr;
         transport_ = std::move(transport).Value();
-        auto stream = RunSync(io_, transport_->Open(Get("/api/v1/pods?watch=1"), TestContext()));
+        auto stream = RunSync(io_, transport_->Open(TestContext(), Get("/api/v1/pods?watch=1")));
         EXPECT_TRUE(stream.Ok()) << stream.GetStatus();
         return stream.Ok() ? std::move(stream).Value() : nullptr;
     }
     StatusOr<std::size_t> Read(BodyStream& stream, std::string& into, Context ctx = TestContext()) {
         char buffer[4096];
-        auto n = RunSync(io_, stream.ReadSome(buffer, sizeof(buffer), std::move(ctx)));
+        auto n = RunSync(io_, stream.ReadSome(std::move(ctx), buffer, sizeof(buffer)));
         if (n.Ok())
             into.append(buffer, *n);
         return n;
     }
     // Reads until some bytes arrive or the read fails.
-    StatusOr<std::size_t> ReadSome(BodyStream& stream, std::string& into, Context ctx = TestContext()) {
+    StatusOr<std::size_t> ReadSome(BodyStream& stream, std::string& into) {
+        return ReadSome(TestContext(), stream, into);
+    }
+    StatusOr<std::size_t> ReadSome(Context ctx, BodyStream& stream, std::string& into) {
         for (;;) {
             auto n = Read(stream, into, ctx);
             if (!n.Ok() || *n > 0)
@@ -159,7 +162,7 @@ TEST_F(BeastStreamDeadlineTest, CancellingAnEarlierReadsContextDoesNotEndALaterR
     ASSERT_NE(stream, nullptr);
     auto first = Context::WithCancel(TestContext());
     std::string body;
-    ASSERT_TRUE(ReadSome(*stream, body, first).Ok());
+    ASSERT_TRUE(ReadSome(first, *stream, body).Ok());
     first.Cancel(CancelledError("first read's context cancelled"));
     RunBetweenReads(milliseconds(50));
     cancelled = true;
@@ -174,7 +177,7 @@ TEST_F(BeastStreamDeadlineTest, ALaterReadWithAnotherContextEndsWhenThatOneIsCan
     ASSERT_NE(stream, nullptr);
     const Context first = TestContext();
     std::string body;
-    ASSERT_TRUE(ReadSome(*stream, body, first).Ok());
+    ASSERT_TRUE(ReadSome(first, *stream, body).Ok());
     const Context second = Context::WithCancel(Context::Background());
     std::thread canceller([second] {
         std::this_thread::sleep_for(milliseconds(150));
@@ -194,7 +197,7 @@ TEST_F(BeastStreamDeadlineTest, AContextDeadlineBeforeTheIdleDeadlineEndsTheRead
     auto stream = Open(server.Url(), milliseconds(kTestWait));
     ASSERT_NE(stream, nullptr);
     std::string body;
-    ASSERT_TRUE(ReadSome(*stream, body, Context::Background()).Ok());
+    ASSERT_TRUE(ReadSome(Context::Background(), *stream, body).Ok());
     const auto start = Clock::now();
     auto n = Read(*stream, body, Within(milliseconds(300)));
     const auto waited = Clock::now() - start;

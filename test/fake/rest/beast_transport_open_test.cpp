@@ -40,13 +40,13 @@ class BeastOpenTest : public ::testing::Test {
         return transport.Ok() ? std::move(transport).Value() : nullptr;
     }
     std::unique_ptr<BodyStream> Open(Transport& transport, HttpRequest request) {
-        auto stream = RunSync(io_, transport.Open(std::move(request), TestContext()));
+        auto stream = RunSync(io_, transport.Open(TestContext(), std::move(request)));
         EXPECT_TRUE(stream.Ok()) << stream.GetStatus();
         return stream.Ok() ? std::move(stream).Value() : nullptr;
     }
     StatusOr<std::size_t> Read(BodyStream& stream, std::string& into, Context ctx = TestContext()) {
         char buffer[4096];
-        auto n = RunSync(io_, stream.ReadSome(buffer, sizeof(buffer), std::move(ctx)));
+        auto n = RunSync(io_, stream.ReadSome(std::move(ctx), buffer, sizeof(buffer)));
         if (n.Ok())
             into.append(buffer, *n);
         return n;
@@ -272,7 +272,7 @@ TEST_F(BeastOpenTest, NothingIsReadUntilAsked) {
     std::size_t received = 0;
     const auto start = Clock::now();
     for (;;) {
-        auto n = RunSync(io_, stream->ReadSome(buffer.data(), buffer.size(), TestContext()));
+        auto n = RunSync(io_, stream->ReadSome(TestContext(), buffer.data(), buffer.size()));
         ASSERT_TRUE(n.Ok()) << n.GetStatus();
         if (*n == 0)
             break;
@@ -292,7 +292,7 @@ TEST_F(BeastOpenTest, AStreamsConnectionIsNeverReused) {
         std::string body;
         ASSERT_TRUE(ReadAll(*stream, body).Ok());
     }
-    ASSERT_TRUE(RunSync(io_, transport->Send(Get("/version"), TestContext())).Ok());
+    ASSERT_TRUE(RunSync(io_, transport->Send(TestContext(), Get("/version"))).Ok());
     EXPECT_EQ(server.Connections(), 2);
 }
 

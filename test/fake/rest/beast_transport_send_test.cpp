@@ -42,8 +42,11 @@ class BeastSendTest : public ::testing::Test {
         EXPECT_TRUE(transport.Ok()) << transport.GetStatus();
         return transport.Ok() ? std::move(transport).Value() : nullptr;
     }
-    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request, Context ctx = TestContext()) {
-        return RunSync(io_, transport.Send(std::move(request), std::move(ctx)));
+    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request) {
+        return Send(TestContext(), transport, std::move(request));
+    }
+    StatusOr<HttpResponse> Send(Context ctx, Transport& transport, HttpRequest request) {
+        return RunSync(io_, transport.Send(std::move(ctx), std::move(request)));
     }
 
     boost::asio::io_context io_;
@@ -193,7 +196,7 @@ TEST_F(BeastSendTest, TheEarlierOfContextDeadlineAndTimeoutWins) {
     BeastTestServer server(NeverRespond);
     auto transport = NewTransport(server.Url());
     auto ctx = Context::WithTimeout(Context::Background(), milliseconds(150));
-    auto response = Send(*transport, Get("/slow", milliseconds(5000)), ctx);
+    auto response = Send(ctx, *transport, Get("/slow", milliseconds(5000)));
     EXPECT_TRUE(IsTimeout(response.GetStatus())) << response.GetStatus();
     EXPECT_THAT(response.GetStatus().Message(), HasSubstr("context deadline exceeded"));
 }
@@ -207,7 +210,7 @@ TEST_F(BeastSendTest, CancellingTheContextFromAnotherThreadEndsTheRequest) {
         std::this_thread::sleep_for(milliseconds(150));
         ctx.Cancel();
     });
-    auto response = Send(*transport, Get("/slow", kTestWait), ctx);
+    auto response = Send(ctx, *transport, Get("/slow", kTestWait));
     canceller.join();
     EXPECT_TRUE(IsCancelled(response.GetStatus())) << response.GetStatus();
 }
@@ -217,7 +220,7 @@ TEST_F(BeastSendTest, AnAlreadyCancelledContextSendsNothing) {
     auto transport = NewTransport(server.Url());
     auto ctx = Context::WithCancel(Context::Background());
     ctx.Cancel();
-    auto response = Send(*transport, Get("/version"), ctx);
+    auto response = Send(ctx, *transport, Get("/version"));
     EXPECT_TRUE(IsCancelled(response.GetStatus())) << response.GetStatus();
     EXPECT_EQ(server.Connections(), 0);
 }
@@ -280,7 +283,7 @@ TEST(BeastTransportTest, ManyConcurrentRequestsOnSeveralThreads) {
     constexpr int kRequests = 200;
     std::vector<std::future<StatusOr<HttpResponse>>> results;
     for (int i = 0; i < kRequests; ++i) {
-        results.push_back(boost::asio::co_spawn(pool, (*transport)->Send(Get("/r/" + std::to_string(i)), TestContext()),
+        results.push_back(boost::asio::co_spawn(pool, (*transport)->Send(TestContext(), Get("/r/" + std::to_string(i))),
                                                 boost::asio::use_future));
     }
     for (int i = 0; i < kRequests; ++i) {
@@ -293,7 +296,7 @@ TEST(BeastTransportTest, ManyConcurrentRequestsOnSeveralThreads) {
     const int after_burst = server.Connections();
     // The pool keeps at most 4: a sequential tail reuses them instead of connecting again.
     for (int i = 0; i < 20; ++i)
-        ASSERT_TRUE(RunOn(pool.get_executor(), (*transport)->Send(Get("/t"), TestContext())).Ok());
+        ASSERT_TRUE(RunOn(pool.get_executor(), (*transport)->Send(TestContext(), Get("/t"))).Ok());
     EXPECT_EQ(server.Connections(), after_burst);
     transport->reset();
     pool.join();

@@ -109,7 +109,7 @@ class BeastTlsTest : public ::testing::Test {
         auto transport = NewBeastTransport(io_.get_executor(), options);
         if (!transport.Ok())
             return transport.GetStatus();
-        return RunSync(io_, (*transport)->Send(Get("/version"), ctrl::testing::TestContext()));
+        return RunSync(io_, (*transport)->Send(ctrl::testing::TestContext(), Get("/version")));
     }
 
     boost::asio::io_context io_;

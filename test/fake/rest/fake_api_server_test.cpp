@@ -101,8 +101,11 @@ class FakeApiServerTest : public ::testing::Test {
     T Run(Task<T> task) {
         return RunSync(io_, std::move(task));
     }
-    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request, Context ctx = TestContext()) {
-        return Run(transport.Send(std::move(request), std::move(ctx)));
+    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request) {
+        return Send(TestContext(), transport, std::move(request));
+    }
+    StatusOr<HttpResponse> Send(Context ctx, Transport& transport, HttpRequest request) {
+        return Run(transport.Send(std::move(ctx), std::move(request)));
     }
     // The body read to its end, and how it ended.
     std::pair<std::string, Status> ReadToEnd(BodyStream& stream, Context ctx = TestContext()) {
@@ -110,7 +113,7 @@ class FakeApiServerTest : public ::testing::Test {
             std::string body;
             while (true) {
                 char buffer[64 * 1024];
-                StatusOr<std::size_t> n = co_await stream.ReadSome(buffer, sizeof buffer, ctx);
+                StatusOr<std::size_t> n = co_await stream.ReadSome(ctx, buffer, sizeof buffer);
                 if (!n.Ok())
                     co_return std::pair{body, n.GetStatus()};
                 if (*n == 0)
@@ -222,11 +225,11 @@ TEST_F(FakeApiServerTest, StreamedChunksArriveAsTheyAreSent) {
                                            {.delay = 700ms, .data = "\"DELETED\",\"object\":{}}\n"}})});
     std::unique_ptr<Transport> client = Client();
     const auto start = Clock::now();
-    StatusOr<std::unique_ptr<BodyStream>> stream = Run(client->Open(Get("/api/v1/pods?watch=1"), TestContext()));
+    StatusOr<std::unique_ptr<BodyStream>> stream = Run(client->Open(TestContext(), Get("/api/v1/pods?watch=1")));
     ASSERT_TRUE(stream.Ok()) << stream.GetStatus();
     EXPECT_EQ((*stream)->StatusCode(), 200);
     char buffer[256];
-    StatusOr<std::size_t> got = Run((*stream)->ReadSome(buffer, sizeof buffer, TestContext()));
+    StatusOr<std::size_t> got = Run((*stream)->ReadSome(TestContext(), buffer, sizeof buffer));
     ASSERT_TRUE(got.Ok()) << got.GetStatus();
     EXPECT_EQ(std::string(buffer, *got), first);
     // The server counts a chunk once its write completes, which may be after the client read it: what
@@ -244,7 +247,7 @@ TEST_F(FakeApiServerTest, ADroppedStreamIsUnavailableAfterItsBytes) {
         {FakeResponse::Stream({{.data = "{\"type\":\"ADDED\"}\n"}, {.delay = 100ms, .data = "{\"type\":\"MOD"}},
                               FakeEnd::kDrop)});
     std::unique_ptr<Transport> client = Client();
-    StatusOr<std::unique_ptr<BodyStream>> stream = Run(client->Open(Get("/watch"), TestContext()));
+    StatusOr<std::unique_ptr<BodyStream>> stream = Run(client->Open(TestContext(), Get("/watch")));
     ASSERT_TRUE(stream.Ok()) << stream.GetStatus();
     auto [body, status] = ReadToEnd(**stream);
     EXPECT_EQ(body, "{\"type\":\"ADDED\"}\n{\"type\":\"MOD");
@@ -283,7 +286,7 @@ TEST_F(FakeApiServerTest, ASilentServerHitsTheIdleTimeout) {
     EXPECT_TRUE(IsTimeout(response.GetStatus())) << response.GetStatus();
     EXPECT_THAT(response.GetStatus().Message(), HasSubstr("idle timeout"));
 
-    StatusOr<std::unique_ptr<BodyStream>> stream = Run(client->Open(Get("/silent-body"), TestContext()));
+    StatusOr<std::unique_ptr<BodyStream>> stream = Run(client->Open(TestContext(), Get("/silent-body")));
     ASSERT_TRUE(stream.Ok()) << stream.GetStatus();
     auto [body, status] = ReadToEnd(**stream);
     EXPECT_EQ(body, "a");
@@ -317,7 +320,7 @@ TEST_F(FakeApiServerTest, StopIsPromptAndDropsOpenStreams) {
     RawClient waiting(server_->Port());
     waiting.Write("GET /delayed HTTP/1.1\r\nHost: x\r\n\r\n");
     std::unique_ptr<Transport> client = Client();
-    StatusOr<std::unique_ptr<BodyStream>> stream = Run(client->Open(Get("/hang"), TestContext()));
+    StatusOr<std::unique_ptr<BodyStream>> stream = Run(client->Open(TestContext(), Get("/hang")));
     ASSERT_TRUE(stream.Ok()) << stream.GetStatus();
     ASSERT_TRUE(server_->WaitForRequests(2, kTestWait));
 
@@ -342,10 +345,10 @@ TEST_F(FakeApiServerTest, ReaderBackpressureHoldsTheServerBack) {
     std::vector<FakeChunk> chunks(kChunks, FakeChunk{.data = std::string(kChunk, 'w')});
     server_->Handle({.path = "/flood"}, {FakeResponse::Stream(std::move(chunks))});
     std::unique_ptr<Transport> client = Client();
-    StatusOr<std::unique_ptr<BodyStream>> stream = Run(client->Open(Get("/flood"), TestContext()));
+    StatusOr<std::unique_ptr<BodyStream>> stream = Run(client->Open(TestContext(), Get("/flood")));
     ASSERT_TRUE(stream.Ok()) << stream.GetStatus();
     char buffer[1024];
-    ASSERT_TRUE(Run((*stream)->ReadSome(buffer, sizeof buffer, TestContext())).Ok());
+    ASSERT_TRUE(Run((*stream)->ReadSome(TestContext(), buffer, sizeof buffer)).Ok());
     std::this_thread::sleep_for(1s);
     const std::size_t sent_while_idle = server_->BodyBytesSent();
     std::cout << "sent while the reader waited: " << sent_while_idle / 1024 << " KiB of " << kChunks * kChunk / 1024

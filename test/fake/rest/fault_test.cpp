@@ -33,7 +33,7 @@ Task<std::pair<std::vector<WatchEvent>, Status>> ReadWatch(RestClient& client, s
     StatusOr<HttpRequest> request = RequestBuilder("GET").AbsPath(path).Build();
     if (!request.Ok())
         co_return std::pair{std::move(events), request.GetStatus()};
-    StatusOr<std::unique_ptr<WatchStream>> stream = co_await client.Watch(*request, ctx);
+    StatusOr<std::unique_ptr<WatchStream>> stream = co_await client.Watch(ctx, *request);
     if (!stream.Ok())
         co_return std::pair{std::move(events), stream.GetStatus()};
     while (true) {
@@ -63,7 +63,7 @@ class FaultTest : public ::testing::TestWithParam<TransportKind> {
     StatusOr<HttpResponse> Get(const std::string& path, std::chrono::milliseconds timeout = 0ms) {
         StatusOr<HttpRequest> request = RequestBuilder("GET").AbsPath(path).Timeout(timeout).Build();
         EXPECT_TRUE(request.Ok());
-        return RunSync(io_, client_->Do(*request, TestContext()));
+        return RunSync(io_, client_->Do(TestContext(), *request));
     }
 
     // Opens a watch on path and reads events until an error or the end; returns them and the

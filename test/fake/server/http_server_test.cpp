@@ -284,7 +284,7 @@ TEST(HttpServerTlsTest, ServesHttpsWithASelfSignedCertificate) {
         request.target = "/healthz";
         request.timeout = std::chrono::seconds(20);
         Context call = Context::Background();
-        StatusOr<rest::HttpResponse> response = co_await (*transport)->Send(request, call);
+        StatusOr<rest::HttpResponse> response = co_await (*transport)->Send(call, request);
         ctx.Cancel();
         co_return response;
     };

@@ -200,7 +200,7 @@ TEST_F(CacheClientTest, AResyncPeriodRedeliversEveryObjectAsAnUpdate) {
     CacheOptions options;
     options.reflector.resync_period = 200ms;
     MakeCache(std::move(options), client::CacheReadOptions{});
-    StatusOr<std::vector<Informer*>> informers = Run(cache_->GetInformers(kPod, false, Within(30s)));
+    StatusOr<std::vector<Informer*>> informers = Run(cache_->GetInformers(Within(30s), kPod, false));
     ASSERT_TRUE(informers.Ok()) << informers.GetStatus();
     ASSERT_EQ(informers->size(), 1u);
     // The handler outlives this body (the informer runs until TearDown): it owns what it touches.
@@ -234,7 +234,7 @@ TEST_F(CacheClientTest, PerKindSelectorsAndReaderFailOnMissingInformer) {
     EXPECT_TRUE(IsNotFound(missing)) << missing;
     EXPECT_THAT(missing.Message(), ::testing::HasSubstr("reader_fail_on_missing_informer"));
 
-    ASSERT_TRUE(Run(cache_->GetInformers(kPod, false, Within(30s))).Ok());
+    ASSERT_TRUE(Run(cache_->GetInformers(Within(30s), kPod, false)).Ok());
     ASSERT_TRUE(Run(client_->List(Within(30s), pods, client::InNamespace(ns_))).Ok());
     ASSERT_EQ(pods.Items().size(), 1u) << "the informer lists only what its selector selects";
     EXPECT_EQ(pods.Items()[0].Name(), labelled.Name());
@@ -256,13 +256,10 @@ TEST_F(CacheClientTest, DestroyingARunningCacheStopsItsInformersSafely) {
 TEST_F(CacheClientTest, AFieldIndexAnswersMatchingFields) {
     CreatePods(10);
     MakeCache(CacheOptions{}, client::CacheReadOptions{});
-    Status indexed = Run(cache_->IndexField(
-        kPod, "spec.nodeName",
-        [](const Object& pod) {
-            StatusOr<std::string> node = pod.NestedString({"spec", "nodeName"});
-            return node.Ok() ? std::vector<std::string>{*node} : std::vector<std::string>{};
-        },
-        Within(30s)));
+    Status indexed = Run(cache_->IndexField(Within(30s), kPod, "spec.nodeName", [](const Object& pod) {
+        StatusOr<std::string> node = pod.NestedString({"spec", "nodeName"});
+        return node.Ok() ? std::vector<std::string>{*node} : std::vector<std::string>{};
+    }));
     ASSERT_TRUE(indexed.Ok()) << indexed;
 
     const std::string node = ns_ + "-node-1";
@@ -330,7 +327,7 @@ TEST_F(CacheClientTest, WaitForCacheSyncNamesTheKindTheUserMayNotListAndWhy) {
     StatusOr<std::string> kubeconfig = ctrl::testing::SharedControlPlane().AddUser("nobody-" + ns_);
     ASSERT_TRUE(kubeconfig.Ok());
     MakeCache(CacheOptions{}, client::CacheReadOptions{}, *kubeconfig);
-    StatusOr<std::vector<Informer*>> informers = Run(cache_->GetInformers(kPod, false, Within(30s)));
+    StatusOr<std::vector<Informer*>> informers = Run(cache_->GetInformers(Within(30s), kPod, false));
     ASSERT_TRUE(informers.Ok()) << informers.GetStatus();
     const auto started = std::chrono::steady_clock::now();
     Status synced = Run(cache_->WaitForCacheSync(Within(3s)));

@@ -116,7 +116,7 @@ class CacheLifecycleTest : public ::testing::Test {
     }
 
     Informer* InformerOf(const GroupVersionKind& gvk, bool metadata_only = false) {
-        StatusOr<std::vector<Informer*>> informers = Run(cache_->GetInformers(gvk, metadata_only, Within(kHung)));
+        StatusOr<std::vector<Informer*>> informers = Run(cache_->GetInformers(Within(kHung), gvk, metadata_only));
         EXPECT_TRUE(informers.Ok()) << informers.GetStatus();
         EXPECT_EQ(informers.Ok() ? informers->size() : 0u, 1u);
         return informers.Ok() && !informers->empty() ? informers->front() : nullptr;
@@ -371,7 +371,7 @@ TEST_F(CacheLifecycleTest, HandlersMayCallBackIntoTheInformerAndTheCacheAndARemo
             callbacks->synced_seen = synced;
             callbacks->late = registration;
         }
-        boost::asio::co_spawn(executor, cache->GetInformers(kSecret, false, Within(kHung)),
+        boost::asio::co_spawn(executor, cache->GetInformers(Within(kHung), kSecret, false),
                               [callbacks](std::exception_ptr, StatusOr<std::vector<Informer*>> got) {
                                   std::lock_guard lock(callbacks->mu);
                                   callbacks->get_informers = got.GetStatus();

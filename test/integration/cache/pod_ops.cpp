@@ -23,10 +23,10 @@ namespace {
 
 const GroupVersion kCoreV1{"", "v1"};
 
-Task<Status> Send(rest::RestClient& client, StatusOr<rest::HttpRequest> request, Context ctx) {
+Task<Status> Send(Context ctx, rest::RestClient& client, StatusOr<rest::HttpRequest> request) {
     if (!request.Ok())
         co_return request.GetStatus();
-    StatusOr<rest::HttpResponse> response = co_await client.Do(std::move(request).Value(), ctx);
+    StatusOr<rest::HttpResponse> response = co_await client.Do(ctx, std::move(request).Value());
     co_return response.GetStatus();
 }
 
@@ -55,7 +55,7 @@ Task<Status> CreateNamespace(rest::RestClient& client, std::string name, Context
     const std::string body = R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + name + R"("}})";
     StatusOr<rest::HttpRequest> request =
         rest::RequestBuilder("POST").GroupVersion(kCoreV1).Resource("namespaces").Body(body).Build();
-    co_return co_await Send(client, std::move(request), ctx);
+    co_return co_await Send(ctx, client, std::move(request));
 }
 
 Task<Status> CreatePod(rest::RestClient& client, std::string namespace_name, std::string name, std::size_t index,
@@ -67,7 +67,7 @@ Task<Status> CreatePod(rest::RestClient& client, std::string namespace_name, std
                                               .Resource("pods")
                                               .Body(std::move(body))
                                               .Build();
-    co_return co_await Send(client, std::move(request), ctx);
+    co_return co_await Send(ctx, client, std::move(request));
 }
 
 Task<Status> LabelPod(rest::RestClient& client, std::string namespace_name, std::string name, std::string key,
@@ -80,7 +80,7 @@ Task<Status> LabelPod(rest::RestClient& client, std::string namespace_name, std:
                                               .Name(name)
                                               .Body(std::move(body), "application/merge-patch+json")
                                               .Build();
-    co_return co_await Send(client, std::move(request), ctx);
+    co_return co_await Send(ctx, client, std::move(request));
 }
 
 Task<Status> DeletePod(rest::RestClient& client, std::string namespace_name, std::string name, Context ctx) {
@@ -93,7 +93,7 @@ Task<Status> DeletePod(rest::RestClient& client, std::string namespace_name, std
                                               .Name(name)
                                               .Write(params)
                                               .Build();
-    co_return co_await Send(client, std::move(request), ctx);
+    co_return co_await Send(ctx, client, std::move(request));
 }
 
 Task<StatusOr<std::vector<Object>>> ListPods(rest::RestClient& client, std::string namespace_name, Context ctx) {
@@ -111,7 +111,7 @@ Task<StatusOr<std::vector<Object>>> ListPods(rest::RestClient& client, std::stri
                                                   .Build();
         if (!request.Ok())
             co_return request.GetStatus();
-        StatusOr<rest::HttpResponse> response = co_await client.Do(std::move(request).Value(), ctx);
+        StatusOr<rest::HttpResponse> response = co_await client.Do(ctx, std::move(request).Value());
         if (!response.Ok())
             co_return response.GetStatus();
         StatusOr<ObjectList> list = ObjectList::Parse(response->body);
@@ -194,7 +194,7 @@ Task<Status> CreatePods(rest::RestClient& client, std::string namespace_name, st
     // Waits on a timer, so the loop keeps running the workers.
     while (state->finished.load() < parallel) {
         const auto poll = std::chrono::milliseconds(5);
-        Status slept = co_await SleepFor(poll, ctx);
+        Status slept = co_await SleepFor(ctx, poll);
         if (!slept.Ok())
             co_return slept;
     }

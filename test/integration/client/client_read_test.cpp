@@ -194,16 +194,16 @@ TEST_F(ClientTest, KindAndScopeOfObjects) {
     StatusOr<GroupVersionKind> gvk = client_->GroupVersionKindFor(pod);
     ASSERT_TRUE(gvk.Ok());
     EXPECT_EQ(*gvk, (GroupVersionKind{"", "v1", "Pod"}));
-    StatusOr<bool> pod_namespaced = Run(client_->IsObjectNamespaced(pod, Ctx()));
+    StatusOr<bool> pod_namespaced = Run(client_->IsObjectNamespaced(Ctx(), pod));
     ASSERT_TRUE(pod_namespaced.Ok()) << pod_namespaced.GetStatus();
     EXPECT_TRUE(*pod_namespaced);
-    StatusOr<bool> ns_namespaced = Run(client_->IsObjectNamespaced(api::Namespace(), Ctx()));
+    StatusOr<bool> ns_namespaced = Run(client_->IsObjectNamespaced(Ctx(), api::Namespace()));
     ASSERT_TRUE(ns_namespaced.Ok());
     EXPECT_FALSE(*ns_namespaced);
     Object widget;
     widget.SetApiVersion("nope.example.com/v1");
     widget.SetKind("Widget");
-    EXPECT_TRUE(IsNoMatch(Run(client_->IsObjectNamespaced(widget, Ctx())).GetStatus()));
+    EXPECT_TRUE(IsNoMatch(Run(client_->IsObjectNamespaced(Ctx(), widget)).GetStatus()));
     EXPECT_TRUE(IsBadRequest(client_->GroupVersionKindFor(Object()).GetStatus()));
     EXPECT_EQ(&client_->Scheme(), &client_->Scheme());
 }

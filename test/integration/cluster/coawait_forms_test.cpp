@@ -41,13 +41,10 @@ Task<Status> WriteEveryForm(Cluster& cluster, std::string ns) {
     const Context ctx = Context::WithTimeout(Context::Background(), 60s);
 
     // A lambda written inline where a callback is taken (captureless), a braced GVK, a literal.
-    CTRL_CO_RETURN_IF_ERROR(co_await cache.IndexField(
-        {"", "v1", "ConfigMap"}, "data.tier",
-        [](const Object& o) {
-            StatusOr<std::string> tier = o.NestedString({"data", "tier"});
-            return tier.Ok() ? std::vector<std::string>{*tier} : std::vector<std::string>{};
-        },
-        ctx));
+    CTRL_CO_RETURN_IF_ERROR(co_await cache.IndexField(ctx, {"", "v1", "ConfigMap"}, "data.tier", [](const Object& o) {
+        StatusOr<std::string> tier = o.NestedString({"data", "tier"});
+        return tier.Ok() ? std::vector<std::string>{*tier} : std::vector<std::string>{};
+    }));
 
     // Option values inline, with literals and std::string temporaries.
     for (int i = 0; i < 3; ++i) {

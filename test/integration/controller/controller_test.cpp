@@ -139,7 +139,7 @@ TEST_F(ControllerIntegrationTest, RapidUpdatesNeverOverlapAndTheLastStateIsRecon
                             std::lock_guard lock(mu);
                             seen.emplace_back(cm.DataValue("n").value_or(""));
                         }
-                        (void)co_await SleepFor(20ms, ctx);
+                        (void)co_await SleepFor(ctx, 20ms);
                         co_return Result{};
                     }))
                     .Ok());
@@ -174,7 +174,7 @@ TEST_F(ControllerIntegrationTest, FailuresBackOffTerminalErrorsStopPanicsRetryAn
                         if (request.name == "panic" && ++panics <= 2)
                             throw std::runtime_error("reconciler bug");
                         if (request.name == "slow" && !slow_saw_cancel) {
-                            const Status slept = co_await SleepFor(30s, ctx);
+                            const Status slept = co_await SleepFor(ctx, 30s);
                             slow_saw_cancel = IsTimeout(slept);
                             co_return slept;
                         }

@@ -135,7 +135,7 @@ TEST_F(DiscoveryIntegrationTest, AggregatedAndLegacyDescribeTheSameResources) {
     StatusOr<RootDiscovery> root = Run(client.FetchRoot(Deadline()));
     ASSERT_TRUE(root.Ok()) << root.GetStatus();
     for (const GroupVersion& gv : {GroupVersion{"", "v1"}, GroupVersion{"apps", "v1"}}) {
-        StatusOr<GroupVersionResources> legacy = Run(client.FetchGroupVersion(gv, Deadline()));
+        StatusOr<GroupVersionResources> legacy = Run(client.FetchGroupVersion(Deadline(), gv));
         ASSERT_TRUE(legacy.Ok()) << legacy.GetStatus();
         const GroupVersionResources* aggregated = FindVersion(root->versions, gv);
         ASSERT_NE(aggregated, nullptr);
@@ -167,10 +167,10 @@ TEST_F(DiscoveryIntegrationTest, FetchRootLegacyWhenAggregationIsRefused) {
 
 TEST_F(DiscoveryIntegrationTest, FetchGroupListOneSideAtATime) {
     DiscoveryClient client = Client(/*aggregated=*/true);
-    StatusOr<std::vector<APIGroup>> core = Run(client.FetchGroupList(/*core=*/true, Deadline()));
+    StatusOr<std::vector<APIGroup>> core = Run(client.FetchGroupList(Deadline(), /*core=*/true));
     ASSERT_TRUE(core.Ok()) << core.GetStatus();
     EXPECT_THAT(*core, ElementsAre(APIGroup{"", {"v1"}}));
-    StatusOr<std::vector<APIGroup>> named = Run(client.FetchGroupList(/*core=*/false, Deadline()));
+    StatusOr<std::vector<APIGroup>> named = Run(client.FetchGroupList(Deadline(), /*core=*/false));
     ASSERT_TRUE(named.Ok()) << named.GetStatus();
     EXPECT_NE(FindGroup(*named, "apps"), nullptr);
     EXPECT_EQ(FindGroup(*named, ""), nullptr);
@@ -179,7 +179,7 @@ TEST_F(DiscoveryIntegrationTest, FetchGroupListOneSideAtATime) {
 
 TEST_F(DiscoveryIntegrationTest, FetchGroupVersions) {
     DiscoveryClient client = Client(/*aggregated=*/true);
-    StatusOr<GroupVersionResources> core = Run(client.FetchGroupVersion({"", "v1"}, Deadline()));
+    StatusOr<GroupVersionResources> core = Run(client.FetchGroupVersion(Deadline(), {"", "v1"}));
     ASSERT_TRUE(core.Ok()) << core.GetStatus();
     EXPECT_EQ(core->group_version, (GroupVersion{"", "v1"}));
     ASSERT_NE(FindResource(*core, "configmaps"), nullptr);
@@ -188,7 +188,7 @@ TEST_F(DiscoveryIntegrationTest, FetchGroupVersions) {
     ASSERT_NE(FindResource(*core, "serviceaccounts/token"), nullptr);
     EXPECT_EQ(FindResource(*core, "serviceaccounts/token")->group, "authentication.k8s.io");
 
-    StatusOr<GroupVersionResources> apps = Run(client.FetchGroupVersion({"apps", "v1"}, Deadline()));
+    StatusOr<GroupVersionResources> apps = Run(client.FetchGroupVersion(Deadline(), {"apps", "v1"}));
     ASSERT_TRUE(apps.Ok()) << apps.GetStatus();
     ASSERT_NE(FindResource(*apps, "statefulsets"), nullptr);
     EXPECT_EQ(FindResource(*apps, "statefulsets")->kind, "StatefulSet");
@@ -200,7 +200,7 @@ TEST_F(DiscoveryIntegrationTest, MissingGroupVersionsAreNotFound) {
     DiscoveryClient client = Client(/*aggregated=*/true);
     for (const GroupVersion& gv :
          {GroupVersion{"apps", "v9"}, GroupVersion{"vpcresources.k8s.aws", "v1beta1"}, GroupVersion{"", "v2"}}) {
-        StatusOr<GroupVersionResources> missing = Run(client.FetchGroupVersion(gv, Deadline()));
+        StatusOr<GroupVersionResources> missing = Run(client.FetchGroupVersion(Deadline(), gv));
         ASSERT_FALSE(missing.Ok()) << gv.String();
         EXPECT_TRUE(IsNotFound(missing.GetStatus())) << missing.GetStatus();
         EXPECT_EQ(missing.GetStatus().HttpCode(), 404);
@@ -287,11 +287,11 @@ spec:
 
     // The legacy documents say the same.
     for (const GroupVersionResources* aggregated : {v1beta1, v1alpha1}) {
-        StatusOr<GroupVersionResources> legacy = Run(client.FetchGroupVersion(aggregated->group_version, Deadline()));
+        StatusOr<GroupVersionResources> legacy = Run(client.FetchGroupVersion(Deadline(), aggregated->group_version));
         ASSERT_TRUE(legacy.Ok()) << legacy.GetStatus();
         EXPECT_EQ(legacy->resources, aggregated->resources) << aggregated->group_version.String();
     }
-    StatusOr<std::vector<APIGroup>> named = Run(Client(/*aggregated=*/false).FetchGroupList(false, Deadline()));
+    StatusOr<std::vector<APIGroup>> named = Run(Client(/*aggregated=*/false).FetchGroupList(Deadline(), false));
     ASSERT_TRUE(named.Ok()) << named.GetStatus();
     ASSERT_NE(FindGroup(*named, "vpcresources.k8s.aws"), nullptr);
     EXPECT_EQ(FindGroup(*named, "vpcresources.k8s.aws")->versions, (std::vector<std::string>{"v1beta1", "v1alpha1"}));

@@ -83,7 +83,7 @@ class RESTMapperIntegrationTest : public ::testing::TestWithParam<bool> {
 
     StatusOr<RESTMapping> Map(const GroupKind& kind, std::vector<std::string> versions = {}) {
         return RunSync(
-            io_, mapper_->RESTMapping(kind, std::move(versions), Context::WithTimeout(Context::Background(), 30s)));
+            io_, mapper_->RESTMapping(Context::WithTimeout(Context::Background(), 30s), kind, std::move(versions)));
     }
     bool Aggregated() const { return GetParam(); }
 
@@ -167,7 +167,7 @@ TEST_P(RESTMapperIntegrationTest, SixteenThreadsResolvingANewKindCostOneRound) {
             start.arrive_and_wait();
             StatusOr<RESTMapping> m = RunOn(
                 io_.get_executor(),
-                mapper_->RESTMapping({"apps", "Deployment"}, {"v1"}, Context::WithTimeout(Context::Background(), 30s)));
+                mapper_->RESTMapping(Context::WithTimeout(Context::Background(), 30s), {"apps", "Deployment"}, {"v1"}));
             if (m.Ok())
                 ++ok;
         });
@@ -304,7 +304,7 @@ TEST(RESTMapperFaultTest, ServerErrorsDuringDiscoveryAreUnavailableNeverNoMatch)
     auto discovery = std::make_shared<DiscoveryClient>(rest, DiscoveryOptions{.aggregated = false}, registry);
     LazyRESTMapper mapper(discovery, {}, registry);
     auto lookup = [&] {
-        return RunSync(io, mapper.RESTMapping(kSgp, {"v1beta1"}, Context::WithTimeout(Context::Background(), 30s)));
+        return RunSync(io, mapper.RESTMapping(Context::WithTimeout(Context::Background(), 30s), kSgp, {"v1beta1"}));
     };
     StatusOr<RESTMapping> unavailable = lookup();
     EXPECT_TRUE(IsUnavailable(unavailable.GetStatus())) << unavailable.GetStatus();

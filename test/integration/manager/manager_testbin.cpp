@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
                                                         -> ctrl::Task<ctrl::StatusOr<ctrl::reconcile::Result>> {
                 const std::string key = request.String();
                 Say("reconcile-start " + key);
-                const ctrl::Status slept = co_await ctrl::SleepFor(sleep_for, rctx);
+                const ctrl::Status slept = co_await ctrl::SleepFor(rctx, sleep_for);
                 Say("reconcile-end " + key + (slept.Ok() ? "" : " " + slept.ToString()));
                 co_return ctrl::reconcile::Result{};
             }));

@@ -135,7 +135,7 @@ class PodListerIntegrationTest : public ::testing::Test {
             .namespaces = kNamespaces, .pods_per_namespace = kPodsPerNamespace, .prefix = "lister", .nodes = 4};
         Context ctx = Context::WithTimeout(Context::Background(), std::chrono::minutes(3));
         StatusOr<ctrl::testing::WorkloadReport> report =
-            RunSync(io, ctrl::testing::CreateWorkload(**client, options, ctx));
+            RunSync(io, ctrl::testing::CreateWorkload(ctx, **client, options));
         ASSERT_TRUE(report.Ok()) << report.GetStatus();
         ASSERT_EQ(report->pods + report->pods_existing, kPods);
         std::printf("workload: %d pods in %d namespaces created in %lld ms: %.0f pods/s, %d in flight\n", report->pods,

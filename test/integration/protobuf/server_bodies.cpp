@@ -15,7 +15,7 @@ namespace {
 
 Task<StatusOr<std::string>> DoRequest(rest::RestClient& client, rest::HttpRequest request) {
     Context ctx = Context::WithTimeout(Context::Background(), std::chrono::seconds(30));
-    StatusOr<rest::HttpResponse> response = co_await client.Do(std::move(request), ctx);
+    StatusOr<rest::HttpResponse> response = co_await client.Do(ctx, std::move(request));
     if (!response.Ok()) {
         co_return response.GetStatus();
     }
@@ -25,7 +25,7 @@ Task<StatusOr<std::string>> DoRequest(rest::RestClient& client, rest::HttpReques
 Task<StatusOr<std::string>> ReadWatch(rest::RestClient& client, rest::HttpRequest request,
                                       bool (*done)(const std::string& body)) {
     Context ctx = Context::WithTimeout(Context::Background(), std::chrono::seconds(30));
-    StatusOr<std::unique_ptr<rest::BodyStream>> stream = co_await client.Stream(std::move(request), ctx);
+    StatusOr<std::unique_ptr<rest::BodyStream>> stream = co_await client.Stream(ctx, std::move(request));
     if (!stream.Ok()) {
         co_return stream.GetStatus();
     }
@@ -33,7 +33,7 @@ Task<StatusOr<std::string>> ReadWatch(rest::RestClient& client, rest::HttpReques
     std::string body;
     char buffer[65536];
     while (!done(body)) {
-        StatusOr<std::size_t> n = co_await body_stream->ReadSome(buffer, sizeof buffer, ctx);
+        StatusOr<std::size_t> n = co_await body_stream->ReadSome(ctx, buffer, sizeof buffer);
         if (!n.Ok()) {
             co_return n.GetStatus();
         }

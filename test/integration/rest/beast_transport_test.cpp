@@ -127,8 +127,11 @@ class BeastTransportIntegrationTest : public ::testing::Test {
     T Run(Task<T> task) {
         return RunSync(io_, std::move(task));
     }
-    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request, Context ctx = Within(20s)) {
-        return Run(transport.Send(std::move(request), std::move(ctx)));
+    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request) {
+        return Send(Within(20s), transport, std::move(request));
+    }
+    StatusOr<HttpResponse> Send(Context ctx, Transport& transport, HttpRequest request) {
+        return Run(transport.Send(std::move(ctx), std::move(request)));
     }
     // Reads from the stream until `needle` has arrived; the bytes read so far otherwise.
     std::string ReadUntil(BodyStream& stream, std::string_view needle, std::chrono::milliseconds timeout = 20s) {
@@ -136,7 +139,7 @@ class BeastTransportIntegrationTest : public ::testing::Test {
         char buffer[8192];
         const Context ctx = Within(timeout);
         while (body.find(needle) == std::string::npos) {
-            StatusOr<std::size_t> n = Run(stream.ReadSome(buffer, sizeof buffer, ctx));
+            StatusOr<std::size_t> n = Run(stream.ReadSome(ctx, buffer, sizeof buffer));
             EXPECT_TRUE(n.Ok()) << n.GetStatus();
             if (!n.Ok() || *n == 0)
                 break;
@@ -200,7 +203,7 @@ TEST_F(BeastTransportIntegrationTest, RoundTripsPerSecond) {
     auto caller = [&]() -> Task<int> {
         int ok = 0;
         for (int i = 0; i < kEach; ++i)
-            ok += (co_await (*shared)->Send(Get("/version"), Context::Background())).Ok() ? 1 : 0;
+            ok += (co_await (*shared)->Send(Context::Background(), Get("/version"))).Ok() ? 1 : 0;
         co_return ok;
     };
     start = Clock::now();
@@ -223,9 +226,8 @@ TEST_F(BeastTransportIntegrationTest, RoundTripsPerSecond) {
 TEST_F(BeastTransportIntegrationTest, WatchBytesArriveAsTheServerSendsThem) {
     auto transport = New(test::AdminTransportOptions());
     StatusOr<std::unique_ptr<BodyStream>> opened =
-        Run(transport->Open(Get("/api/v1/namespaces/default/configmaps?watch=1&allowWatchBookmarks=true"
-                                "&sendInitialEvents=true&resourceVersionMatch=NotOlderThan"),
-                            Within(20s)));
+        Run(transport->Open(Within(20s), Get("/api/v1/namespaces/default/configmaps?watch=1&allowWatchBookmarks=true"
+                                             "&sendInitialEvents=true&resourceVersionMatch=NotOlderThan")));
     ASSERT_TRUE(opened.Ok()) << opened.GetStatus();
     BodyStream& stream = **opened;
     ASSERT_EQ(stream.StatusCode(), 200);
@@ -260,7 +262,7 @@ TEST_F(BeastTransportIntegrationTest, CancellingTheContextEndsAPendingWatchRead)
     options.idle_timeout = ctrl::testing::kTestWait;
     auto transport = New(options);
     StatusOr<std::unique_ptr<BodyStream>> opened =
-        Run(transport->Open(Get("/api/v1/namespaces/beast-empty/configmaps?watch=1"), Within(20s)));
+        Run(transport->Open(Within(20s), Get("/api/v1/namespaces/beast-empty/configmaps?watch=1")));
     ASSERT_TRUE(opened.Ok()) << opened.GetStatus();
     auto ctx = Context::WithCancel(Context::Background());
     std::thread canceller([ctx] {
@@ -269,7 +271,7 @@ TEST_F(BeastTransportIntegrationTest, CancellingTheContextEndsAPendingWatchRead)
     });
     char buffer[1024];
     const auto start = Clock::now();
-    StatusOr<std::size_t> n = Run((*opened)->ReadSome(buffer, sizeof buffer, ctx));
+    StatusOr<std::size_t> n = Run((*opened)->ReadSome(ctx, buffer, sizeof buffer));
     const auto took = Clock::now() - start;
     canceller.join();
     EXPECT_TRUE(IsCancelled(n.GetStatus())) << n.GetStatus();

@@ -131,11 +131,11 @@ Task<StatusOr<WatchEvent>> NextEvent(WatchStream& stream, Context ctx) {
 }
 
 // Sends one write and returns its outcome.
-Task<Status> Write(RestClient& client, RequestBuilder builder, Context ctx) {
+Task<Status> Write(Context ctx, RestClient& client, RequestBuilder builder) {
     StatusOr<HttpRequest> request = builder.Build();
     if (!request.Ok())
         co_return request.GetStatus();
-    StatusOr<HttpResponse> response = co_await client.Do(std::move(request).Value(), ctx);
+    StatusOr<HttpResponse> response = co_await client.Do(ctx, std::move(request).Value());
     co_return response.GetStatus();
 }
 
@@ -144,7 +144,7 @@ Task<Status> Write(RestClient& client, RequestBuilder builder, Context ctx) {
 Task<Status> WatchScenario(RestClient& client, HttpRequest watch_request, std::string ns, Context ctx) {
     auto create = RequestBuilder("POST").GroupVersion({"", "v1"}).Namespace(ns).Resource("configmaps");
     auto named = RequestBuilder("PUT").GroupVersion({"", "v1"}).Namespace(ns).Resource("configmaps").Name("watched");
-    CTRL_CO_ASSIGN_OR_RETURN(std::unique_ptr<WatchStream> stream, co_await client.Watch(watch_request, ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(std::unique_ptr<WatchStream> stream, co_await client.Watch(ctx, watch_request));
     CTRL_CO_ASSIGN_OR_RETURN(WatchEvent initial, co_await NextEvent(*stream, ctx));
     EXPECT_EQ(initial.type, WatchEvent::Type::kAdded);
     EXPECT_EQ(initial.object.Name(), "before");
@@ -152,20 +152,20 @@ Task<Status> WatchScenario(RestClient& client, HttpRequest watch_request, std::s
     EXPECT_EQ(bookmark.type, WatchEvent::Type::kBookmark);
     EXPECT_EQ(bookmark.object.Annotation("k8s.io/initial-events-end").value_or(""), "true");
 
-    CTRL_CO_RETURN_IF_ERROR(co_await Write(client, RequestBuilder(create).Body(ConfigMapJson("watched", "1")), ctx));
+    CTRL_CO_RETURN_IF_ERROR(co_await Write(ctx, client, RequestBuilder(create).Body(ConfigMapJson("watched", "1"))));
     CTRL_CO_ASSIGN_OR_RETURN(WatchEvent added, co_await NextEvent(*stream, ctx));
     EXPECT_EQ(added.type, WatchEvent::Type::kAdded);
     EXPECT_EQ(added.object.Name(), "watched");
 
     const std::string rv(added.object.ResourceVersion());
-    CTRL_CO_RETURN_IF_ERROR(co_await Write(client, RequestBuilder(named).Body(ConfigMapJson("watched", "2", rv)), ctx));
+    CTRL_CO_RETURN_IF_ERROR(co_await Write(ctx, client, RequestBuilder(named).Body(ConfigMapJson("watched", "2", rv))));
     CTRL_CO_ASSIGN_OR_RETURN(WatchEvent modified, co_await NextEvent(*stream, ctx));
     EXPECT_EQ(modified.type, WatchEvent::Type::kModified);
     EXPECT_EQ(modified.object.NestedString({"data", "key"}).ValueOr(""), "2");
 
     RequestBuilder remove("DELETE");
     remove.GroupVersion({"", "v1"}).Namespace(ns).Resource("configmaps").Name("watched");
-    CTRL_CO_RETURN_IF_ERROR(co_await Write(client, remove, ctx));
+    CTRL_CO_RETURN_IF_ERROR(co_await Write(ctx, client, remove));
     CTRL_CO_ASSIGN_OR_RETURN(WatchEvent deleted, co_await NextEvent(*stream, ctx));
     EXPECT_EQ(deleted.type, WatchEvent::Type::kDeleted);
     EXPECT_EQ(deleted.object.Name(), "watched");

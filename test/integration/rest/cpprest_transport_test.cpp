@@ -64,8 +64,11 @@ class CppRestTransportTest : public ::testing::Test {
     T Run(Task<T> task) {
         return RunSync(io_, std::move(task));
     }
-    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request, Context ctx = Within(20s)) {
-        return Run(transport.Send(std::move(request), std::move(ctx)));
+    StatusOr<HttpResponse> Send(Transport& transport, HttpRequest request) {
+        return Send(Within(20s), transport, std::move(request));
+    }
+    StatusOr<HttpResponse> Send(Context ctx, Transport& transport, HttpRequest request) {
+        return Run(transport.Send(std::move(ctx), std::move(request)));
     }
 
     boost::asio::io_context io_;
@@ -76,7 +79,7 @@ TEST_F(CppRestTransportTest, GetsVersionAndContinuesOnTheCallersThread) {
     ASSERT_NE(transport, nullptr);
     const std::thread::id caller = std::this_thread::get_id();
     auto scenario = [&]() -> Task<StatusOr<HttpResponse>> {
-        StatusOr<HttpResponse> response = co_await transport->Send(Get("/version"), Within(20s));
+        StatusOr<HttpResponse> response = co_await transport->Send(Within(20s), Get("/version"));
         EXPECT_EQ(std::this_thread::get_id(), caller) << "resumed on cpprestsdk's thread pool";
         co_return response;
     };
@@ -117,7 +120,7 @@ TEST_F(CppRestTransportTest, WatchBytesArriveAsTheServerSendsThem) {
     const std::string name = "cpprest-watch-" + std::to_string(Clock::now().time_since_epoch().count() % 1000000);
     auto scenario = [&]() -> Task<Status> {
         auto opened = co_await transport->Open(
-            Get("/api/v1/namespaces/default/configmaps?watch=true&fieldSelector=metadata.name%3D" + name), Within(20s));
+            Within(20s), Get("/api/v1/namespaces/default/configmaps?watch=true&fieldSelector=metadata.name%3D" + name));
         CTRL_CO_RETURN_IF_ERROR(opened.GetStatus());
         std::unique_ptr<BodyStream> stream = std::move(opened).Value();
         EXPECT_EQ(stream->StatusCode(), 200);
@@ -125,7 +128,7 @@ TEST_F(CppRestTransportTest, WatchBytesArriveAsTheServerSendsThem) {
         create.method = "POST";
         create.SetHeader("Content-Type", "application/json");
         create.body = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" + name + R"("}})";
-        auto created = co_await transport->Send(create, Within(20s));
+        auto created = co_await transport->Send(Within(20s), create);
         CTRL_CO_RETURN_IF_ERROR(created.GetStatus());
         EXPECT_EQ(created->status, 201);
 
@@ -134,7 +137,7 @@ TEST_F(CppRestTransportTest, WatchBytesArriveAsTheServerSendsThem) {
         const Context ctx = Within(20s);
         while (seen.find('\n') == std::string::npos) {
             char buffer[4096];
-            auto n = co_await stream->ReadSome(buffer, sizeof buffer, ctx);
+            auto n = co_await stream->ReadSome(ctx, buffer, sizeof buffer);
             CTRL_CO_RETURN_IF_ERROR(n.GetStatus());
             if (*n == 0)
                 co_return InternalError("the watch ended early: " + seen);
@@ -144,7 +147,7 @@ TEST_F(CppRestTransportTest, WatchBytesArriveAsTheServerSendsThem) {
         EXPECT_THAT(seen, HasSubstr(name));
         stream->Close();
         char byte;
-        auto after_close = co_await stream->ReadSome(&byte, 1, ctx);
+        auto after_close = co_await stream->ReadSome(ctx, &byte, 1);
         EXPECT_TRUE(IsCancelled(after_close.GetStatus())) << after_close.GetStatus();
         co_return OkStatus();
     };
@@ -158,7 +161,7 @@ TEST_F(CppRestTransportTest, CancellingEndsARead) {
     std::unique_ptr<Transport> transport = New(test::AdminTransportOptions());
     ASSERT_NE(transport, nullptr);
     StatusOr<std::unique_ptr<BodyStream>> stream = Run(transport->Open(
-        Get("/api/v1/namespaces/default/configmaps?watch=true&fieldSelector=metadata.name%3Dnone"), Within(20s)));
+        Within(20s), Get("/api/v1/namespaces/default/configmaps?watch=true&fieldSelector=metadata.name%3Dnone")));
     ASSERT_TRUE(stream.Ok()) << stream.GetStatus();
 
     const Context test_wait = ctrl::testing::TestContext();
@@ -168,13 +171,13 @@ TEST_F(CppRestTransportTest, CancellingEndsARead) {
         ctx.Cancel();
     });
     char buffer[1024];
-    StatusOr<std::size_t> read = Run((*stream)->ReadSome(buffer, sizeof buffer, ctx));
+    StatusOr<std::size_t> read = Run((*stream)->ReadSome(ctx, buffer, sizeof buffer));
     canceller.join();
     EXPECT_TRUE(IsCancelled(read.GetStatus())) << read.GetStatus();
     EXPECT_TRUE(test_wait.Err().Ok()) << "the read lasted until the test's deadline";
 
     // A deadline ends a read too, with Timeout; the stream is still usable afterwards.
-    read = Run((*stream)->ReadSome(buffer, sizeof buffer, Within(300ms)));
+    read = Run((*stream)->ReadSome(Within(300ms), buffer, sizeof buffer));
     EXPECT_TRUE(IsTimeout(read.GetStatus())) << read.GetStatus();
     EXPECT_THAT(read.GetStatus().Message(), HasSubstr("context deadline exceeded"));
 }
@@ -190,7 +193,7 @@ TEST_F(CppRestTransportTest, RequestTimeoutAndContextDeadlineEndASend) {
     EXPECT_THAT(response.GetStatus().Message(), HasSubstr("request timeout of 300 ms"));
 
     watch.timeout = 0ms;
-    response = Send(*transport, watch, Within(300ms));
+    response = Send(Within(300ms), *transport, watch);
     EXPECT_TRUE(IsTimeout(response.GetStatus())) << response.GetStatus();
     EXPECT_THAT(response.GetStatus().Message(), HasSubstr("context deadline"));
 

@@ -47,16 +47,16 @@ ClientFixture::ClientFixture(const Config& config) {
         client_ = std::move(client).Value();
 }
 
-StatusOr<HttpResponse> ClientFixture::Send(const RequestBuilder& builder, Context ctx) {
+StatusOr<HttpResponse> ClientFixture::Send(Context ctx, const RequestBuilder& builder) {
     StatusOr<HttpRequest> request = builder.Build();
     EXPECT_TRUE(request.Ok()) << request.GetStatus();
     if (!request.Ok())
         return request.GetStatus();
-    return Run(client_->Do(std::move(request).Value(), std::move(ctx)));
+    return Run(client_->Do(std::move(ctx), std::move(request).Value()));
 }
 
 StatusOr<Object> ClientFixture::SendForObject(const RequestBuilder& builder, Context ctx) {
-    CTRL_ASSIGN_OR_RETURN(HttpResponse response, Send(builder, std::move(ctx)));
+    CTRL_ASSIGN_OR_RETURN(HttpResponse response, Send(std::move(ctx), builder));
     return Object::Parse(response.body);
 }
 

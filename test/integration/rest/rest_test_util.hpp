@@ -50,7 +50,8 @@ class ClientFixture {
     boost::asio::io_context& Io() { return io_; }
 
     // Sends a request built by builder and fails the test on a build error.
-    StatusOr<HttpResponse> Send(const RequestBuilder& builder, Context ctx = Context::Background());
+    StatusOr<HttpResponse> Send(Context ctx, const RequestBuilder& builder);
+    StatusOr<HttpResponse> Send(const RequestBuilder& builder) { return Send(Context::Background(), builder); }
     // Send() whose body parses as an Object.
     StatusOr<Object> SendForObject(const RequestBuilder& builder, Context ctx = Context::Background());
 

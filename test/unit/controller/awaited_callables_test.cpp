@@ -54,18 +54,11 @@ using AsyncMapCopies = decltype([key = kKey](Context,
     co_return std::vector<reconcile::Request>{reconcile::Request("default", key)};
 });
 
-// cache IndexField (on the Cache and on the Informers interface), with Context first or last,
-// whichever this tree has.
+// cache IndexField (on the Cache and on the Informers interface).
 template <typename C, typename F>
-concept IndexesFieldContextFirst = requires(C& c, Context ctx, GroupVersionKind gvk, F&& f) {
+concept IndexesField = requires(C& c, Context ctx, GroupVersionKind gvk, F&& f) {
     c.IndexField(ctx, gvk, "data.key", std::forward<F>(f));
 };
-template <typename C, typename F>
-concept IndexesFieldContextLast = requires(C& c, Context ctx, GroupVersionKind gvk, F&& f) {
-    c.IndexField(gvk, "data.key", std::forward<F>(f), ctx);
-};
-template <typename C, typename F>
-concept IndexesField = IndexesFieldContextFirst<C, F> || IndexesFieldContextLast<C, F>;
 static_assert(!IndexesField<cache::Cache, ExtractCopies>);
 static_assert(!IndexesField<cache::Informers, ExtractCopies>);
 static_assert(IndexesField<cache::Cache, ExtractCopies&>);

@@ -185,7 +185,7 @@ TEST_F(ControllerTest, AReconcilePastItsTimeoutSeesItsContextCancelled) {
     std::atomic<bool> saw_cancel{false};
     Make(
         [&](Context ctx, Request) -> Task<StatusOr<Result>> {
-            const Status slept = co_await SleepFor(10s, ctx);
+            const Status slept = co_await SleepFor(ctx, 10s);
             saw_cancel = IsTimeout(slept);
             co_return Terminal(slept);
         },
@@ -221,7 +221,7 @@ TEST_F(ControllerTest, RequeueAfterWaitsAndRequeueRetries) {
 TEST_F(ControllerTest, NeverTwoReconcilesOfOneKeyAtOnce) {
     Make(
         [](Context ctx, Request) -> Task<StatusOr<Result>> {
-            (void)co_await SleepFor(2ms, ctx);
+            (void)co_await SleepFor(ctx, 2ms);
             co_return Result{};
         },
         Options{.max_concurrent_reconciles = 4});
@@ -242,7 +242,7 @@ TEST_F(ControllerTest, StopLetsInFlightReconcilesFinishAndStartsNoNewOne) {
     std::atomic<int> finished_with_live_context{0};
     Make(
         [&](Context ctx, Request) -> Task<StatusOr<Result>> {
-            const Status slept = co_await SleepFor(300ms, ctx);
+            const Status slept = co_await SleepFor(ctx, 300ms);
             if (slept.Ok())
                 ++finished_with_live_context;
             co_return Result{};

@@ -115,7 +115,7 @@ class FakeWatchStream final : public rest::BodyStream {
     }
     int StatusCode() const override { return 200; }
     const std::vector<rest::Header>& Headers() const override { return headers_; }
-    Task<StatusOr<std::size_t>> ReadSome(char* data, std::size_t size, Context ctx) override {
+    Task<StatusOr<std::size_t>> ReadSome(Context ctx, char* data, std::size_t size) override {
         for (;;) {
             std::shared_ptr<Notification> wait;
             {
@@ -144,7 +144,7 @@ class FakePodTransport final : public rest::Transport {
   public:
     explicit FakePodTransport(std::shared_ptr<FakePodServer> server) : server_(std::move(server)) {}
 
-    Task<StatusOr<rest::HttpResponse>> Send(rest::HttpRequest, Context) override {
+    Task<StatusOr<rest::HttpResponse>> Send(Context, rest::HttpRequest) override {
         rest::HttpResponse response;
         response.headers.push_back({"Content-Type", "application/json"});
         if (server_->Forbidden()) {
@@ -157,7 +157,7 @@ class FakePodTransport final : public rest::Transport {
         response.body = server_->ListBody();
         co_return response;
     }
-    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(rest::HttpRequest request, Context) override {
+    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(Context, rest::HttpRequest request) override {
         if (server_->Forbidden())
             co_return ForbiddenError(R"(pods is forbidden: User "someone" cannot watch resource "pods")");
         std::shared_ptr<FakePodServer::Feed> feed = server_->OpenFeed();
@@ -189,7 +189,7 @@ class FakeInformers final : public cache::Informers {
     void Stop() { run_ctx_.Cancel(); }
     int Calls() const { return calls_; }
 
-    Task<StatusOr<std::vector<cache::Informer*>>> GetInformers(GroupVersionKind gvk, bool, Context) override {
+    Task<StatusOr<std::vector<cache::Informer*>>> GetInformers(Context, GroupVersionKind gvk, bool) override {
         if (++calls_ <= no_match_answers_)
             co_return NoMatchError("no matches for kind \"" + gvk.kind + "\" in version \"" + gvk.version + "\"");
         const boost::asio::any_io_executor executor = co_await boost::asio::this_coro::executor;
@@ -210,7 +210,7 @@ class FakeInformers final : public cache::Informers {
         co_return informers;
     }
     Task<Status> WaitForCacheSync(Context) override { co_return OkStatus(); }
-    Task<Status> IndexField(GroupVersionKind, std::string, cache::FieldExtractor, Context) override {
+    Task<Status> IndexField(Context, GroupVersionKind, std::string, cache::FieldExtractor) override {
         co_return OkStatus();
     }
 

@@ -19,13 +19,13 @@ using testing::TestContext;
 TEST(SleepTest, SleepsAtLeastTheDuration) {
     boost::asio::io_context io;
     const auto start = Clock::now();
-    EXPECT_TRUE(RunSync(io, SleepFor(20ms, TestContext())).Ok());
+    EXPECT_TRUE(RunSync(io, SleepFor(TestContext(), 20ms)).Ok());
     EXPECT_GE(Clock::now() - start, 20ms);
 }
 
 TEST(SleepTest, TheContextDeadlineEndsItWithTimeout) {
     boost::asio::io_context io;
-    Status status = RunSync(io, SleepFor(10s, Context::WithTimeout(Context::Background(), 20ms)));
+    Status status = RunSync(io, SleepFor(Context::WithTimeout(Context::Background(), 20ms), 10s));
     EXPECT_TRUE(IsTimeout(status));
 }
 
@@ -39,7 +39,7 @@ TEST(SleepTest, CancelFromAnotherThreadWakesItWithTheReason) {
         std::this_thread::sleep_for(20ms);
         ctx.Cancel(CancelledError("manager stopping"));
     });
-    Status status = RunSync(io, SleepFor(24h, ctx));
+    Status status = RunSync(io, SleepFor(ctx, 24h));
     canceller.join();
     EXPECT_TRUE(IsCancelled(status));
     EXPECT_EQ(status.Message(), "manager stopping");
@@ -50,7 +50,7 @@ TEST(SleepTest, AlreadyCancelledReturnsAtOnce) {
     boost::asio::io_context io;
     Context ctx = Context::WithCancel(Context::Background());
     ctx.Cancel();
-    EXPECT_TRUE(IsCancelled(RunSync(io, SleepFor(10s, ctx))));
+    EXPECT_TRUE(IsCancelled(RunSync(io, SleepFor(ctx, 10s))));
 }
 
 }  // namespace

@@ -36,14 +36,14 @@ class ScriptedTransport final : public rest::Transport {
     }
     void Fail(const std::string& target, Status status) { answers_[target] = std::move(status); }
 
-    Task<StatusOr<rest::HttpResponse>> Send(rest::HttpRequest request, Context /*ctx*/) override {
+    Task<StatusOr<rest::HttpResponse>> Send(Context /*ctx*/, rest::HttpRequest request) override {
         requests_.push_back(request);
         auto it = answers_.find(request.target);
         if (it == answers_.end())
             co_return StatusOr<rest::HttpResponse>(InternalError("unscripted request " + request.target));
         co_return it->second;
     }
-    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(rest::HttpRequest /*request*/, Context /*ctx*/) override {
+    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(Context /*ctx*/, rest::HttpRequest /*request*/) override {
         co_return StatusOr<std::unique_ptr<rest::BodyStream>>(InternalError("no streams here"));
     }
 
@@ -126,14 +126,14 @@ TEST_F(DiscoveryClientTest, FetchRootAggregatedIsTwoRequests) {
 TEST_F(DiscoveryClientTest, FetchRootSideIsOneRequestForOneSide) {
     ServeAggregated();
     DiscoveryClient client = Client();
-    StatusOr<RootDiscovery> named = Run(client.FetchRootSide(/*core=*/false, TestContext()));
+    StatusOr<RootDiscovery> named = Run(client.FetchRootSide(TestContext(), /*core=*/false));
     ASSERT_TRUE(named.Ok()) << named.GetStatus();
     EXPECT_TRUE(named->aggregated);
     EXPECT_THAT(transport_->Targets(), ElementsAre("/apis"));
     ASSERT_EQ(named->groups.size(), 5u);
     EXPECT_EQ(named->groups[0], (APIGroup{"apps", {"v1"}}));
     EXPECT_EQ(named->versions.size(), 7u);
-    StatusOr<RootDiscovery> core = Run(client.FetchRootSide(/*core=*/true, TestContext()));
+    StatusOr<RootDiscovery> core = Run(client.FetchRootSide(TestContext(), /*core=*/true));
     ASSERT_TRUE(core.Ok()) << core.GetStatus();
     EXPECT_THAT(transport_->Targets(), ElementsAre("/apis", "/api"));
     ASSERT_EQ(core->groups.size(), 1u);
@@ -142,7 +142,7 @@ TEST_F(DiscoveryClientTest, FetchRootSideIsOneRequestForOneSide) {
     EXPECT_EQ(Requests(kPathKindAggregated, kResultSuccess), 2);
 
     transport_->Respond("/apis", 200, "application/json", ReadTestdata("apis_group_list.json"));
-    StatusOr<RootDiscovery> legacy = Run(client.FetchRootSide(/*core=*/false, TestContext()));
+    StatusOr<RootDiscovery> legacy = Run(client.FetchRootSide(TestContext(), /*core=*/false));
     ASSERT_TRUE(legacy.Ok()) << legacy.GetStatus();
     EXPECT_FALSE(legacy->aggregated);
     EXPECT_TRUE(legacy->versions.empty());
@@ -209,10 +209,10 @@ TEST_F(DiscoveryClientTest, FetchRootStopsAtTheFirstFailure) {
 TEST_F(DiscoveryClientTest, FetchGroupListIsOneLegacyRequest) {
     ServeLegacy();
     DiscoveryClient client = Client();
-    StatusOr<std::vector<APIGroup>> core = Run(client.FetchGroupList(/*core=*/true, TestContext()));
+    StatusOr<std::vector<APIGroup>> core = Run(client.FetchGroupList(TestContext(), /*core=*/true));
     ASSERT_TRUE(core.Ok()) << core.GetStatus();
     EXPECT_THAT(*core, ElementsAre(APIGroup{"", {"v1"}}));
-    StatusOr<std::vector<APIGroup>> named = Run(client.FetchGroupList(/*core=*/false, TestContext()));
+    StatusOr<std::vector<APIGroup>> named = Run(client.FetchGroupList(TestContext(), /*core=*/false));
     ASSERT_TRUE(named.Ok()) << named.GetStatus();
     EXPECT_EQ(named->size(), 5u);
     EXPECT_THAT(transport_->Targets(), ElementsAre("/api", "/apis"));
@@ -228,12 +228,12 @@ TEST_F(DiscoveryClientTest, FetchGroupVersionPaths) {
                         R"("resources":[{"name":"securitygrouppolicies","singularName":"securitygrouppolicy",)"
                         R"("namespaced":true,"kind":"SecurityGroupPolicy","verbs":["get","list","watch"]}]})");
     DiscoveryClient client = Client();
-    StatusOr<GroupVersionResources> core = Run(client.FetchGroupVersion({"", "v1"}, TestContext()));
+    StatusOr<GroupVersionResources> core = Run(client.FetchGroupVersion(TestContext(), {"", "v1"}));
     ASSERT_TRUE(core.Ok()) << core.GetStatus();
     EXPECT_EQ(core->group_version, (GroupVersion{"", "v1"}));
     EXPECT_NE(FindResource(*core, "pods"), nullptr);
     StatusOr<GroupVersionResources> sgp =
-        Run(client.FetchGroupVersion({"vpcresources.k8s.aws", "v1beta1"}, TestContext()));
+        Run(client.FetchGroupVersion(TestContext(), {"vpcresources.k8s.aws", "v1beta1"}));
     ASSERT_TRUE(sgp.Ok()) << sgp.GetStatus();
     ASSERT_EQ(sgp->resources.size(), 1u);
     EXPECT_EQ(sgp->resources[0].kind, "SecurityGroupPolicy");
@@ -247,7 +247,7 @@ TEST_F(DiscoveryClientTest, FetchGroupVersionNotServedIsNotFound) {
                         ApiStatus(404, "NotFound", "the server could not find the requested resource"));
     DiscoveryClient client = Client();
     StatusOr<GroupVersionResources> missing =
-        Run(client.FetchGroupVersion({"vpcresources.k8s.aws", "v1"}, TestContext()));
+        Run(client.FetchGroupVersion(TestContext(), {"vpcresources.k8s.aws", "v1"}));
     ASSERT_FALSE(missing.Ok());
     EXPECT_TRUE(IsNotFound(missing.GetStatus())) << missing.GetStatus();
     EXPECT_EQ(missing.GetStatus().HttpCode(), 404);
@@ -264,14 +264,14 @@ TEST_F(DiscoveryClientTest, FetchGroupVersionFailuresAreNeverNotFound) {
     transport_->Respond("/apis/broken.io/v1", 200, "application/json", R"({"groupVersion":"broken.io/v1")");
     DiscoveryClient client = Client();
     StatusOr<GroupVersionResources> unavailable =
-        Run(client.FetchGroupVersion({"metrics.k8s.io", "v1beta1"}, TestContext()));
+        Run(client.FetchGroupVersion(TestContext(), {"metrics.k8s.io", "v1beta1"}));
     EXPECT_TRUE(IsUnavailable(unavailable.GetStatus())) << unavailable.GetStatus();
     EXPECT_THAT(unavailable.GetStatus().Message(), HasSubstr("metrics.k8s.io/v1beta1"));
-    StatusOr<GroupVersionResources> dropped = Run(client.FetchGroupVersion({"apps", "v1"}, TestContext()));
+    StatusOr<GroupVersionResources> dropped = Run(client.FetchGroupVersion(TestContext(), {"apps", "v1"}));
     EXPECT_TRUE(IsUnavailable(dropped.GetStatus())) << dropped.GetStatus();
-    StatusOr<GroupVersionResources> timeout = Run(client.FetchGroupVersion({"batch", "v1"}, TestContext()));
+    StatusOr<GroupVersionResources> timeout = Run(client.FetchGroupVersion(TestContext(), {"batch", "v1"}));
     EXPECT_TRUE(IsTimeout(timeout.GetStatus())) << timeout.GetStatus();
-    StatusOr<GroupVersionResources> malformed = Run(client.FetchGroupVersion({"broken.io", "v1"}, TestContext()));
+    StatusOr<GroupVersionResources> malformed = Run(client.FetchGroupVersion(TestContext(), {"broken.io", "v1"}));
     EXPECT_TRUE(IsBadRequest(malformed.GetStatus())) << malformed.GetStatus();
     EXPECT_THAT(malformed.GetStatus().Message(), HasSubstr("GET /apis/broken.io/v1"));
     EXPECT_EQ(Requests(kPathKindGroupVersion, kResultError), 4);
@@ -292,7 +292,7 @@ TEST_F(DiscoveryClientTest, InvalidGroupVersionsSendNothing) {
     DiscoveryClient client = Client();
     for (GroupVersion gv : {GroupVersion{"apps", ""}, GroupVersion{"apps/v1", "v1"}, GroupVersion{"", "v1?watch=1"},
                             GroupVersion{"..", "v1"}, GroupVersion{"a", "v 1"}}) {
-        StatusOr<GroupVersionResources> result = Run(client.FetchGroupVersion(gv, TestContext()));
+        StatusOr<GroupVersionResources> result = Run(client.FetchGroupVersion(TestContext(), gv));
         EXPECT_TRUE(IsBadRequest(result.GetStatus())) << gv.String() << ": " << result.GetStatus();
     }
     EXPECT_TRUE(transport_->Requests().empty());

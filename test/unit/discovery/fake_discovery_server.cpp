@@ -26,11 +26,11 @@ class FakeTransport final : public rest::Transport {
   public:
     explicit FakeTransport(FakeDiscoveryServer& server) : server_(server) {}
 
-    Task<StatusOr<rest::HttpResponse>> Send(rest::HttpRequest request, Context ctx) override {
+    Task<StatusOr<rest::HttpResponse>> Send(Context ctx, rest::HttpRequest request) override {
         if (Status err = ctx.Err(); !err.Ok())
             co_return err;
         if (server_.Latency().count() > 0) {
-            if (Status slept = co_await SleepFor(server_.Latency(), ctx); !slept.Ok())
+            if (Status slept = co_await SleepFor(ctx, server_.Latency()); !slept.Ok())
                 co_return slept;
         }
         Status transport_error;
@@ -39,7 +39,7 @@ class FakeTransport final : public rest::Transport {
             co_return transport_error;
         co_return response;
     }
-    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(rest::HttpRequest, Context) override {
+    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(Context, rest::HttpRequest) override {
         co_return InternalError("the fake discovery server does not stream");
     }
 

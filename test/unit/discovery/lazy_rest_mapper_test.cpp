@@ -72,7 +72,7 @@ class LazyRESTMapperTest : public ::testing::TestWithParam<Mode> {
     static constexpr int kAggregatedRetry = 1;
 
     StatusOr<RESTMapping> Map(const GroupKind& kind, std::vector<std::string> versions = {}) {
-        return RunSync(io_, mapper_->RESTMapping(kind, std::move(versions), TestContext()));
+        return RunSync(io_, mapper_->RESTMapping(TestContext(), kind, std::move(versions)));
     }
 
     void AddSgpCrd() { server_.AddResource(kSgpV1beta1, "SecurityGroupPolicy", "securitygrouppolicies", true); }
@@ -91,7 +91,7 @@ class LazyRESTMapperTest : public ::testing::TestWithParam<Mode> {
             lookups.emplace_back([&, i] {
                 start.arrive_and_wait();
                 StatusOr<RESTMapping> m =
-                    RunOn(io_.get_executor(), mapper_->RESTMapping(kind_of(i), versions, TestContext()));
+                    RunOn(io_.get_executor(), mapper_->RESTMapping(TestContext(), kind_of(i), versions));
                 if (m.Ok())
                     ++ok;
             });
@@ -298,7 +298,7 @@ TEST_P(LazyRESTMapperTest, VersionlessLookupReturnsThePreferredVersion) {
     StatusOr<RESTMapping> preferred = Map(kSgp);
     ASSERT_TRUE(preferred.Ok()) << preferred.GetStatus();
     EXPECT_EQ(preferred->resource.version, "v1beta1");
-    StatusOr<std::vector<RESTMapping>> all = RunSync(io_, mapper_->RESTMappings(kSgp, {}, TestContext()));
+    StatusOr<std::vector<RESTMapping>> all = RunSync(io_, mapper_->RESTMappings(TestContext(), kSgp, {}));
     ASSERT_TRUE(all.Ok()) << all.GetStatus();
     ASSERT_EQ(all->size(), 2u);
     EXPECT_EQ((*all)[0].resource.version, "v1beta1");
@@ -358,16 +358,16 @@ TEST_P(LazyRESTMapperTest, RequestsAndLookupsAreCounted) {
 }
 
 TEST_P(LazyRESTMapperTest, ResourcesMapToKindsByPluralOrSingular) {
-    StatusOr<GroupVersionKind> kind = RunSync(io_, mapper_->KindFor({"apps", "", "deployments"}, TestContext()));
+    StatusOr<GroupVersionKind> kind = RunSync(io_, mapper_->KindFor(TestContext(), {"apps", "", "deployments"}));
     ASSERT_TRUE(kind.Ok()) << kind.GetStatus();
     EXPECT_EQ(*kind, (GroupVersionKind{"apps", "v1", "Deployment"}));
-    StatusOr<GroupVersionResource> resource = RunSync(io_, mapper_->ResourceFor({"", "v1", "Pod"}, TestContext()));
+    StatusOr<GroupVersionResource> resource = RunSync(io_, mapper_->ResourceFor(TestContext(), {"", "v1", "Pod"}));
     ASSERT_TRUE(resource.Ok()) << resource.GetStatus();
     EXPECT_EQ(*resource, (GroupVersionResource{"", "v1", "pods"}));
-    StatusOr<std::string> singular = RunSync(io_, mapper_->ResourceSingularizer("pods", TestContext()));
+    StatusOr<std::string> singular = RunSync(io_, mapper_->ResourceSingularizer(TestContext(), "pods"));
     ASSERT_TRUE(singular.Ok()) << singular.GetStatus();
     EXPECT_EQ(*singular, "pod");
-    StatusOr<GroupVersionKind> none = RunSync(io_, mapper_->KindFor({"apps", "v1", "nopes"}, TestContext()));
+    StatusOr<GroupVersionKind> none = RunSync(io_, mapper_->KindFor(TestContext(), {"apps", "v1", "nopes"}));
     EXPECT_TRUE(IsNoMatch(none.GetStatus()));
 }
 
@@ -495,7 +495,7 @@ TEST(LazyRESTMapperStaleTest, StaleAggregatedVersionIsFetchedDirectly) {
     rest::RestClient rest(config, server.MakeTransport(), nullptr, registry);
     auto discovery = std::make_shared<DiscoveryClient>(rest, DiscoveryOptions{}, registry);
     LazyRESTMapper mapper(discovery, {}, registry);
-    StatusOr<RESTMapping> sgp = RunSync(io, mapper.RESTMapping(kSgp, {}, TestContext()));
+    StatusOr<RESTMapping> sgp = RunSync(io, mapper.RESTMapping(TestContext(), kSgp, {}));
     ASSERT_TRUE(sgp.Ok()) << sgp.GetStatus();
     EXPECT_EQ(server.Count("/apis/vpcresources.k8s.aws/v1beta1"), 1);
 }

@@ -51,7 +51,7 @@ Task<void> Caller(Flight& flight, int round, boost::asio::steady_timer& gate, st
                   std::atomic<int>& shared) {
     std::function<Task<StatusOr<std::string>>()> fn = [round, &gate] { return GatedValue(round, gate); };
     const std::string key = "pods";
-    Flight::Outcome outcome = co_await flight.Do(key, std::move(fn), Within(kTestWait));
+    Flight::Outcome outcome = co_await flight.Do(Within(kTestWait), key, std::move(fn));
     into = outcome.value.Ok() ? *outcome.value : outcome.value.GetStatus().ToString();
     shared += outcome.shared ? 1 : 0;
 }
@@ -99,7 +99,7 @@ Task<void> Call(Flight& flight, std::function<Task<StatusOr<std::string>>()> fn,
                 std::optional<Flight::Outcome>& into, std::string& thrown) {
     const std::string key = "pods";
     try {
-        into.emplace(co_await flight.Do(key, std::move(fn), std::move(ctx)));
+        into.emplace(co_await flight.Do(std::move(ctx), key, std::move(fn)));
     } catch (const std::exception& e) {
         thrown = e.what();
     }

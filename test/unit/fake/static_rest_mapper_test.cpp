@@ -27,21 +27,21 @@ TEST(StaticRESTMapperTest, MapsWhatItWasGivenAndNothingElse) {
     boost::asio::io_context io;
     const GroupKind kind{"example.com", "Widget"};
     const std::vector<std::string> any;
-    StatusOr<discovery::RESTMapping> preferred = RunSync(io, mapper.RESTMapping(kind, any, TestContext()));
+    StatusOr<discovery::RESTMapping> preferred = RunSync(io, mapper.RESTMapping(TestContext(), kind, any));
     ASSERT_TRUE(preferred.Ok()) << preferred.GetStatus();
     EXPECT_EQ(preferred->resource.version, "v1") << "versions are preferred in the order added";
     ASSERT_TRUE(mapper.CachedMapping(v2).has_value());
     EXPECT_EQ(mapper.CachedMapping(v2)->resource.resource, "widgets");
 
     const GroupVersionResource singular{"example.com", "", "widget"};
-    StatusOr<GroupVersionKind> by_singular = RunSync(io, mapper.KindFor(singular, TestContext()));
+    StatusOr<GroupVersionKind> by_singular = RunSync(io, mapper.KindFor(TestContext(), singular));
     ASSERT_TRUE(by_singular.Ok()) << by_singular.GetStatus();
     EXPECT_EQ(*by_singular, v1);
-    StatusOr<std::string> single = RunSync(io, mapper.ResourceSingularizer("widgets", TestContext()));
+    StatusOr<std::string> single = RunSync(io, mapper.ResourceSingularizer(TestContext(), "widgets"));
     EXPECT_EQ(single.ValueOr(""), "widget");
 
     const GroupKind absent{"example.com", "Gadget"};
-    EXPECT_TRUE(IsNoMatch(RunSync(io, mapper.RESTMapping(absent, any, TestContext())).GetStatus()));
+    EXPECT_TRUE(IsNoMatch(RunSync(io, mapper.RESTMapping(TestContext(), absent, any)).GetStatus()));
     EXPECT_FALSE(mapper.CachedMapping({"example.com", "v3", "Widget"}).has_value());
 
     mapper.Add(v1, "widgets", Scope::kRoot);

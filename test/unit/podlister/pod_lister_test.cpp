@@ -61,7 +61,7 @@ class PagingReader final : public client::Reader {
 
 StatusOr<PodListing> List(PagingReader& reader, int64_t chunk_size) {
     boost::asio::io_context io;
-    return RunSync(io, ListAllPods(reader, chunk_size, TestContext()));
+    return RunSync(io, ListAllPods(TestContext(), reader, chunk_size));
 }
 
 TEST(ListAllPodsTest, PagesUntilTheServerHasNoMore) {

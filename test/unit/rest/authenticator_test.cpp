@@ -29,7 +29,7 @@ class AuthenticatorTest : public ::testing::Test {
     // The Authorization header Authorize sets on a fresh request ("" when none), or the error.
     std::string Authorization(Authenticator& authenticator) {
         HttpRequest request;
-        Status status = RunSync(io_, authenticator.Authorize(request, TestContext()));
+        Status status = RunSync(io_, authenticator.Authorize(TestContext(), request));
         if (!status.Ok())
             return status.ToString();
         return std::string(request.FindHeader("Authorization").value_or(""));
@@ -62,7 +62,7 @@ TEST_F(AuthenticatorTest, KeepsAnAuthorizationTheCallerSet) {
     auto authenticator = New(config);
     HttpRequest request;
     request.SetHeader("authorization", "Bearer mine");
-    ASSERT_TRUE(RunSync(io_, authenticator->Authorize(request, TestContext())).Ok());
+    ASSERT_TRUE(RunSync(io_, authenticator->Authorize(TestContext(), request)).Ok());
     EXPECT_EQ(request.FindHeader("Authorization"), "Bearer mine");
     EXPECT_EQ(request.headers.size(), 1u);
 }

@@ -11,14 +11,14 @@ namespace {
 using namespace std::chrono_literals;
 
 TEST(RequestDeadlineTest, TheEarlierOfTimeoutAndContextWins) {
-    EXPECT_FALSE(RequestDeadline(0ms, Context::Background()).at);
+    EXPECT_FALSE(RequestDeadline(Context::Background(), 0ms).at);
 
-    const Deadline timeout = RequestDeadline(100ms, Context::WithTimeout(Context::Background(), 1h));
+    const Deadline timeout = RequestDeadline(Context::WithTimeout(Context::Background(), 1h), 100ms);
     ASSERT_TRUE(timeout.at);
     EXPECT_EQ(timeout.what, "request timeout of 100 ms");
 
     const Context short_lived = Context::WithTimeout(Context::Background(), 100ms);
-    const Deadline ctx = RequestDeadline(1h, short_lived);
+    const Deadline ctx = RequestDeadline(short_lived, 1h);
     ASSERT_TRUE(ctx.at);
     EXPECT_EQ(ctx.what, "context deadline");
     EXPECT_EQ(ctx.at, short_lived.Deadline());

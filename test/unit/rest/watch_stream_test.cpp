@@ -49,7 +49,7 @@ class FakeBodyStream final : public BodyStream {
     int StatusCode() const override { return 200; }
     const std::vector<Header>& Headers() const override { return headers_; }
 
-    Task<StatusOr<std::size_t>> ReadSome(char* data, std::size_t size, Context ctx) override {
+    Task<StatusOr<std::size_t>> ReadSome(Context ctx, char* data, std::size_t size) override {
         log_->reads.push_back(size);
         if (Status err = ctx.Err(); !err.Ok())
             co_return err;

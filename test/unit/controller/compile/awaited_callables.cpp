@@ -24,25 +24,15 @@ using ctrl::Object;
 using ctrl::Status;
 using ctrl::Task;
 
-// cache IndexField with Context first or last, whichever this tree has (C is a template parameter so
-// that only the branch that fits is compiled).
-template <typename C, typename F>
-Task<Status> IndexField(C& cache, Context ctx, GroupVersionKind gvk, std::string field, F&& extract) {
-    if constexpr (requires(ctrl::cache::FieldExtractor named) { cache.IndexField(ctx, gvk, field, named); })
-        co_return co_await cache.IndexField(ctx, gvk, std::move(field), std::forward<F>(extract));
-    else
-        co_return co_await cache.IndexField(gvk, std::move(field), std::forward<F>(extract), ctx);
-}
-
 inline Task<Status> NaturalForms(ctrl::cache::Cache& cache, ctrl::client::Client& client, Context ctx,
                                  GroupVersionKind gvk, std::string key) {
     // By copy: named first, then passed by name.
     const auto extract = [key](const Object& o) {
         return std::vector<std::string>{std::string(o.Label(key).value_or(""))};
     };
-    CTRL_CO_RETURN_IF_ERROR(co_await IndexField(cache, ctx, gvk, "data." + key, extract));
+    CTRL_CO_RETURN_IF_ERROR(co_await cache.IndexField(ctx, gvk, "data." + key, extract));
     // By reference, or capturing nothing: written inside the call.
-    CTRL_CO_RETURN_IF_ERROR(co_await IndexField(cache, ctx, gvk, "spec.x", [&key](const Object& o) {
+    CTRL_CO_RETURN_IF_ERROR(co_await cache.IndexField(ctx, gvk, "spec.x", [&key](const Object& o) {
         return std::vector<std::string>{std::string(o.Label(key).value_or(""))};
     }));
     ctrl::api::ConfigMap cm;
@@ -64,7 +54,7 @@ inline Task<Status> NaturalForms(ctrl::cache::Cache& cache, ctrl::client::Client
 
 #if defined(CTRL_COMPILE_FAIL_INDEX_FIELD)
 inline Task<Status> Refused(ctrl::cache::Cache& cache, Context ctx, GroupVersionKind gvk, std::string key) {
-    co_return co_await IndexField(cache, ctx, gvk, "data." + key, [key](const Object& o) {
+    co_return co_await cache.IndexField(ctx, gvk, "data." + key, [key](const Object& o) {
         return std::vector<std::string>{std::string(o.Label(key).value_or(""))};
     });
 }
