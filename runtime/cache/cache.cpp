@@ -75,14 +75,19 @@ Cache::~Cache() {
 }
 
 std::optional<Context> Cache::Begin(const Context& ctx) {
-    std::lock_guard lock(mu_);
-    if (started_ctx_)
-        return std::nullopt;
-    started_ctx_ = Context::WithCancel(ctx);
-    for (auto& [key, entry] : entries_)
-        for (auto& informer : entry->informers)
-            RunInformerLocked(informer);
-    return started_ctx_;
+    std::optional<Context> started;
+    {
+        std::lock_guard lock(mu_);
+        if (started_ctx_)
+            return std::nullopt;
+        started_ctx_ = Context::WithCancel(ctx);
+        for (auto& [key, entry] : entries_)
+            for (auto& informer : entry->informers)
+                RunInformerLocked(informer);
+        started = started_ctx_;
+    }
+    started_.Notify();
+    return started;
 }
 
 void Cache::RunInformerLocked(const std::shared_ptr<Informer>& informer) {
@@ -119,6 +124,10 @@ void Cache::Start(Context ctx) {
 bool Cache::Started() const {
     std::lock_guard lock(mu_);
     return started_ctx_.has_value();
+}
+
+Task<Status> Cache::WaitForStarted(Context ctx) const {
+    return started_.Wait(std::move(ctx));
 }
 
 bool Cache::Stopped() const {

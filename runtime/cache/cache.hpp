@@ -17,6 +17,7 @@
 #include "ctrl/client/reader.hpp"
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/gvk.hpp"
+#include "ctrl/core/notification.hpp"
 #include "ctrl/core/status_or.hpp"
 #include "ctrl/core/task.hpp"
 #include "ctrl/discovery/rest_mapper.hpp"
@@ -49,6 +50,9 @@ class Cache final : public client::Reader, public Informers {
     // Run without awaiting it: starts the informers and returns (for callers that are not a Task).
     void Start(Context ctx);
     bool Started() const;
+    // Waits until Run or Start has begun (a Run launched on another coroutine may not have yet): OK
+    // then; ctx's error (Cancelled, or Timeout at its deadline) when ctx ends first.
+    Task<Status> WaitForStarted(Context ctx) const;
     // Whether every started informer has returned after Run's context ended.
     bool Stopped() const;
 
@@ -164,6 +168,7 @@ class Cache final : public client::Reader, public Informers {
     mutable std::mutex mu_;
     std::map<EntryKey, std::unique_ptr<Entry>> entries_;
     std::optional<Context> started_ctx_;  // a child of Run's context, cancelled by the destructor
+    Notification started_;                // notified once started_ctx_ is set
     const std::shared_ptr<Running> running_;
 };
 

@@ -3,13 +3,16 @@
 #include <functional>
 #include <memory>
 
+#include "ctrl/core/context.hpp"
 #include "ctrl/core/object.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::cache {
 
-class Reflector;
 namespace internal {
 class Listener;
+class Processor;
 }  // namespace internal
 
 // Receives what happens to the objects of an informer (client-go's ResourceEventHandler), as
@@ -67,13 +70,16 @@ class EventHandlerRegistration {
     // Whether the handler has received every object of the informer's first list (for a handler
     // added after it: every object the cache held when it was added).
     bool HasSynced() const;
+    // Waits until HasSynced: OK then; Cancelled when the handler was removed first (or the
+    // registration is null); ctx's error (Cancelled, or Timeout at its deadline) when ctx ends first.
+    Task<Status> WaitForSync(Context ctx) const;
 
     friend bool operator==(const EventHandlerRegistration& a, const EventHandlerRegistration& b) {
         return a.listener_ == b.listener_;
     }
 
   private:
-    friend class Reflector;
+    friend class internal::Processor;
     explicit EventHandlerRegistration(std::shared_ptr<internal::Listener> listener) : listener_(std::move(listener)) {}
 
     std::shared_ptr<internal::Listener> listener_;

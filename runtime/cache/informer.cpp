@@ -6,6 +6,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/this_coro.hpp>
 
+#include "ctrl/cache/internal/processor.hpp"
 #include "ctrl/core/sleep.hpp"
 
 namespace ctrl::cache {
@@ -15,8 +16,19 @@ Informer::Informer(GroupVersionKind gvk, std::shared_ptr<rest::RestClient> clien
     : gvk_(std::move(gvk)),
       client_(std::move(client)),
       store_(std::move(store_options)),
-      reflector_(*client_, std::move(target), store_, reflector_options, gvk_.String(), registry),
+      processor_(std::make_unique<internal::Processor>(store_, target.Describe(), gvk_.String(), registry)),
+      reflector_(*client_, std::move(target), store_, *processor_, reflector_options, gvk_.String(), registry),
       resync_period_(reflector_options.resync_period) {}
+
+Informer::~Informer() = default;
+
+EventHandlerRegistration Informer::AddEventHandler(std::shared_ptr<EventHandler> handler) {
+    return processor_->AddEventHandler(std::move(handler));
+}
+
+Status Informer::RemoveEventHandler(const EventHandlerRegistration& registration) {
+    return processor_->RemoveEventHandler(registration);
+}
 
 Task<Status> Informer::Run(Context ctx) {
     if (started_.exchange(true))
@@ -26,8 +38,9 @@ Task<Status> Informer::Run(Context ctx) {
     const std::shared_ptr<Informer> self = weak_from_this().lock();
     std::shared_ptr<Notification> resync_done;
     const Context run_ctx = Context::WithCancel(ctx);
+    const auto executor = co_await boost::asio::this_coro::executor;
+    processor_->SetExecutor(executor);
     if (resync_period_.count() > 0 && self) {
-        const auto executor = co_await boost::asio::this_coro::executor;
         resync_done = std::make_shared<Notification>();
         boost::asio::co_spawn(executor, ResyncLoop(run_ctx, self),
                               [resync_done](std::exception_ptr) { resync_done->Notify(); });
@@ -50,7 +63,7 @@ Task<void> Informer::ResyncLoop(Context ctx, std::shared_ptr<Informer> self) {
     while (true) {
         if (Status slept = co_await SleepFor(ctx, self->resync_period_); !slept.Ok())
             co_return;
-        self->reflector_.Resync();
+        self->processor_->Resync();
     }
 }
 

@@ -19,17 +19,24 @@
 
 namespace ctrl::cache {
 
+namespace internal {
+class Processor;
+}  // namespace internal
+
 // One kind's cache (a shared informer): a Store kept equal to the server by a Reflector, with
-// event handlers and indexes. Made and run by the Cache. Run is one Task on the caller's executor
-// (the reflector, and the resync timer when the reflector options ask for one) until its context
-// ends; it holds the Informer (made with std::make_shared), so dropping the last outside reference
-// while it runs is safe. Thread-safe.
+// event handlers and indexes. The informer owns its handlers and their dispatch
+// (internal::Processor): the reflector changes the store and the processor hands each change to
+// every handler. Made and run by the Cache. Run is one Task on the caller's executor (the
+// reflector, and the resync timer when the reflector options ask for one) until its context ends;
+// it holds the Informer (made with std::make_shared), so dropping the last outside reference while
+// it runs is safe. Thread-safe.
 class Informer final : public std::enable_shared_from_this<Informer> {
   public:
     // Handler exceptions and refused objects are counted in registry (see Reflector).
     Informer(GroupVersionKind gvk, std::shared_ptr<rest::RestClient> client, ListWatchTarget target,
              StoreOptions store_options, ReflectorOptions reflector_options,
              metrics::Registry& registry = metrics::DefaultRegistry());
+    ~Informer();
     Informer(const Informer&) = delete;
     Informer& operator=(const Informer&) = delete;
 
@@ -47,13 +54,14 @@ class Informer final : public std::enable_shared_from_this<Informer> {
     Task<Status> WaitForSync(Context ctx) const;
     Status LastError() const { return reflector_.LastError(); }
 
-    // Adds a handler (see Reflector::AddEventHandler and EventHandler); the registration removes it.
-    EventHandlerRegistration AddEventHandler(std::shared_ptr<EventHandler> handler) {
-        return reflector_.AddEventHandler(std::move(handler));
-    }
-    Status RemoveEventHandler(const EventHandlerRegistration& registration) {
-        return reflector_.RemoveEventHandler(registration);
-    }
+    // Adds a handler (see EventHandler). Once the first list is in, it first receives what the
+    // store holds as adds (is_initial_list true), then every later change, with no change missed or
+    // repeated. Added after the first list, its replay is delivered on Run's executor, not on the
+    // calling thread. The registration says when it has synced, and removes it.
+    EventHandlerRegistration AddEventHandler(std::shared_ptr<EventHandler> handler);
+    // Stops a handler's calls (one under way on another thread finishes). NotFound when it is not
+    // a handler of this informer (or was removed already).
+    Status RemoveEventHandler(const EventHandlerRegistration& registration);
     Status AddIndex(std::string name, IndexFunc fn) { return store_.AddIndex(std::move(name), std::move(fn)); }
 
     const GroupVersionKind& Kind() const { return gvk_; }
@@ -62,12 +70,14 @@ class Informer final : public std::enable_shared_from_this<Informer> {
     ReflectorStats Stats() const { return reflector_.Stats(); }
 
   private:
-    // Calls Resync every resync_period_ until ctx ends.
+    // Once synced, every resync_period_ until ctx ends: OnUpdate(object, object) to every handler
+    // for every object held.
     static Task<void> ResyncLoop(Context ctx, std::shared_ptr<Informer> self);
 
     const GroupVersionKind gvk_;
     const std::shared_ptr<rest::RestClient> client_;
     Store store_;
+    const std::unique_ptr<internal::Processor> processor_;
     Reflector reflector_;
     std::atomic<bool> started_{false};
     Notification stopped_;

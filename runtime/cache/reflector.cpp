@@ -1,14 +1,12 @@
 #include "ctrl/cache/reflector.hpp"
 
-#include <random>
+#include <chrono>
+#include <string>
 #include <utility>
-
-#include <boost/asio/post.hpp>
-#include <boost/asio/this_coro.hpp>
 
 #include "ctrl/cache/internal/backoff.hpp"
 #include "ctrl/cache/internal/informer_faults.hpp"
-#include "ctrl/cache/internal/listener.hpp"
+#include "ctrl/cache/internal/processor.hpp"
 #include "ctrl/cache/internal/reflector_metrics.hpp"
 #include "ctrl/cache/internal/reflector_state.hpp"
 #include "ctrl/core/object_list.hpp"
@@ -21,10 +19,6 @@ namespace ctrl::cache {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// A watch that ends cleanly this soon without a single event is a failure (client-go's "very short
-// watch"): renewing it at once could spin.
-constexpr auto kShortWatch = std::chrono::seconds(1);
 
 // The reflector's logger: the context's, named "cache", with what it lists and watches.
 log::Logger LoggerFor(const Context& ctx, const ListWatchTarget& target) {
@@ -41,38 +35,24 @@ log::Logger LoggerFor(const Context& ctx, const ListWatchTarget& target) {
 
 }  // namespace
 
-bool EventHandlerRegistration::HasSynced() const {
-    return listener_ && listener_->HasSynced();
-}
-
-Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, ReflectorOptions options,
-                     const std::string& kind, metrics::Registry& registry)
+Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, internal::Processor& processor,
+                     ReflectorOptions options, const std::string& kind, metrics::Registry& registry)
     : client_(client),
       target_(std::move(target)),
       store_(store),
       options_(std::move(options)),
       faults_(std::make_shared<const internal::InformerFaults>(kind, registry)),
       metrics_(std::make_shared<const internal::ReflectorMetrics>(kind, registry)),
-      listeners_(std::make_shared<const Listeners>()) {}
+      processor_(processor) {}
 
-Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, ReflectorOptions options)
-    : Reflector(client, target, store, std::move(options), target.resource.String(), metrics::DefaultRegistry()) {}
+Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, internal::Processor& processor,
+                     ReflectorOptions options)
+    : Reflector(client, target, store, processor, std::move(options), target.resource.String(),
+                metrics::DefaultRegistry()) {}
 
-Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store)
-    : Reflector(client, std::move(target), store, ReflectorOptions{}) {}
-
-Reflector::~Reflector() {
-    // A registration the caller still holds keeps its listener; stopping each lets go of its handler.
-    for (const auto& listener : *listeners_)
-        listener->Stop();
-}
+Reflector::~Reflector() = default;
 
 Task<void> Reflector::Run(Context ctx) {
-    {
-        auto executor = co_await boost::asio::this_coro::executor;
-        std::lock_guard lock(mu_);
-        executor_ = std::move(executor);
-    }
     State state(options_);
     state.log = LoggerFor(ctx, target_);
     state.log.V(1).Info("starting");
@@ -175,20 +155,15 @@ Task<Status> Reflector::ListPage(Context& ctx, State& state) {
 }
 
 Status Reflector::ApplyList(State& state) {
-    std::shared_ptr<const Listeners> listeners;
-    bool initial = false;
+    const bool initial = !HasSynced();
     {
-        std::lock_guard lock(dispatch_mu_);
+        internal::Processor::Batch batch = processor_.Begin();
         StatusOr<StoreReplaceResult> result = store_.Replace(std::move(*state.replacement), state.resource_version);
         state.replacement.reset();
         if (!result.Ok())
             return result.GetStatus().Annotate("replacing the cache of " + target_.Describe());
-        initial = !listed_;
-        listed_ = true;
-        QueueReplaceLocked(*result, initial);
-        listeners = listeners_;
-    }
-    Deliver(*listeners);
+        batch.Replaced(*result, initial);
+    }  // the batch's end hands the changes to the handlers
     if (initial) {
         synced_.store(true, std::memory_order_release);
         synced_event_.Notify();
@@ -211,116 +186,6 @@ Status Reflector::ApplyList(State& state) {
     return OkStatus();
 }
 
-void Reflector::QueueReplaceLocked(const StoreReplaceResult& result, bool initial) {
-    if (!listeners_->empty()) {
-        for (const StoreChange& change : result.changes)
-            QueueChangeLocked(change, initial);
-        for (const CachedObject& gone : result.deleted)
-            QueueDeleteLocked(gone.Shared(), /*final_state_unknown=*/true);
-    }
-    if (initial)
-        for (const auto& listener : *listeners_)
-            listener->QueueSynced();
-}
-
-void Reflector::QueueChangeLocked(const StoreChange& change, bool is_initial_list) {
-    if (listeners_->empty())
-        return;
-    const std::shared_ptr<const Object> current = change.current.Shared();
-    if (change.previous) {
-        const std::shared_ptr<const Object> previous = change.previous.Shared();
-        for (const auto& listener : *listeners_)
-            listener->QueueUpdate(previous, current);
-    } else {
-        for (const auto& listener : *listeners_)
-            listener->QueueAdd(current, is_initial_list);
-    }
-}
-
-void Reflector::QueueDeleteLocked(const std::shared_ptr<const Object>& last, bool final_state_unknown) {
-    for (const auto& listener : *listeners_)
-        listener->QueueDelete(last, final_state_unknown);
-}
-
-void Reflector::Deliver(const Listeners& listeners) {
-    for (const auto& listener : listeners)
-        listener->Deliver();
-}
-
-Task<Status> Reflector::OpenWatch(Context& ctx, State& state) {
-    const int64_t timeout_seconds = WatchTimeoutSeconds();
-    StatusOr<rest::HttpRequest> request =
-        BuildWatchRequest(WatchTarget(state), state.resource_version, timeout_seconds, options_.request_timeout);
-    if (!request.Ok())
-        co_return request.GetStatus().Annotate("watching " + target_.Describe());
-    Status started = co_await StartStream(ctx, state, std::move(request).Value(), timeout_seconds);
-    if (!started.Ok())
-        co_return started.Annotate("watching " + target_.Describe() + " from resourceVersion " +
-                                   state.resource_version);
-    state.log.V(4).Info("watching", "resourceVersion", state.resource_version, "timeoutSeconds", timeout_seconds);
-    co_return OkStatus();
-}
-
-Task<Status> Reflector::StartStream(Context& ctx, State& state, rest::HttpRequest request, int64_t timeout_seconds) {
-    // The server ends the watch after timeout_seconds; should it not (a half-open connection), the
-    // watch's own deadline shortly after ends it here.
-    Context watch_ctx = Context::WithTimeout(ctx, std::chrono::seconds(timeout_seconds + 30));
-    const rest::WatchStreamOptions stream_options = StreamOptions();
-    StatusOr<std::unique_ptr<rest::WatchStream>> stream =
-        co_await client_.Watch(watch_ctx, std::move(request), stream_options);
-    {
-        std::lock_guard lock(mu_);
-        ++stats_.watches;
-    }
-    if (!stream.Ok())
-        co_return stream.GetStatus();
-    state.stream = std::move(stream).Value();
-    CountProtobuf(*state.stream);
-    state.watch_ctx = std::move(watch_ctx);
-    state.watch_started = Clock::now();
-    state.watch_events = 0;
-    co_return OkStatus();
-}
-
-Task<Status> Reflector::ReadEvent(Context& ctx, State& state) {
-    // A streamed list's objects go straight into the store's compact form (no Object each).
-    rest::WatchObjectSink* const sink =
-        state.phase == Phase::kStreaming && state.replacement ? state.replacement->Sink() : nullptr;
-    StatusOr<std::optional<rest::WatchEvent>> next = co_await state.stream->Next(*state.watch_ctx, sink);
-    if (!next.Ok() && IsBadRequest(next.GetStatus()) && state.stream->Protobuf())
-        WatchInJson(state, next.GetStatus());
-    if (!next.Ok()) {
-        const bool own_deadline = ctx.Err().Ok() && !state.watch_ctx->Err().Ok();
-        state.CloseWatch();
-        state.log.V(4).Info("watch closed", "reason",
-                            own_deadline     ? "its deadline passed"
-                            : ctx.Err().Ok() ? "it failed"
-                                             : "stopping",
-                            "events", state.watch_events);
-        if (own_deadline && state.phase == Phase::kWatching)
-            co_return OkStatus();  // our deadline, not a failure: renew
-        co_return next.GetStatus().Annotate("watching " + target_.Describe());
-    }
-    if (!next->has_value() && state.phase == Phase::kStreaming) {
-        state.CloseWatch();
-        co_return UnavailableError("the watch-list of " + target_.Describe() +
-                                   " ended before the bookmark that ends its initial events");
-    }
-    if (!next->has_value()) {
-        const bool short_watch = state.watch_events == 0 && Clock::now() - state.watch_started < kShortWatch;
-        state.CloseWatch();
-        state.log.V(4).Info("watch closed", "reason",
-                            short_watch ? "the server ended it at once" : "the server ended it (timeoutSeconds)",
-                            "events", state.watch_events);
-        if (short_watch)
-            co_return UnavailableError("the watch of " + target_.Describe() + " ended at once without an event");
-        co_return OkStatus();  // the server's timeoutSeconds: renew from the last resourceVersion
-    }
-    if (state.phase == Phase::kStreaming)
-        co_return ApplyInitialEvent(state, std::move(**next));
-    co_return ApplyEvent(state, std::move(**next));
-}
-
 Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
     using Type = rest::WatchEvent::Type;
     if (event.type == Type::kError)
@@ -337,38 +202,14 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
     state.backoff.Reset();
     state.gone_in_a_row = 0;
     Status applied;
-    std::shared_ptr<const Listeners> listeners;
     if (event.type == Type::kBookmark) {
         std::lock_guard lock(mu_);
         ++stats_.bookmarks;
     } else if (event.type == Type::kDeleted) {
-        std::lock_guard lock(dispatch_mu_);
-        const CachedObject previous = store_.Delete(event.object.Namespace(), event.object.Name());
-        applied = store_.ApplyTransform(event.object);
-        if (previous && !listeners_->empty()) {
-            // A final state the transform refuses is replaced by the last one held.
-            if (applied.Ok())
-                QueueDeleteLocked(std::make_shared<const Object>(std::move(event.object)), false);
-            else
-                QueueDeleteLocked(previous.Shared(), /*final_state_unknown=*/true);
-        }
-        listeners = listeners_;
+        applied = ApplyDeleted(std::move(event.object));
     } else {
-        std::lock_guard lock(dispatch_mu_);
-        const std::string namespace_name(event.object.Namespace());
-        const std::string name(event.object.Name());
-        StatusOr<StoreChange> change = store_.Update(std::move(event.object));
-        applied = change.GetStatus();
-        if (change.Ok()) {
-            QueueChangeLocked(*change, /*is_initial_list=*/false);
-        } else if (const CachedObject stale = store_.Delete(namespace_name, name); stale && !listeners_->empty()) {
-            // The new state could not be stored: the old one must not stay as if current.
-            QueueDeleteLocked(stale.Shared(), /*final_state_unknown=*/true);
-        }
-        listeners = listeners_;
+        applied = ApplyAddedOrModified(std::move(event.object));
     }
-    if (listeners)
-        Deliver(*listeners);
     if (!applied.Ok())
         faults_->TransformFailed(applied.Annotate("watching " + target_.Describe()));
     if (event.type != Type::kBookmark) {
@@ -386,62 +227,32 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
     return OkStatus();
 }
 
-EventHandlerRegistration Reflector::AddEventHandler(std::shared_ptr<EventHandler> handler) {
-    auto listener = std::make_shared<internal::Listener>(std::move(handler), faults_);
-    bool replayed = false;
-    {
-        std::lock_guard lock(dispatch_mu_);
-        if (listed_) {
-            for (const CachedObject& object : store_.List())
-                listener->QueueAdd(object.Shared(), /*is_initial_list=*/true);
-            listener->QueueSynced();
-            replayed = true;
-        }
-        auto next = std::make_shared<Listeners>(*listeners_);
-        next->push_back(listener);
-        listeners_ = std::move(next);
+Status Reflector::ApplyDeleted(Object object) {
+    internal::Processor::Batch batch = processor_.Begin();
+    const CachedObject previous = store_.Delete(object.Namespace(), object.Name());
+    Status applied = store_.ApplyTransform(object);
+    if (previous && batch.HasHandlers()) {
+        // A final state the transform refuses is replaced by the last one held.
+        if (applied.Ok())
+            batch.Deleted(std::make_shared<const Object>(std::move(object)), false);
+        else
+            batch.Deleted(previous.Shared(), /*final_state_unknown=*/true);
     }
-    if (replayed) {
-        // On the informer's executor, never on the caller's thread (which may be a handler's).
-        std::optional<boost::asio::any_io_executor> executor;
-        {
-            std::lock_guard lock(mu_);
-            executor = executor_;
-        }
-        if (executor)
-            boost::asio::post(*executor, [listener] { listener->Deliver(); });
-    }
-    return EventHandlerRegistration(std::move(listener));
+    return applied;
 }
 
-Status Reflector::RemoveEventHandler(const EventHandlerRegistration& registration) {
-    const std::shared_ptr<internal::Listener>& listener = registration.listener_;
-    {
-        std::lock_guard lock(dispatch_mu_);
-        auto next = std::make_shared<Listeners>(*listeners_);
-        const auto removed = std::erase(*next, listener);
-        if (!listener || removed == 0)
-            return NotFoundError("the event handler is not registered with the informer of " + target_.Describe());
-        listeners_ = std::move(next);
+Status Reflector::ApplyAddedOrModified(Object object) {
+    internal::Processor::Batch batch = processor_.Begin();
+    const std::string namespace_name(object.Namespace());
+    const std::string name(object.Name());
+    StatusOr<StoreChange> change = store_.Update(std::move(object));
+    if (change.Ok()) {
+        batch.Changed(*change);
+    } else if (const CachedObject stale = store_.Delete(namespace_name, name); stale && batch.HasHandlers()) {
+        // The new state could not be stored: the old one must not stay as if current.
+        batch.Deleted(stale.Shared(), /*final_state_unknown=*/true);
     }
-    listener->Stop();
-    return OkStatus();
-}
-
-void Reflector::Resync() {
-    std::shared_ptr<const Listeners> listeners;
-    {
-        std::lock_guard lock(dispatch_mu_);
-        if (!listed_ || listeners_->empty())
-            return;
-        for (const CachedObject& object : store_.List()) {
-            const std::shared_ptr<const Object> shared = object.Shared();
-            for (const auto& listener : *listeners_)
-                listener->QueueUpdate(shared, shared);
-        }
-        listeners = listeners_;
-    }
-    Deliver(*listeners);
+    return change.GetStatus();
 }
 
 Task<Status> Reflector::WaitForSync(Context ctx) const {
@@ -482,41 +293,6 @@ std::string Reflector::LastResourceVersion() const {
 ReflectorStats Reflector::Stats() const {
     std::lock_guard lock(mu_);
     return stats_;
-}
-
-const ListWatchTarget& Reflector::WatchTarget(const State& state) const {
-    return state.json_target ? *state.json_target : target_;
-}
-
-void Reflector::WatchInJson(State& state, const Status& status) {
-    state.log.Error(status,
-                    "a protobuf watch event cannot be read (a kind or field this version of ctrl does not "
-                    "know, or broken bytes): watching in JSON from now on");
-    state.json_target = target_;
-    state.json_target->protobuf = false;
-    std::lock_guard lock(mu_);
-    ++stats_.protobuf_fallbacks;
-}
-
-void Reflector::CountProtobuf(const rest::WatchStream& stream) {
-    if (!stream.Protobuf())
-        return;
-    std::lock_guard lock(mu_);
-    ++stats_.protobuf_watches;
-}
-
-rest::WatchStreamOptions Reflector::StreamOptions() const {
-    rest::WatchStreamOptions options;
-    // The store would strip them: the stream does not build them (half of a typical object).
-    options.decoder.drop_managed_fields = store_.DropsManagedFields();
-    return options;
-}
-
-int64_t Reflector::WatchTimeoutSeconds() {
-    thread_local std::mt19937_64 random{std::random_device{}()};
-    const int64_t min = std::max<int64_t>(1, options_.min_watch_timeout.count());
-    std::uniform_int_distribution<int64_t> pick(min, 2 * min - 1);
-    return min == 1 ? 1 : pick(random);
 }
 
 }  // namespace ctrl::cache

@@ -9,9 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <boost/asio/any_io_executor.hpp>
-
-#include "ctrl/cache/event_handler.hpp"
 #include "ctrl/cache/list_watch_target.hpp"
 #include "ctrl/cache/store.hpp"
 #include "ctrl/core/context.hpp"
@@ -26,6 +23,7 @@ namespace ctrl::cache {
 
 namespace internal {
 class InformerFaults;
+class Processor;
 class ReflectorMetrics;
 }  // namespace internal
 
@@ -70,52 +68,40 @@ struct ReflectorStats {
     int64_t expired = 0;   // of which 410 Gone / Expired (each followed by a relist)
 };
 
-// Keeps a Store equal to the server's set of objects of one resource and tells event handlers
-// what changed (client-go's reflector with the shared informer's dispatch; kube-rs's watcher
-// state machine). It lists, as a watch-list stream or in pages (limit, continue; see
-// ReflectorOptions::watch_list), replaces the store with the result in one step, then watches from
-// the list's resourceVersion with bookmarks; each event updates the store and is dispatched. A watch the server ends
-// (its timeoutSeconds) or that drops is renewed from the last resourceVersion seen (bookmarks advance it) without a
-// relist; a 410 Gone / Expired (too old a resourceVersion, or an expired continue token mid-list) relists, and the
-// objects that vanished meanwhile are deleted and dispatched with final_state_unknown. Failed attempts are retried
-// forever with backoff; the last failure is kept (LastError) so a sync wait can say why it waits. An object the store
-// refuses (its transform failed) is left out of the cache, logged and counted (ctrl_informer_transform_errors_total): a
-// listed one is skipped, and for a watched one the state held before is deleted (handlers get OnDelete with
-// final_state_unknown), so the cache never holds a state older than the server's without saying so.
+// Keeps a Store equal to the server's set of objects of one resource and tells the informer's
+// event handlers what changed (client-go's reflector; kube-rs's watcher state machine). It lists,
+// as a watch-list stream or in pages (limit, continue; see ReflectorOptions::watch_list), replaces
+// the store with the result in one step, then watches from the list's resourceVersion with
+// bookmarks; each event updates the store. A watch the server ends (its timeoutSeconds) or that
+// drops is renewed from the last resourceVersion seen (bookmarks advance it) without a relist; a
+// 410 Gone / Expired (too old a resourceVersion, or an expired continue token mid-list) relists,
+// and the objects that vanished meanwhile are deleted with final_state_unknown. Failed attempts
+// are retried forever with backoff; the last failure is kept (LastError) so a sync wait can say
+// why it waits. An object the store refuses (its transform failed) is left out of the cache,
+// logged and counted (ctrl_informer_transform_errors_total): a listed one is skipped, and for a
+// watched one the state held before is deleted (handlers get OnDelete with final_state_unknown),
+// so the cache never holds a state older than the server's without saying so.
 //
-// Handlers are called without the dispatch lock (each through its own queue, in order; see
-// internal::Listener): changes are queued to every handler under the lock, then delivered after
-// it is released, on the executor Run runs on.
+// Each change of the store is made inside a batch of the informer's internal::Processor, which
+// owns the handlers and hands them the change once the store has it (see there).
 //
 // Run is one coroutine on the caller's executor (no thread of its own) until its Context ends.
 // The other methods are thread-safe.
 class Reflector final {
   public:
-    // kind names the objects in log lines and metrics (the informer's GroupVersionKind); faults
-    // are counted in registry.
-    Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, ReflectorOptions options,
-              const std::string& kind, metrics::Registry& registry);
+    // processor: where the store's changes go (the informer's handlers). kind names the objects in
+    // log lines and metrics (the informer's GroupVersionKind); faults are counted in registry.
+    Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, internal::Processor& processor,
+              ReflectorOptions options, const std::string& kind, metrics::Registry& registry);
     // kind: the target's resource; registry: metrics::DefaultRegistry().
-    Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, ReflectorOptions options);
-    Reflector(rest::RestClient& client, ListWatchTarget target, Store& store);
+    Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, internal::Processor& processor,
+              ReflectorOptions options = {});
     ~Reflector();
     Reflector(const Reflector&) = delete;
     Reflector& operator=(const Reflector&) = delete;
 
     // Lists, watches, renews and relists until ctx is cancelled; then returns. Call once.
     Task<void> Run(Context ctx);
-
-    // Adds a handler. Once the first list is in, it first receives what the store holds as adds
-    // (is_initial_list true), then every later change, with no change missed or repeated. Added
-    // after the first list, its replay is delivered on Run's executor, not on the calling thread.
-    EventHandlerRegistration AddEventHandler(std::shared_ptr<EventHandler> handler);
-    // Stops a handler's calls (one under way on another thread finishes). NotFound when it is not
-    // a handler of this reflector (or was removed already).
-    Status RemoveEventHandler(const EventHandlerRegistration& registration);
-
-    // Once synced: OnUpdate(object, object) to every handler for every object held (a periodic
-    // resync). Before the first sync it does nothing.
-    void Resync();
 
     // Whether the first list is in the store and its events were handed to the handlers.
     bool HasSynced() const { return synced_.load(std::memory_order_acquire); }
@@ -148,16 +134,11 @@ class Reflector final {
     // Sends a watch or watch-list request and makes its stream the state's; the error unannotated.
     Task<Status> StartStream(Context& ctx, State& state, rest::HttpRequest request, int64_t timeout_seconds);
     Task<Status> ReadEvent(Context& ctx, State& state);
-    using Listeners = std::vector<std::shared_ptr<internal::Listener>>;
-
     Status ApplyList(State& state);
     Status ApplyEvent(State& state, rest::WatchEvent event);
-    // Under dispatch_mu_: the store's change, queued to every listener.
-    void QueueReplaceLocked(const StoreReplaceResult& result, bool initial);
-    void QueueChangeLocked(const StoreChange& change, bool is_initial_list);
-    void QueueDeleteLocked(const std::shared_ptr<const Object>& last, bool final_state_unknown);
-    // Without dispatch_mu_: hands what is queued to the handlers.
-    static void Deliver(const Listeners& listeners);
+    // The store's side of a watch event (under a batch of the processor); the transform's verdict.
+    Status ApplyDeleted(Object object);
+    Status ApplyAddedOrModified(Object object);
     void SetResourceVersion(std::string resource_version);
     void Fail(Status status);
     int64_t WatchTimeoutSeconds();
@@ -176,11 +157,7 @@ class Reflector final {
     const std::shared_ptr<const internal::InformerFaults> faults_;
     const std::shared_ptr<const internal::ReflectorMetrics> metrics_;
 
-    // Held while the store changes and the change is queued to the listeners, and while a
-    // listener is added or removed (listeners_ is copied on write, so a delivery reads a snapshot).
-    std::mutex dispatch_mu_;
-    std::shared_ptr<const Listeners> listeners_;
-    bool listed_ = false;  // the first list is in the store
+    internal::Processor& processor_;
     std::atomic<bool> synced_{false};
     Notification synced_event_;
 
@@ -188,7 +165,6 @@ class Reflector final {
     Status last_error_;
     std::string resource_version_;
     ReflectorStats stats_;
-    std::optional<boost::asio::any_io_executor> executor_;  // Run's
 };
 
 }  // namespace ctrl::cache

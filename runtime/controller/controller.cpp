@@ -166,7 +166,7 @@ Task<Status> Controller::Run(Context ctx) {
     const int workers = options_.max_concurrent_reconciles;
     logger_.Info("Starting workers", "worker count", workers);
     running_workers_.store(workers);
-    started_.store(true);
+    started_.Notify();
     for (int i = 0; i < workers; ++i) {
         boost::asio::co_spawn(executor_, Worker(), [self](const std::exception_ptr& error) {
             if (self->running_workers_.fetch_sub(1) == 1)
@@ -201,7 +201,7 @@ Status Controller::ReadyCheck() const {
         if (!status.Ok())
             return status.Annotate("controller " + name_);
     }
-    if (!started_.load())
+    if (!Started())
         return UnavailableError("controller " + name_ + ": sources not synced yet");
     return OkStatus();
 }

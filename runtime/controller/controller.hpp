@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -74,7 +75,10 @@ class Controller final : public std::enable_shared_from_this<Controller> {
     Status ReadyCheck() const;
 
     // Whether Run's sources have synced and its workers started.
-    bool Started() const { return started_.load(); }
+    bool Started() const { return started_.HasBeenNotified(); }
+    // Waits until Started: OK then; ctx's error (Cancelled, or Timeout at its deadline) when ctx
+    // ends first (a controller that never starts: not elected, or its sources did not sync).
+    Task<Status> WaitForStarted(Context ctx) const { return started_.Wait(std::move(ctx)); }
     const std::string& Name() const { return name_; }
     bool NeedLeaderElection() const { return options_.needs_leader_election.value_or(true); }
     int MaxConcurrentReconciles() const { return options_.max_concurrent_reconciles; }
@@ -113,8 +117,8 @@ class Controller final : public std::enable_shared_from_this<Controller> {
     bool running_ = false;                                  // Run began; guarded by mu_
     bool stopped_ = false;                                  // Run returned; guarded by mu_
     Context run_ctx_ = Context::Background();               // Run's context; guarded by mu_
-    std::atomic<bool> started_{false};
-    std::atomic<bool> stopping_{false};  // no new reconcile starts
+    Notification started_;                                  // Run's sources synced and its workers started
+    std::atomic<bool> stopping_{false};                     // no new reconcile starts
     std::atomic<int> running_workers_{0};
     std::shared_ptr<Notification> workers_done_;
 };

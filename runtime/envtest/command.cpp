@@ -7,7 +7,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <thread>
 #include <tuple>
 
 #include "ctrl/envtest/internal/spawn.hpp"
@@ -107,11 +106,8 @@ StatusOr<CommandResult> RunCommand(const Command& command) {
     }
     in.CloseWrite();
     // The output is closed; the command itself gets what is left of the deadline to exit.
-    while (!timed_out && internal::Peek(*pid) == internal::ChildState::kRunning) {
-        if (std::chrono::steady_clock::now() >= deadline)
-            timed_out = true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+    if (!timed_out)
+        timed_out = internal::WaitForExit(*pid, deadline) == internal::ChildState::kRunning;
     int wait_status = internal::KillGroupAndReap(*pid);
     if (timed_out) {
         return TimeoutError("`" + Joined(command.argv) + "` did not finish within " +

@@ -3,7 +3,7 @@
 
 #include <signal.h>
 
-#include <thread>
+#include <chrono>
 
 #include "ctrl/envtest/command.hpp"
 #include "ctrl/envtest/control_plane.hpp"
@@ -18,12 +18,8 @@ Status KillNow(ChildProcess& process, const std::string& component) {
     if (!process.Running())
         return UnavailableError(component + " is not running: " + process.ExitDescription());
     kill(-process.Pid(), SIGKILL);
-    const auto deadline = Clock::now() + std::chrono::seconds(10);
-    while (process.Running()) {
-        if (Clock::now() >= deadline)
-            return TimeoutError(component + " survived SIGKILL for 10 s");
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    if (!process.WaitForExit(Clock::now() + std::chrono::seconds(10)))
+        return TimeoutError(component + " survived SIGKILL for 10 s");
     return OkStatus();
 }
 

@@ -8,7 +8,6 @@
 #include <cstring>
 #include <deque>
 #include <fstream>
-#include <thread>
 #include <utility>
 
 #include "ctrl/envtest/internal/spawn.hpp"
@@ -71,18 +70,19 @@ bool ChildProcess::Running() {
     return false;
 }
 
+bool ChildProcess::WaitForExit(std::chrono::steady_clock::time_point deadline) {
+    if (pid_ != 0)
+        (void)internal::WaitForExit(pid_, deadline);
+    return !Running();
+}
+
 std::string ChildProcess::Stop(std::chrono::milliseconds grace) {
     if (!Running())
         return exit_description_;
     kill(-pid_, SIGTERM);
-    auto deadline = std::chrono::steady_clock::now() + grace;
-    while (Running()) {
-        if (std::chrono::steady_clock::now() >= deadline) {
-            Reaped(internal::KillGroupAndReap(pid_));
-            exit_description_ += " (SIGKILL after " + std::to_string(grace.count()) + " ms of SIGTERM)";
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!WaitForExit(std::chrono::steady_clock::now() + grace)) {
+        Reaped(internal::KillGroupAndReap(pid_));
+        exit_description_ += " (SIGKILL after " + std::to_string(grace.count()) + " ms of SIGTERM)";
     }
     return exit_description_;
 }

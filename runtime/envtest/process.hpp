@@ -33,6 +33,8 @@ class ChildProcess final {
 
     // True while the process runs; reaps it (without blocking) when it has exited.
     bool Running();
+    // Waits until the process has exited (reaping it) or deadline passes; returns !Running().
+    bool WaitForExit(std::chrono::steady_clock::time_point deadline);
     // How it ended ("exited with code 1", "killed by signal 9"); empty while it runs.
     const std::string& ExitDescription() const { return exit_description_; }
 

@@ -13,7 +13,6 @@
 #include <boost/asio/detached.hpp>
 
 #include "ctrl/core/run_sync.hpp"
-#include "ctrl/core/sleep.hpp"
 #include "ctrl/manager/in_cluster_namespace.hpp"
 #include "ctrl/metrics/process_metrics.hpp"
 #include "ctrl/server/access_reviewer.hpp"
@@ -271,9 +270,8 @@ Task<Status> Manager::Run(Context ctx) {
     const Context background = Context::Background();
     servers_.Start(background);
     caches_.Start(background);
-    // The cache's Run begins on another strand: let it, before waiting for its sync.
-    while (!cluster_->GetCache().Started() && internal_.Err().Ok())
-        (void)co_await SleepFor(internal_, std::chrono::milliseconds(1));
+    // The cache's Run begins in a coroutine of its own: wait for it before waiting for its sync.
+    (void)co_await cluster_->GetCache().WaitForStarted(internal_);
     const Status synced = co_await cluster_->WaitForCacheSync(internal_);
     if (synced.Ok()) {
         caches_synced_.store(true);
@@ -305,13 +303,12 @@ Task<void> Manager::TrimAfterSync(Context ctx) {
         std::lock_guard lock(mu_);
         controllers = controllers_;
     }
-    const auto all_started = [&] {
-        return std::all_of(controllers.begin(), controllers.end(),
-                           [](const std::shared_ptr<controller::Controller>& c) { return c->Started(); });
-    };
+    // A controller that never starts (not elected, sources not synced) holds the trim back until
+    // cache_sync_timeout at most.
     const Context until = Context::WithTimeout(ctx, options_.controller.cache_sync_timeout);
-    while (!all_started() && until.Err().Ok())
-        (void)co_await SleepFor(until, std::chrono::milliseconds(100));
+    for (const std::shared_ptr<controller::Controller>& controller : controllers)
+        if (!(co_await controller->WaitForStarted(until)).Ok())
+            break;
     if (!ctx.Err().Ok())
         co_return;
 #if defined(__GLIBC__)

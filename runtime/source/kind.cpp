@@ -12,10 +12,6 @@
 namespace ctrl::source {
 namespace {
 
-// How often, once every informer synced, the handler registrations are checked: each follows its
-// informer's sync within a delivery on the informer's executor (no notification exists for it).
-constexpr std::chrono::milliseconds kRegistrationSyncPoll{5};
-
 // Why a source waits, as Ready() says it: "waiting for kind <gvk>: no match ...".
 Status WaitingFor(const GroupVersionKind& gvk, const Status& why) {
     const std::string prefix = "waiting for kind " + gvk.String() + ": ";
@@ -75,15 +71,13 @@ Task<void> KindSource::Run(Context ctx, std::shared_ptr<KindSource> self, Reques
     going = going && self->Register(ctx, informers, *queue);
     if (going)
         going = co_await self->AwaitInformersSynced(ctx, informers);
+    // Each registration syncs once its handler got the informer's first list, a delivery after
+    // the informer's own sync.
+    if (going)
+        going = co_await self->AwaitRegistrationsSynced(ctx);
     if (!going) {
         self->SetPhase(Phase::kStopped, ctx.Err());
         co_return;
-    }
-    while (!self->RegistrationsSynced()) {
-        if (!(co_await SleepFor(ctx, kRegistrationSyncPoll)).Ok()) {
-            self->SetPhase(Phase::kStopped, ctx.Err());
-            co_return;
-        }
     }
     self->SetPhase(Phase::kSynced, OkStatus());
 }
@@ -146,10 +140,17 @@ void KindSource::Unregister() {
         (void)informer->RemoveEventHandler(registration);
 }
 
-bool KindSource::RegistrationsSynced() const {
-    std::lock_guard lock(mu_);
-    return std::all_of(registrations_.begin(), registrations_.end(),
-                       [](const auto& entry) { return entry.second.HasSynced(); });
+Task<bool> KindSource::AwaitRegistrationsSynced(Context& ctx) {
+    std::vector<cache::EventHandlerRegistration> registrations;
+    {
+        std::lock_guard lock(mu_);
+        for (const auto& [informer, registration] : registrations_)
+            registrations.push_back(registration);
+    }
+    for (const cache::EventHandlerRegistration& registration : registrations)
+        if (!(co_await registration.WaitForSync(ctx)).Ok())
+            co_return false;
+    co_return ctx.Err().Ok();  // unregistered meanwhile: the context ended
 }
 
 Task<bool> KindSource::AwaitInformersSynced(Context& ctx, const std::vector<cache::Informer*>& informers) {

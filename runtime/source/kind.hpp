@@ -97,7 +97,8 @@ class KindSource final : public Source, public std::enable_shared_from_this<Kind
     bool Register(const Context& ctx, const std::vector<cache::Informer*>& informers, RequestQueue& queue);
     // Removes the handler from every informer (Start's context ended).
     void Unregister();
-    bool RegistrationsSynced() const;
+    // Waits until every registration got its informer's first list; false when ctx ended first.
+    Task<bool> AwaitRegistrationsSynced(Context& ctx);
 
     // Records why the source waits; logs the first report of each reason at Info, later ones at
     // V(1). NoMatch and Forbidden also answer WaitForSync.

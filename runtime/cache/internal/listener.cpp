@@ -40,6 +40,7 @@ void Listener::Deliver() {
         queue_.pop_front();
         if (next.kind == Kind::kSynced) {
             synced_ = true;
+            decided_.Notify();
             continue;
         }
         const std::shared_ptr<EventHandler> handler = handler_;
@@ -85,12 +86,23 @@ void Listener::Stop() {
         dropped.swap(queue_);
         handler.swap(handler_);
     }
+    decided_.Notify();
     // Destroyed here, outside the lock: their destructors may call back into the informer.
 }
 
 bool Listener::HasSynced() const {
     std::lock_guard lock(mu_);
     return synced_;
+}
+
+Task<Status> Listener::WaitForSync(Context ctx, std::shared_ptr<const Listener> listener) {
+    if (!listener)
+        co_return CancelledError("a null event handler registration never syncs");
+    if (Status waited = co_await listener->decided_.Wait(std::move(ctx)); !waited.Ok())
+        co_return waited;
+    if (listener->HasSynced())
+        co_return OkStatus();
+    co_return CancelledError("the event handler was removed before it received the informer's first list");
 }
 
 bool Listener::HasPending() const {

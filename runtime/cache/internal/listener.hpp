@@ -7,7 +7,11 @@
 
 #include "ctrl/cache/event_handler.hpp"
 #include "ctrl/cache/internal/informer_faults.hpp"
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/notification.hpp"
 #include "ctrl/core/object.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/task.hpp"
 
 namespace ctrl::cache::internal {
 
@@ -36,6 +40,9 @@ class Listener final {
 
     bool HasSynced() const;
     bool HasPending() const;
+    // OK once listener HasSynced; Cancelled when it was stopped first (or is null); ctx's error
+    // when ctx ends first.
+    static Task<Status> WaitForSync(Context ctx, std::shared_ptr<const Listener> listener);
 
   private:
     enum class Kind { kAdd, kUpdate, kDelete, kSynced };
@@ -57,6 +64,8 @@ class Listener final {
     bool delivering_ = false;
     bool stopped_ = false;
     bool synced_ = false;
+    // Notified once synced_ or stopped_ turns true.
+    Notification decided_;
 };
 
 }  // namespace ctrl::cache::internal

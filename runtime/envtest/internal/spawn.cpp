@@ -2,17 +2,18 @@
 
 #include <fcntl.h>
 #include <linux/close_range.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
 
 #include "ctrl/envtest/process.hpp"
 
@@ -161,6 +162,27 @@ ChildState Peek(pid_t pid) {
     return info.si_pid == pid ? ChildState::kExited : ChildState::kRunning;
 }
 
+ChildState WaitForExit(pid_t pid, std::chrono::steady_clock::time_point deadline) {
+    const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+    if (pidfd < 0)
+        return Peek(pid);  // reaped already (ESRCH): gone
+    // Opened before the check, so it names this child unless Peek says it is gone.
+    ChildState state = Peek(pid);
+    while (state == ChildState::kRunning) {
+        const auto left =
+            std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+        if (left <= 0)
+            break;
+        pollfd exited{pidfd, POLLIN, 0};
+        const int ready = poll(&exited, 1, static_cast<int>(std::min<int64_t>(left, 1'000'000)));
+        if (ready < 0 && errno != EINTR)
+            break;
+        state = Peek(pid);
+    }
+    close(pidfd);
+    return state;
+}
+
 int KillGroupAndReap(pid_t pid) {
     // While the leader is an unreaped zombie its process group id cannot be reused.
     kill(-pid, SIGKILL);
@@ -212,13 +234,9 @@ void TerminateAllChildren(std::chrono::milliseconds grace) {
             kill(-pid, SIGTERM);
         }
     }
-    auto deadline = std::chrono::steady_clock::now() + grace;
+    const auto deadline = std::chrono::steady_clock::now() + grace;
     for (pid_t pid : pids) {
-        auto state = internal::Peek(pid);
-        while (state == internal::ChildState::kRunning && std::chrono::steady_clock::now() < deadline) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            state = internal::Peek(pid);
-        }
+        const internal::ChildState state = internal::WaitForExit(pid, deadline);
         if (state == internal::ChildState::kGone) {
             internal::UnregisterChild(pid);
         } else {

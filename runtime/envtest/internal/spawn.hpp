@@ -2,6 +2,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +27,9 @@ StatusOr<pid_t> Spawn(const std::vector<std::string>& argv, const std::vector<st
 // The state of a spawned child, checked without blocking and without reaping it.
 enum class ChildState { kRunning, kExited, kGone };  // kGone: already reaped (by a teardown thread)
 ChildState Peek(pid_t pid);
+// Waits until the child has exited or deadline passes, on a pidfd the kernel makes readable when
+// the child exits (Linux 5.3 or later), and returns its state then, without reaping it.
+ChildState WaitForExit(pid_t pid, std::chrono::steady_clock::time_point deadline);
 
 // Forgets a child someone else reaped.
 void UnregisterChild(pid_t pid);

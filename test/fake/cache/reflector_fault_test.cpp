@@ -201,7 +201,7 @@ TEST_P(ReflectorFaultTest, HandlerAddedAfterSyncGetsTheStoreThenChanges) {
     Start();
     ASSERT_TRUE(Eventually([&] { return reflector_->HasSynced(); }));
     auto late = std::make_shared<Recorder>();
-    reflector_->AddEventHandler(late);
+    processor_.AddEventHandler(late);
     ASSERT_TRUE(Eventually([&] { return late->Count() == 3; }));
     // c comes 300 ms after the watch starts: on a loaded machine that can be before the handler
     // is added, and then c is part of the store the handler is given.

@@ -18,6 +18,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
+#include "ctrl/cache/internal/processor.hpp"
 #include "ctrl/cache/reflector.hpp"
 #include "test/integration/cache/reflector_test_util.hpp"
 #include "test/support/eventually.hpp"
@@ -107,8 +108,9 @@ class ReflectorFixture : public ::testing::TestWithParam<rest::TransportKind> {
 
     void Start(ReflectorOptions options = FastOptions()) {
         reflector_ = std::make_unique<Reflector>(
-            *client_, ListWatchTarget{.resource = {"", "v1", "pods"}, .namespaced = true}, store_, options);
-        reflector_->AddEventHandler(recorder_);
+            *client_, ListWatchTarget{.resource = {"", "v1", "pods"}, .namespaced = true}, store_, processor_, options);
+        processor_.SetExecutor(io_.get_executor());
+        processor_.AddEventHandler(recorder_);
         boost::asio::co_spawn(io_, reflector_->Run(ctx_), [this](std::exception_ptr) { stopped_ = true; });
     }
 
@@ -128,6 +130,8 @@ class ReflectorFixture : public ::testing::TestWithParam<rest::TransportKind> {
     PodsScript script_;
     std::unique_ptr<rest::RestClient> client_;
     Store store_;
+    // The handlers' dispatch an informer would own.
+    internal::Processor processor_{store_, "pods", "/v1, Kind=Pod", registry_};
     std::shared_ptr<Recorder> recorder_ = std::make_shared<Recorder>();
     std::unique_ptr<Reflector> reflector_;
     Context ctx_ = Context::WithCancel(Context::Background());

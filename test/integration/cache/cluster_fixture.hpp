@@ -16,6 +16,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
+#include "ctrl/cache/internal/processor.hpp"
 #include "ctrl/cache/reflector.hpp"
 #include "ctrl/core/run_sync.hpp"
 #include "ctrl/rest/kubeconfig.hpp"
@@ -81,8 +82,9 @@ class ClusterTest : public ::testing::Test {
                                                                  .namespaced = true,
                                                                  .namespace_name = namespace_name,
                                                                  .protobuf = protobuf},
-                                                 store_, options);
-        reflector_->AddEventHandler(recorder_);
+                                                 store_, processor_, options);
+        processor_.SetExecutor(io_.get_executor());
+        processor_.AddEventHandler(recorder_);
         boost::asio::co_spawn(io_, reflector_->Run(ctx_), [this](std::exception_ptr) { stopped_ = true; });
     }
 
@@ -96,6 +98,8 @@ class ClusterTest : public ::testing::Test {
     std::unique_ptr<ctrl::testing::TcpProxy> proxy_;
     std::unique_ptr<rest::RestClient> proxied_client_;
     Store store_;
+    // The handlers' dispatch an informer would own.
+    internal::Processor processor_{store_, "pods", "/v1, Kind=Pod", registry_};
     std::shared_ptr<Recorder> recorder_ = std::make_shared<Recorder>();
     std::unique_ptr<Reflector> reflector_;
     Context ctx_ = Context::WithCancel(Context::Background());

@@ -286,5 +286,21 @@ TEST_F(ControllerTest, ASecondRunIsRefused) {
     EXPECT_TRUE(Stop().Ok());
 }
 
+TEST_F(ControllerTest, AWaitForTheStartIsWokenByItAndEndsWithItsContext) {
+    Make(Succeed);
+    const Status before = Spawn(io_.Executor(), controller_->WaitForStarted(ctrl::testing::Within(10ms))).get();
+    EXPECT_TRUE(IsTimeout(before)) << before;
+    const Context cancelled = Context::WithCancel(Context::Background());
+    std::future<Status> ended = Spawn(io_.Executor(), controller_->WaitForStarted(cancelled));
+    std::future<Status> woken = Spawn(io_.Executor(), controller_->WaitForStarted(ctrl::testing::TestContext()));
+    cancelled.Cancel();
+    EXPECT_TRUE(IsCancelled(ended.get()));
+    Start();
+    EXPECT_TRUE(woken.get().Ok());
+    EXPECT_TRUE(controller_->Started());
+    EXPECT_TRUE(Spawn(io_.Executor(), controller_->WaitForStarted(Context::Background())).get().Ok());
+    EXPECT_TRUE(Stop().Ok());
+}
+
 }  // namespace
 }  // namespace ctrl::controller

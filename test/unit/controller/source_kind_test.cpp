@@ -5,8 +5,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <thread>
 
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
@@ -154,6 +156,59 @@ TEST_F(KindSourceTest, NoEventReachesTheHandlerAfterTheContextEnds) {
     server_->PushWatchEvent("ADDED", FakePodServer::PodJson("late", 9));
     std::this_thread::sleep_for(100ms);
     EXPECT_EQ(handler_->Log().size(), 2u);
+}
+
+// Driven by io_.poll() on the test's thread: no loop thread, and no timer ever fires (poll runs only
+// what is ready), so a source that slept until its registrations synced would not get there.
+class KindSourceWithoutTimersTest : public ::testing::Test {
+  protected:
+    ~KindSourceWithoutTimersTest() override {
+        stop_.Cancel();
+        informers_.Stop();
+        RunReady();
+    }
+    void RunReady() {
+        while (io_.poll() > 0) {
+        }
+    }
+    // Starts source and runs what is ready; Start's result.
+    Status Start(KindSource& source) {
+        std::optional<Status> started;
+        boost::asio::co_spawn(io_, source.Start(stop_, queue_),
+                              [&started](std::exception_ptr, Status status) { started = std::move(status); });
+        RunReady();
+        return started.value_or(InternalError("Start did not return"));
+    }
+
+    boost::asio::io_context io_;
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
+    std::shared_ptr<FakePodServer> server_ = std::make_shared<FakePodServer>();
+    FakeInformers informers_{server_};
+    std::shared_ptr<RecordingHandler> handler_ = std::make_shared<RecordingHandler>();
+    workqueue::Queue<reconcile::Request> queue_{io_.get_executor()};
+    Context stop_ = Context::WithCancel(Context::Background());
+};
+
+TEST_F(KindSourceWithoutTimersTest, SyncsAsSoonAsItsRegistrationsHaveTheFirstList) {
+    server_->SetPods({"a", "b"});
+    auto first = std::static_pointer_cast<KindSource>(Kind(informers_, kPod, handler_));
+    ASSERT_TRUE(Start(*first).Ok());
+    EXPECT_TRUE(first->Ready().Ok()) << first->Ready();
+    EXPECT_EQ(handler_->Log(), (std::vector<std::string>{"create a initial", "create b initial"}));
+
+    // On an informer synced already, the replay to a new registration is posted to the executor:
+    // the source waits for that delivery, not for a timer.
+    auto second_handler = std::make_shared<RecordingHandler>();
+    auto second = std::static_pointer_cast<KindSource>(Kind(informers_, kPod, second_handler));
+    ASSERT_TRUE(Start(*second).Ok());
+    EXPECT_TRUE(second->Ready().Ok()) << second->Ready();
+    EXPECT_EQ(second_handler->Log(), (std::vector<std::string>{"create a initial", "create b initial"}));
+    std::optional<Status> synced;
+    boost::asio::co_spawn(io_, second->WaitForSync(Context::Background()),
+                          [&synced](std::exception_ptr, Status status) { synced = std::move(status); });
+    RunReady();
+    ASSERT_TRUE(synced.has_value());
+    EXPECT_TRUE(synced->Ok()) << *synced;
 }
 
 }  // namespace
