@@ -1,8 +1,12 @@
 # Sourced by the build scripts: sets CCACHE_LAUNCHER to the cmake arguments that compile through
 # ccache when it is installed (objects kept under ~/.cache/ccache, keyed by content; paths taken
-# relative to the checkout, so another clone, CI's, reuses them), else to nothing.
+# relative to the checkout, so another clone, CI's, reuses them), else to nothing. The cache holds
+# the default, ASan, TSan, fuzz and clang builds' objects together (more than 5 GB with compressed
+# debug sections): within ccache's default 5 GB, one build's objects evict another's, and a CI run
+# finds its extra builds cold.
 CCACHE_LAUNCHER=()
 if command -v ccache >/dev/null; then
     CCACHE_LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     export CCACHE_BASEDIR="${ROOT}" CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-time_macros}"
+    export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-15G}"
 fi
