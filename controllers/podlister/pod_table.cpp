@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "ctrl/api/internal/rfc3339.hpp"
+#include "ctrl/api/timestamp.hpp"
 
 namespace ctrl::podlister {
 
@@ -192,7 +192,7 @@ std::string TimeSince(std::optional<Timestamp> time, Timestamp now) {
 
 std::optional<Timestamp> CreationTime(const Object& object) {
     const std::optional<std::string> text = object.CreationTimestamp();
-    return text ? api::internal::ParseRfc3339(*text) : std::nullopt;
+    return text ? api::ParseRfc3339(*text) : std::nullopt;
 }
 
 }  // namespace ctrl::podlister

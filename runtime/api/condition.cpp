@@ -4,7 +4,7 @@
 #include <string>
 
 #include "ctrl/api/internal/fields.hpp"
-#include "ctrl/api/internal/rfc3339.hpp"
+#include "ctrl/api/timestamp.hpp"
 
 namespace ctrl::api {
 
@@ -17,7 +17,7 @@ std::vector<Condition> ReadConditions(const Object& object, FieldPath path) {
         condition.reason = internal::StringCopy(internal::Find(&entry, {"reason"}));
         condition.message = internal::StringCopy(internal::Find(&entry, {"message"}));
         if (auto time = internal::OptString(internal::Find(&entry, {"lastTransitionTime"})))
-            condition.last_transition_time = internal::ParseRfc3339(*time);
+            condition.last_transition_time = ParseRfc3339(*time);
         condition.observed_generation = internal::OptInt(internal::Find(&entry, {"observedGeneration"}));
         out.push_back(std::move(condition));
     });
@@ -65,8 +65,8 @@ Status WriteConditions(Object& object, FieldPath path, const std::vector<Conditi
         if (condition.observed_generation)
             CTRL_RETURN_IF_ERROR(entry.SetNestedInt({"observedGeneration"}, *condition.observed_generation));
         if (condition.last_transition_time)
-            CTRL_RETURN_IF_ERROR(entry.SetNestedString({"lastTransitionTime"},
-                                                       internal::FormatRfc3339(*condition.last_transition_time)));
+            CTRL_RETURN_IF_ERROR(
+                entry.SetNestedString({"lastTransitionTime"}, FormatRfc3339(*condition.last_transition_time)));
         CTRL_RETURN_IF_ERROR(entry.SetNestedString({"reason"}, condition.reason));
         CTRL_RETURN_IF_ERROR(entry.SetNestedString({"message"}, condition.message));
         if (json.size() > 1)

@@ -1,7 +1,7 @@
 #include "ctrl/api/event.hpp"
 
 #include "ctrl/api/internal/fields.hpp"
-#include "ctrl/api/internal/rfc3339.hpp"
+#include "ctrl/api/timestamp.hpp"
 
 namespace ctrl::api {
 
@@ -11,7 +11,7 @@ using internal::Find;
 
 std::optional<Timestamp> TimeField(const Object& object, std::string_view field) {
     const std::optional<std::string_view> text = internal::OptString(Find(object, {field}));
-    return text ? internal::ParseRfc3339(*text) : std::nullopt;
+    return text ? ParseRfc3339(*text) : std::nullopt;
 }
 
 }  // namespace
@@ -131,15 +131,15 @@ void Event::SetCount(int64_t count) {
 }
 
 void Event::SetFirstTimestamp(Timestamp time) {
-    internal::SetString(*this, {"firstTimestamp"}, internal::FormatRfc3339(time));
+    internal::SetString(*this, {"firstTimestamp"}, FormatRfc3339(time));
 }
 
 void Event::SetLastTimestamp(Timestamp time) {
-    internal::SetString(*this, {"lastTimestamp"}, internal::FormatRfc3339(time));
+    internal::SetString(*this, {"lastTimestamp"}, FormatRfc3339(time));
 }
 
 void Event::SetEventTime(Timestamp time) {
-    internal::SetString(*this, {"eventTime"}, internal::FormatRfc3339Micro(time));
+    internal::SetString(*this, {"eventTime"}, FormatRfc3339Micro(time));
 }
 
 void Event::SetSource(const EventSource& source) {

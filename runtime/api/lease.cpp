@@ -1,7 +1,7 @@
 #include "ctrl/api/lease.hpp"
 
 #include "ctrl/api/internal/fields.hpp"
-#include "ctrl/api/internal/rfc3339.hpp"
+#include "ctrl/api/timestamp.hpp"
 
 namespace ctrl::api {
 
@@ -9,12 +9,12 @@ namespace {
 
 std::optional<Timestamp> SpecTime(const Object& object, std::string_view field) {
     const std::optional<std::string_view> text = internal::OptString(internal::Find(object, {"spec", field}));
-    return text ? internal::ParseRfc3339(*text) : std::nullopt;
+    return text ? ParseRfc3339(*text) : std::nullopt;
 }
 
 void SetSpecTime(Object& object, std::string_view field, std::optional<Timestamp> time) {
     if (time)
-        internal::SetString(object, {"spec", field}, internal::FormatRfc3339Micro(*time));
+        internal::SetString(object, {"spec", field}, FormatRfc3339Micro(*time));
     else
         internal::Remove(object, {"spec", field});
 }

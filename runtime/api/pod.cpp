@@ -1,7 +1,7 @@
 #include "ctrl/api/pod.hpp"
 
 #include "ctrl/api/internal/fields.hpp"
-#include "ctrl/api/internal/rfc3339.hpp"
+#include "ctrl/api/timestamp.hpp"
 
 namespace ctrl::api {
 
@@ -12,7 +12,7 @@ using internal::JsonValue;
 
 std::optional<Timestamp> TimeAt(const JsonValue* from, std::string_view key) {
     const std::optional<std::string_view> text = internal::OptString(Find(from, {key}));
-    return text ? internal::ParseRfc3339(*text) : std::nullopt;
+    return text ? ParseRfc3339(*text) : std::nullopt;
 }
 
 std::vector<Container> ReadContainers(const Object& pod, std::string_view field) {

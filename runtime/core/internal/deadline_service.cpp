@@ -11,6 +11,11 @@
 
 namespace ctrl::internal {
 
+namespace {
+// How long the thread waits with nothing pending before it ends.
+constexpr std::chrono::milliseconds kLinger{500};
+}  // namespace
+
 struct DeadlineService::State {
     mutable std::mutex mu;
     std::condition_variable wake;
@@ -21,7 +26,7 @@ struct DeadlineService::State {
     // When the thread wakes next by itself: max while it waits without a deadline, min while it
     // runs (it looks at `pending` again before it sleeps, so nobody needs to wake it).
     Clock::time_point sleeping_until = Clock::time_point::min();
-    bool started = false;
+    bool running = false;  // a thread runs Loop
     Stats stats;
 
     // The service thread: runs what is due, then sleeps until the earliest deadline or a wake.
@@ -46,8 +51,14 @@ struct DeadlineService::State {
                 continue;
             }
             if (pending.empty()) {
+                // Nothing to wait for: linger a little (deadlines tend to come in runs), then end,
+                // so that a process with no deadline pending, an idle operator, has no thread
+                // for them. The next Add starts one again.
                 sleeping_until = Clock::time_point::max();
-                wake.wait(lock);
+                if (wake.wait_for(lock, kLinger) == std::cv_status::timeout && pending.empty()) {
+                    running = false;
+                    return;
+                }
             } else {
                 sleeping_until = pending.begin()->first.first;
                 wake.wait_until(lock, sleeping_until);
@@ -76,9 +87,9 @@ DeadlineService::Handle DeadlineService::Add(Clock::time_point at, std::function
         handle = {at, state.next_id++};
         state.pending.emplace(std::make_pair(at, handle.id), std::move(fire));
         ++state.stats.added;
-        if (!state.started) {
-            state.started = true;
-            ++state.stats.threads;
+        if (!state.running) {
+            state.running = true;
+            ++state.stats.threads_started;
             std::thread([&state] { state.Loop(); }).detach();
         } else {
             notify = at < state.sleeping_until;
@@ -107,6 +118,7 @@ DeadlineService::Stats DeadlineService::GetStats() const {
     std::lock_guard lock(state_->mu);
     Stats stats = state_->stats;
     stats.pending = state_->pending.size();
+    stats.threads_running = state_->running ? 1 : 0;
     return stats;
 }
 

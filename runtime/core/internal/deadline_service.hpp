@@ -11,8 +11,9 @@ namespace ctrl::internal {
 // deadline is O(log n) under one mutex. The thread is woken only when a deadline earlier than the
 // one it sleeps until arrives; removing a deadline never wakes it (it finds nothing due, and
 // sleeps again until the new earliest), so deadlines that keep moving later, as a reconcile or a
-// request timeout does, cost no wake-up each. The thread starts with the first deadline and lives
-// as long as the process. Thread-safe.
+// request timeout does, cost no wake-up each. The thread starts with the first deadline and ends
+// after half a second with none pending (the next deadline starts it again): an idle process has
+// no thread for deadlines, and a process with deadlines has one. Thread-safe.
 class DeadlineService {
   public:
     using Clock = std::chrono::steady_clock;
@@ -23,12 +24,13 @@ class DeadlineService {
     };
     // What the service has done since the process started, for tests and the decision record.
     struct Stats {
-        uint64_t added = 0;    // deadlines registered
-        uint64_t removed = 0;  // deadlines removed before they fired
-        uint64_t fired = 0;    // deadlines that fired
-        uint64_t wakeups = 0;  // times the thread woke (due, earlier deadline, or spurious)
-        uint64_t pending = 0;  // deadlines registered now
-        int threads = 0;       // threads started (never more than 1)
+        uint64_t added = 0;       // deadlines registered
+        uint64_t removed = 0;     // deadlines removed before they fired
+        uint64_t fired = 0;       // deadlines that fired
+        uint64_t wakeups = 0;     // times the thread woke (due, earlier deadline, or spurious)
+        uint64_t pending = 0;     // deadlines registered now
+        int threads_started = 0;  // threads started (one at a time)
+        int threads_running = 0;  // 1 while a thread serves deadlines, 0 once it ended idle
     };
 
     // The process's service.

@@ -5,7 +5,7 @@
 #include <mutex>
 #include <random>
 
-#include "ctrl/api/internal/rfc3339.hpp"
+#include "ctrl/api/timestamp.hpp"
 #include "ctrl/fake/internal/api_errors.hpp"
 
 namespace ctrl::fake::internal {
@@ -85,7 +85,7 @@ std::string NewUid() {
 }
 
 std::string Now() {
-    return api::internal::FormatRfc3339(std::chrono::system_clock::now());
+    return api::FormatRfc3339(std::chrono::system_clock::now());
 }
 
 std::string GenerateName(std::string_view prefix) {

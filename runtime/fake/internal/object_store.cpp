@@ -5,7 +5,7 @@
 #include <tuple>
 #include <utility>
 
-#include "ctrl/api/internal/rfc3339.hpp"
+#include "ctrl/api/timestamp.hpp"
 #include "ctrl/core/base64.hpp"
 #include "ctrl/fake/internal/api_errors.hpp"
 #include "ctrl/fake/internal/apply_patch.hpp"
@@ -367,7 +367,7 @@ Status ObjectStore::DeleteLocked(const KindRules& kind, Objects::iterator at, co
     StatusOr<int64_t> current_grace = next.NestedInt({"metadata", "deletionGracePeriodSeconds"});
     if (!next.DeletionTimestamp() || (current_grace.Ok() && grace < *current_grace)) {
         const auto when = std::chrono::system_clock::now() + std::chrono::seconds(grace);
-        (void)next.SetNestedString({"metadata", "deletionTimestamp"}, api::internal::FormatRfc3339(when));
+        (void)next.SetNestedString({"metadata", "deletionTimestamp"}, api::FormatRfc3339(when));
         (void)next.SetNestedInt({"metadata", "deletionGracePeriodSeconds"}, grace);
     }
     if (SameButVersion(old, next))

@@ -7,7 +7,6 @@
 #include <string>
 #include <string_view>
 
-#include "ctrl/api/internal/rfc3339.hpp"
 #include "ctrl/api/timestamp.hpp"
 #include "ctrl/core/object.hpp"
 #include "test/unit/core/testdata.hpp"
@@ -19,7 +18,7 @@ using ctrl::test::ReadTestdata;
 
 // A timestamp from its RFC 3339 text; fails the test when malformed.
 inline Timestamp At(std::string_view text) {
-    auto time = internal::ParseRfc3339(text);
+    auto time = ParseRfc3339(text);
     EXPECT_TRUE(time.has_value()) << text;
     return time.value_or(Timestamp());
 }

@@ -1,9 +1,9 @@
-#include "ctrl/api/internal/rfc3339.hpp"
+#include "ctrl/api/timestamp.hpp"
 
 #include <cstdint>
 #include <cstdio>
 
-namespace ctrl::api::internal {
+namespace ctrl::api {
 
 namespace {
 
@@ -120,4 +120,4 @@ std::string FormatRfc3339Micro(Timestamp time) {
     return Format(time, /*micro=*/true);
 }
 
-}  // namespace ctrl::api::internal
+}  // namespace ctrl::api

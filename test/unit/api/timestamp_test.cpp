@@ -1,10 +1,10 @@
-#include "ctrl/api/internal/rfc3339.hpp"
+#include "ctrl/api/timestamp.hpp"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 
-namespace ctrl::api::internal {
+namespace ctrl::api {
 namespace {
 
 using namespace std::chrono_literals;
@@ -56,4 +56,4 @@ TEST(Rfc3339Test, RoundTrips) {
 }
 
 }  // namespace
-}  // namespace ctrl::api::internal
+}  // namespace ctrl::api
