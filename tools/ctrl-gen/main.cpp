@@ -2,6 +2,7 @@
 //   ctrl-gen --output-dir DIR [--namespace NS] [--include-prefix P] [--versions v1,v2] [--kinds A,B]
 //            [--bundle NAME] [--extension Kind=Template:header]... CRD.yaml...
 // Exit codes: 0 done, 1 bad input (the message names the file, document and schema path), 2 bad usage.
+// Warnings ("ctrl-gen: warning: ..." on stderr, exit 0) name what Validate() checks less than the CRD says.
 
 #include <fstream>
 #include <iostream>
@@ -108,11 +109,14 @@ int main(int argc, char** argv) {
         text << in.rdbuf();
         inputs.push_back(ctrl::gen::InputFile{file, text.str()});
     }
-    auto generated = ctrl::gen::Generate(inputs, options);
+    std::vector<std::string> warnings;
+    auto generated = ctrl::gen::Generate(inputs, options, &warnings);
     if (!generated.Ok()) {
         std::cerr << "ctrl-gen: " << generated.GetStatus().Message() << "\n";
         return 1;
     }
+    for (const std::string& warning : warnings)
+        std::cerr << "ctrl-gen: warning: " << warning << "\n";
     if (ctrl::Status written = ctrl::gen::WriteFiles(output_dir, *generated); !written.Ok()) {
         std::cerr << "ctrl-gen: " << written.Message() << "\n";
         return 1;
