@@ -1,5 +1,6 @@
 #include "ctrl/scheme/schema_validation.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <regex>
@@ -149,8 +150,13 @@ void Validation::CheckString(const FieldRef& ref, const std::string& value, cons
 }
 
 void Validation::CheckNumber(const FieldRef& ref, std::optional<int64_t> integer, double value, const FieldRule& rule) {
-    if (integer)
+    if (integer) {
         CheckEnum(ref, std::to_string(*integer), std::to_string(*integer), rule);
+    } else if (rule.type == SchemaType::kNumber && !rule.enum_values.empty()) {
+        char text[32];  // the shortest form that reads back to value, as ctrl-gen writes a number enum
+        const std::string shortest(text, std::to_chars(text, text + sizeof text, value).ptr);
+        CheckEnum(ref, shortest, shortest, rule);
+    }
     if (rule.minimum && (rule.exclusive_minimum ? value <= *rule.minimum : value < *rule.minimum)) {
         Add("FieldValueInvalid", ref.PathString(),
             std::string(rule.exclusive_minimum ? "must be greater than " : "must be greater than or equal to ") +

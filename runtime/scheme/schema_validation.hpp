@@ -24,7 +24,8 @@ struct FieldRule {
     SchemaType type = SchemaType::kAny;
     bool required = false;
     bool nullable = false;
-    std::span<const std::string_view> enum_values = {};  // of a string; of an integer, in decimal
+    // Of a string; of an integer, in decimal; of a number, in its shortest form (std::to_chars).
+    std::span<const std::string_view> enum_values = {};
     std::optional<int64_t> min_length = std::nullopt;
     std::optional<int64_t> max_length = std::nullopt;
     std::optional<double> minimum = std::nullopt;

@@ -1,7 +1,5 @@
 #include "tools/ctrl-gen/methods.hpp"
 
-#include <regex>
-
 #include "tools/ctrl-gen/naming.hpp"
 
 namespace ctrl::gen {
@@ -53,15 +51,6 @@ std::string SchemaTypeName(const Schema& schema) {
     return name;
 }
 
-bool RegexCompiles(const std::string& pattern) {
-    try {
-        std::regex compiled(pattern, std::regex::ECMAScript);
-        return true;
-    } catch (const std::regex_error&) {
-        return false;
-    }
-}
-
 // The designated initializers of a FieldRule for schema, in FieldRule's member order.
 std::vector<std::string> RuleMembers(const Schema& schema, bool required, const std::string& enum_array) {
     std::vector<std::string> members{".type = SchemaType::" + SchemaTypeName(schema)};
@@ -89,7 +78,7 @@ std::vector<std::string> RuleMembers(const Schema& schema, bool required, const 
     add_int("max_items", schema.max_items);
     add_int("min_properties", schema.min_properties);
     add_int("max_properties", schema.max_properties);
-    if (!schema.pattern.empty() && RegexCompiles(schema.pattern))
+    if (!schema.pattern.empty() && !PatternError(schema.pattern))
         members.push_back(".pattern = " + CppStringLiteral(schema.pattern));
     return members;
 }
@@ -127,16 +116,28 @@ std::vector<std::string> Pack(std::string first_line, const std::vector<std::str
     return lines;
 }
 
-// Declares the enum array of schema (when it is a string enum) and returns its name, or "".
-std::string AddEnum(std::vector<std::string>& body, const Schema& schema, const std::string& name) {
-    const bool integer = schema.type == "integer" && !schema.int_or_string;
-    if (schema.enum_values.empty() || (schema.type != "string" && !schema.int_or_string && !integer))
-        return "";
-    std::vector<std::string> texts;  // an integer's in decimal, as Validation compares it
-    for (const std::string& value : schema.enum_values) {
-        const std::optional<int64_t> number = integer ? ParseDecimalInteger(value) : std::nullopt;
-        texts.push_back(number ? std::to_string(*number) : value);
+// An enum value as Validation compares it: an integer's in decimal, a number's in its shortest form.
+std::string EnumText(const Schema& schema, const std::string& value) {
+    if (schema.int_or_string)
+        return value;
+    if (schema.type == "integer") {
+        const std::optional<int64_t> number = ParseDecimalInteger(value);
+        return number ? std::to_string(*number) : value;
     }
+    if (schema.type == "number")
+        return CanonicalNumber(value).value_or(value);
+    return value;
+}
+
+// Declares the enum array of schema (a string, integer or number enum) and returns its name, or "".
+std::string AddEnum(std::vector<std::string>& body, const Schema& schema, const std::string& name) {
+    const bool scalar =
+        schema.int_or_string || schema.type == "string" || schema.type == "integer" || schema.type == "number";
+    if (schema.enum_values.empty() || !scalar)
+        return "";
+    std::vector<std::string> texts;
+    for (const std::string& value : schema.enum_values)
+        texts.push_back(EnumText(schema, value));
     std::string values;
     for (const std::string& value : texts)
         values += (values.empty() ? "" : ", ") + CppStringLiteral(value);

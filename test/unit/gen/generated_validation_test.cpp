@@ -108,6 +108,18 @@ TEST(GeneratedValidationTest, IntegerEnumsAreChecked) {
               std::vector<std::string>{"FieldValueInvalid spec.level: is a float, not an integer"});
 }
 
+TEST(GeneratedValidationTest, NumberEnumsAreChecked) {
+    for (const char* step : {"0.5", "1", "1.0", "25", "2.5e1"}) {
+        EXPECT_TRUE(QuotaWithSpec(std::string(R"({"mode":"Strict","owners":["a@example.com"],"step":)") + step + "}")
+                        .Validate()
+                        .Ok())
+            << step;
+    }
+    EXPECT_EQ(Causes(QuotaWithSpec(R"({"mode":"Strict","owners":["a@example.com"],"step":0.25})").Validate()),
+              std::vector<std::string>{
+                  R"(FieldValueNotSupported spec.step: Unsupported value: 0.25: supported values: "0.5", "1", "25")"});
+}
+
 TEST(GeneratedValidationTest, NestedArraysAndRequiredItemFields) {
     auto gallery = gentest::collections::v1::Gallery::Parse(
         R"({"spec":{"pictures":[{"title":"a"},{"tags":[1]},"x"],"rooms":{"r":{"floor":"2"}},"ratings":[1.5]}})");
