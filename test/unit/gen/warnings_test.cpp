@@ -1,7 +1,7 @@
 // What real CRDs showed ctrl-gen (docs/crd-compatibility.md): a pattern std::regex cannot compile is a
-// warning naming the CRD and the field, not silence; a long string literal is never split across
-// lines; a kind named as its group's label, in several versions, does not collide with the group
-// version's registration file.
+// warning naming the CRD and the field, not silence, and so are CEL rules (counted per version); a
+// long string literal is never split across lines; a kind named as its group's label, in several
+// versions, does not collide with the group version's registration file.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -72,6 +72,21 @@ TEST(WarningsTest, APatternStdRegexCannotCompileIsAWarningNamingTheField) {
                          ".properties.months.items.pattern)"),
         std::string::npos)
         << warnings[0];
+}
+
+TEST(WarningsTest, CelRulesAreCountedPerVersion) {
+    const std::string crd = Crd("g.io", "X", {"v1", "v2"},
+                                "                name:\n                  type: string\n"
+                                "                  x-kubernetes-validations:\n"
+                                "                    - rule: self.size() > 1\n"
+                                "                    - rule: self != 'x'\n");
+    std::vector<std::string> warnings;
+    ASSERT_TRUE(Generate({InputFile{"in.yaml", crd}}, Options{}, &warnings).Ok());
+    EXPECT_EQ(warnings, (std::vector<std::string>{
+                            "in.yaml, document 1: xs.g.io v1: 2 x-kubernetes-validations rules (CEL) are not "
+                            "checked by Validate(); the API server checks them",
+                            "in.yaml, document 1: xs.g.io v2: 2 x-kubernetes-validations rules (CEL) are not "
+                            "checked by Validate(); the API server checks them"}));
 }
 
 TEST(WarningsTest, ALongPatternStaysOneLiteral) {
