@@ -27,7 +27,10 @@ constexpr const char* kUsage =
     "  --extension K=T:H      kind K (and its view) also derive from the hand-written CRTP template T<Self>\n"
     "                         declared in header H; T may define ValidateRules(ctrl::scheme::Validation&),\n"
     "                         which Validate() runs before the schema's checks (repeatable)\n"
-    "  --help                 this text\n";
+    "  --help                 this text\n"
+    "Each group version's AddToScheme is in <group label>_<version>.hpp (<group label>_<version>_scheme.hpp\n"
+    "when a kind's file has that name). Warnings on stderr name what Validate() checks less than the API\n"
+    "server: a pattern std::regex cannot compile, CEL rules (x-kubernetes-validations).\n";
 
 std::vector<std::string> SplitList(const std::string& text) {
     std::vector<std::string> out;
