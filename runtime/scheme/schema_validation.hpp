@@ -19,7 +19,9 @@ enum class SchemaType { kString, kInteger, kNumber, kBoolean, kObject, kArray, k
 
 // The cheap constraints of one field's schema, as a generated Validate checks them: presence,
 // type, enum, length, bounds, item and property counts, pattern (ECMAScript, as std::regex reads
-// it). Unset members check nothing. Built as a constant by generated code.
+// it), format (int32 of an integer; date-time, ipv4, ipv6 of a string). Unset members check
+// nothing. Built as a constant by generated code. An integer may be written as an integral float
+// (2.0), as the API server takes it.
 struct FieldRule {
     SchemaType type = SchemaType::kAny;
     bool required = false;
@@ -37,6 +39,7 @@ struct FieldRule {
     std::optional<int64_t> min_properties = std::nullopt;
     std::optional<int64_t> max_properties = std::nullopt;
     std::string_view pattern = {};
+    std::string_view format = {};
 };
 
 // Collects the problems of one object against its schema, one StatusCause per problem naming the

@@ -51,6 +51,16 @@ std::string SchemaTypeName(const Schema& schema) {
     return name;
 }
 
+// The formats scheme::Validation checks: int32 of an integer; date-time, ipv4, ipv6 of a string.
+bool IsCheckedFormat(const Schema& schema) {
+    if (schema.int_or_string)
+        return false;
+    if (schema.type == "integer")
+        return schema.format == "int32";
+    return schema.type == "string" &&
+           (schema.format == "date-time" || schema.format == "ipv4" || schema.format == "ipv6");
+}
+
 // The designated initializers of a FieldRule for schema, in FieldRule's member order.
 std::vector<std::string> RuleMembers(const Schema& schema, bool required, const std::string& enum_array) {
     std::vector<std::string> members{".type = SchemaType::" + SchemaTypeName(schema)};
@@ -80,6 +90,8 @@ std::vector<std::string> RuleMembers(const Schema& schema, bool required, const 
     add_int("max_properties", schema.max_properties);
     if (!schema.pattern.empty() && !PatternError(schema.pattern))
         members.push_back(".pattern = " + CppStringLiteral(schema.pattern));
+    if (IsCheckedFormat(schema))
+        members.push_back(".format = " + CppStringLiteral(schema.format));
     return members;
 }
 
