@@ -117,6 +117,13 @@ const std::vector<InvalidCase>& InvalidCases() {
          {"spec.retentionSize"},
          ""},
         {"prometheus", "type: replicas \"two\"", "/spec/replicas", R"("two")", {"spec.replicas"}, ""},
+        {"prometheus", "format int32: replicas 3000000000", "/spec/replicas", "3000000000", {"spec.replicas"}, ""},
+        {"prometheus",
+         "format date-time: a PVC template condition's lastProbeTime \"yesterday\"",
+         "/spec/storage/volumeClaimTemplate/status",
+         R"({"conditions":[{"type":"Resizing","status":"True","lastProbeTime":"yesterday"}]})",
+         {"spec.storage.volumeClaimTemplate.status.conditions[0].lastProbeTime"},
+         ""},
         {"alertmanagerconfig",
          "pattern: groupWait \"soon\"",
          "/spec/route/groupWait",
@@ -189,6 +196,18 @@ const std::vector<InvalidCase>& InvalidCases() {
          {"spec.syncPolicy.retry.limit"},
          ""},
         {"application", "required: no destination", "/spec/destination", "", {"spec.destination"}, ""},
+    };
+    return cases;
+}
+
+const std::vector<AcceptedCase>& AcceptedCases() {
+    static const std::vector<AcceptedCase> cases{
+        {"prometheus", "an integer written 2.0", "/spec/replicas", "2.0"},
+        {"prometheus", "int32's largest value", "/spec/replicas", "2147483647"},
+        {"prometheus", "an RFC 3339 time with a fraction and an offset", "/spec/storage/volumeClaimTemplate/status",
+         R"({"conditions":[{"type":"Resizing","status":"True","lastProbeTime":"2026-12-05T08:00:00.5+01:00"}]})"},
+        {"httproute", "an integer enum value written 301.0", "/spec/rules/1/filters/0/requestRedirect/statusCode",
+         "301.0"},
     };
     return cases;
 }

@@ -41,6 +41,17 @@ struct InvalidCase {
 
 const std::vector<InvalidCase>& InvalidCases();
 
+// A value at the edge of what a schema allows that the API server accepts (an integer written 2.0,
+// int32's largest value, an RFC 3339 time): Validate() accepts it too.
+struct AcceptedCase {
+    std::string crd;
+    std::string what;
+    std::string pointer;
+    std::string value;
+};
+
+const std::vector<AcceptedCase>& AcceptedCases();
+
 // json with the value at pointer (RFC 6901) replaced by value (JSON; "" removes it), compact.
 std::string WithValue(const std::string& json, const std::string& pointer, const std::string& value);
 

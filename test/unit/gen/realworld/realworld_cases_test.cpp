@@ -56,5 +56,22 @@ INSTANTIATE_TEST_SUITE_P(Cases, InvalidCaseTest, ::testing::ValuesIn(InvalidCase
                              return info.param.crd + std::to_string(info.index);
                          });
 
+class AcceptedCaseTest : public ::testing::TestWithParam<AcceptedCase> {};
+
+TEST_P(AcceptedCaseTest, ValidateAcceptsWhatTheServerAccepts) {
+    const AcceptedCase& accepted = GetParam();
+    for (const RealCrd& crd : RealCrds()) {
+        if (crd.name != accepted.crd)
+            continue;
+        const std::string json = WithValue(Sample(crd.name), accepted.pointer, accepted.value);
+        EXPECT_EQ(crd.validate(json), std::vector<std::string>{}) << accepted.crd << ": " << accepted.what;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, AcceptedCaseTest, ::testing::ValuesIn(AcceptedCases()),
+                         [](const ::testing::TestParamInfo<AcceptedCase>& info) {
+                             return info.param.crd + std::to_string(info.index);
+                         });
+
 }  // namespace
 }  // namespace ctrl::realworld
