@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -140,9 +141,11 @@ bool Validation::Check(const FieldRef& ref, const FieldRule& rule) {
     else if (actual == JsonType::kInteger || actual == JsonType::kFloat)
         CheckNumber(ref, rule.type == SchemaType::kInteger ? IntegerOf(ref, actual) : std::nullopt,
                     ref.Get<double>().value_or(0), rule);
-    else if (actual == JsonType::kArray)
+    else if (actual == JsonType::kArray) {
         CheckCount(ref, ref.Size(), rule.min_items, rule.max_items, "items");
-    else if (actual == JsonType::kObject)
+        if (rule.list_set || !rule.list_map_keys.empty())
+            CheckUnique(ref, rule);
+    } else if (actual == JsonType::kObject)
         CheckCount(ref, ref.Keys().size(), rule.min_properties, rule.max_properties, "properties");
     return true;
 }
@@ -205,6 +208,27 @@ void Validation::CheckNumber(const FieldRef& ref, std::optional<int64_t> integer
         Add("FieldValueInvalid", ref.PathString(),
             std::string(rule.exclusive_maximum ? "must be less than " : "must be less than or equal to ") +
                 Number(*rule.maximum));
+    }
+}
+
+void Validation::CheckUnique(const FieldRef& ref, const FieldRule& rule) {
+    const auto json = [](const FieldRef& value) {
+        const std::optional<Object> object = value.Get<Object>();
+        return object ? object->ToJson() : std::string("null");
+    };
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < ref.Size(); ++i) {
+        const FieldRef item = ref.Item(i);
+        std::string key;
+        if (rule.list_set) {
+            key = json(item);
+        } else {
+            for (std::string_view name : rule.list_map_keys)
+                key += (key.empty() ? "{" : ",") + json(item.Child(name));
+            key += "}";
+        }
+        if (!seen.insert(key).second)
+            Add("FieldValueDuplicate", item.PathString(), "Duplicate value: " + key);
     }
 }
 

@@ -152,6 +152,11 @@ std::shared_ptr<const Schema> ReadSchema(const YAML::Node& node, const std::stri
     schema->exclusive_minimum = BoolAt(node, "exclusiveMinimum", location);
     schema->exclusive_maximum = BoolAt(node, "exclusiveMaximum", location);
     schema->pattern = ScalarAt(node, "pattern", location);
+    schema->list_type = ScalarAt(node, "x-kubernetes-list-type", location);
+    if (const YAML::Node keys = node["x-kubernetes-list-map-keys"]; keys && keys.IsSequence()) {
+        for (const auto& key : keys)
+            schema->list_map_keys.push_back(key.Scalar());
+    }
     if (const YAML::Node rules = node["x-kubernetes-validations"]; rules && rules.IsSequence())
         schema->cel_rules = static_cast<int>(rules.size());
     return schema;

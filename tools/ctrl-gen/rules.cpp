@@ -31,7 +31,8 @@ bool IsCheckedFormat(const Schema& schema) {
 }
 
 // The designated initializers of a FieldRule for schema, in FieldRule's member order.
-std::vector<std::string> RuleMembers(const Schema& schema, bool required, const std::string& enum_array) {
+std::vector<std::string> RuleMembers(const Schema& schema, bool required, const std::string& enum_array,
+                                     const std::string& keys_array) {
     std::vector<std::string> members{".type = SchemaType::" + SchemaTypeName(schema)};
     if (required)
         members.push_back(".required = true");
@@ -61,6 +62,10 @@ std::vector<std::string> RuleMembers(const Schema& schema, bool required, const 
         members.push_back(".pattern = " + CppStringLiteral(schema.pattern));
     if (IsCheckedFormat(schema))
         members.push_back(".format = " + CppStringLiteral(schema.format));
+    if (schema.list_type == "set")
+        members.push_back(".list_set = true");
+    if (!keys_array.empty())
+        members.push_back(".list_map_keys = " + keys_array);
     return members;
 }
 
@@ -114,6 +119,19 @@ std::string AddEnum(std::vector<std::string>& body, const Schema& schema, const 
     return name;
 }
 
+// Declares the key names of a list-map array (x-kubernetes-list-map-keys) and returns the array's
+// name, or "".
+std::string AddListMapKeys(std::vector<std::string>& body, const Schema& schema, const std::string& name) {
+    if (schema.list_type != "map" || schema.list_map_keys.empty())
+        return "";
+    std::vector<std::string> keys;
+    for (const std::string& key : schema.list_map_keys)
+        keys.push_back(CppStringLiteral(key));
+    for (std::string& line : BracedList("static constexpr std::string_view " + name + "[] = ", keys, ";", 4))
+        body.push_back(std::move(line));
+    return name;
+}
+
 }  // namespace
 
 std::vector<std::string> ValidateBody(const ClassPlan& plan, const Access& access) {
@@ -122,7 +140,8 @@ std::vector<std::string> ValidateBody(const ClassPlan& plan, const Access& acces
         const std::string child = access.read + ".Child(" + JsonNameLiteral(field) + ")";
         const std::string rule = "k" + field.name + "Rule";
         const std::string values = AddEnum(body, *field.schema, "k" + field.name + "Values");
-        AddRule(body, rule, RuleMembers(*field.schema, field.required, values));
+        const std::string keys = AddListMapKeys(body, *field.schema, "k" + field.name + "Keys");
+        AddRule(body, rule, RuleMembers(*field.schema, field.required, values, keys));
         switch (field.shape) {
             case FieldShape::kScalar:
             case FieldShape::kJson:
@@ -146,7 +165,7 @@ std::vector<std::string> ValidateBody(const ClassPlan& plan, const Access& acces
                 const std::string item_rule = "k" + field.name + "ItemRule";
                 std::vector<std::string> item_lines;
                 const std::string item_values = AddEnum(item_lines, *field.element, "k" + field.name + "ItemValues");
-                AddRule(item_lines, item_rule, RuleMembers(*field.element, false, item_values));
+                AddRule(item_lines, item_rule, RuleMembers(*field.element, false, item_values, ""));
                 body.insert(body.end(), item_lines.begin(), item_lines.end());
                 body.push_back("if (validation.Check(" + child + ", " + rule + ")) {");
                 body.push_back("    const ctrl::scheme::FieldRef entries = " + child + ";");

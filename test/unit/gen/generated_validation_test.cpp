@@ -133,6 +133,15 @@ TEST(GeneratedValidationTest, FormatsAreChecked) {
                                   "FieldValueInvalid spec.weight: must be of type integer with format int32"}));
 }
 
+TEST(GeneratedValidationTest, SetsAndListMapsHoldNoDuplicates) {
+    const Quota quota = QuotaWithSpec(
+        R"({"mode":"Strict","owners":["a@example.com"],"aliases":["a","b","a"],)"
+        R"("endpoints":[{"host":"a","port":1},{"host":"a","port":2},{"host":"a","port":1},{"host":"a"}]})");
+    EXPECT_EQ(Causes(quota.Validate()),
+              (std::vector<std::string>{R"(FieldValueDuplicate spec.aliases[2]: Duplicate value: "a")",
+                                        R"(FieldValueDuplicate spec.endpoints[2]: Duplicate value: {"a",1})"}));
+}
+
 TEST(GeneratedValidationTest, AnIntegerMayBeWrittenAsAnIntegralFloat) {
     // As the API server takes it: 2.0 is the integer 2 (its enum checked so), 1.5 is not an integer.
     EXPECT_TRUE(
