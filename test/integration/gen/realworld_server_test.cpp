@@ -100,9 +100,7 @@ TEST(RealWorldServerTest, EverySampleIsAcceptedByServerAndValidate) {
 
 TEST(RealWorldServerTest, EveryInvalidCaseIsRefusedNamingTheFieldsValidateNames) {
     for (const InvalidCase& invalid : InvalidCases()) {
-        const RealCrd* crd = nullptr;
-        for (const RealCrd& candidate : RealCrds())
-            crd = candidate.name == invalid.crd ? &candidate : crd;
+        const RealCrd* crd = FindCrd(invalid.crd);
         ASSERT_NE(crd, nullptr) << invalid.crd;
         const std::string json = InvalidObject(invalid);
         const Status server = DryRunCreate(json);
@@ -122,11 +120,9 @@ TEST(RealWorldServerTest, EveryInvalidCaseIsRefusedNamingTheFieldsValidateNames)
 
 TEST(RealWorldServerTest, ValuesAtTheEdgesTheServerAcceptsValidateAcceptsToo) {
     for (const AcceptedCase& accepted : AcceptedCases()) {
-        const RealCrd* crd = nullptr;
-        for (const RealCrd& candidate : RealCrds())
-            crd = candidate.name == accepted.crd ? &candidate : crd;
+        const RealCrd* crd = FindCrd(accepted.crd);
         ASSERT_NE(crd, nullptr) << accepted.crd;
-        const std::string json = WithValue(Sample(accepted.crd), accepted.pointer, accepted.value);
+        const std::string json = AcceptedObject(accepted);
         const Status server = DryRunCreate(json);
         const std::vector<std::string> ours = crd->validate(json);
         EXPECT_TRUE(server.Ok()) << accepted.crd << ": " << accepted.what << ": " << server;

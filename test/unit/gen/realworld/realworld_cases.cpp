@@ -235,6 +235,18 @@ std::string WithValue(const std::string& json, const std::string& pointer_text, 
     return buffer.GetString();
 }
 
+const RealCrd* FindCrd(std::string_view name) {
+    for (const RealCrd& crd : RealCrds()) {
+        if (crd.name == name)
+            return &crd;
+    }
+    return nullptr;
+}
+
+std::string AcceptedObject(const AcceptedCase& accepted) {
+    return WithValue(Sample(accepted.crd), accepted.pointer, accepted.value);
+}
+
 std::string InvalidObject(const InvalidCase& invalid) {
     return WithValue(Sample(invalid.crd), invalid.pointer, invalid.value);
 }

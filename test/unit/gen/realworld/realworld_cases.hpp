@@ -21,6 +21,8 @@ struct RealCrd {
 };
 
 const std::vector<RealCrd>& RealCrds();
+// The CRD of that name, or nullptr.
+const RealCrd* FindCrd(std::string_view name);
 
 // A CRD's sample (samples/<name>.json without its final newline): valid, realistic, with an unknown
 // field where the test says so.
@@ -51,6 +53,9 @@ struct AcceptedCase {
 };
 
 const std::vector<AcceptedCase>& AcceptedCases();
+
+// The object of an accepted case, as compact JSON.
+std::string AcceptedObject(const AcceptedCase& accepted);
 
 // json with the value at pointer (RFC 6901) replaced by value (JSON; "" removes it), compact.
 std::string WithValue(const std::string& json, const std::string& pointer, const std::string& value);
