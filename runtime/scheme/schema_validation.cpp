@@ -223,8 +223,8 @@ void Validation::CheckUnique(const FieldRef& ref, const FieldRule& rule) {
         if (rule.list_set) {
             key = json(item);
         } else {
-            for (std::string_view name : rule.list_map_keys)
-                key += (key.empty() ? "{" : ",") + json(item.Child(name));
+            for (std::string_view name : rule.list_map_keys)  // {"name":"GOMAXPROCS"}, as the server shows it
+                key += (key.empty() ? "{\"" : ",\"") + std::string(name) + "\":" + json(item.Child(name));
             key += "}";
         }
         if (!seen.insert(key).second)

@@ -137,9 +137,10 @@ TEST(GeneratedValidationTest, SetsAndListMapsHoldNoDuplicates) {
     const Quota quota = QuotaWithSpec(
         R"({"mode":"Strict","owners":["a@example.com"],"aliases":["a","b","a"],)"
         R"("endpoints":[{"host":"a","port":1},{"host":"a","port":2},{"host":"a","port":1},{"host":"a"}]})");
-    EXPECT_EQ(Causes(quota.Validate()),
-              (std::vector<std::string>{R"(FieldValueDuplicate spec.aliases[2]: Duplicate value: "a")",
-                                        R"(FieldValueDuplicate spec.endpoints[2]: Duplicate value: {"a",1})"}));
+    EXPECT_EQ(
+        Causes(quota.Validate()),
+        (std::vector<std::string>{R"(FieldValueDuplicate spec.aliases[2]: Duplicate value: "a")",
+                                  R"(FieldValueDuplicate spec.endpoints[2]: Duplicate value: {"host":"a","port":1})"}));
 }
 
 TEST(GeneratedValidationTest, AnIntegerMayBeWrittenAsAnIntegralFloat) {
