@@ -8,7 +8,10 @@
 # Runs ctrl-gen on the CRDs (re-run when a CRD or ctrl-gen changes), compiles the generated code
 # into <target> and adds OUTPUT_DIR to its public include directories, so its sources and its users
 # include the kinds as "<INCLUDE_PREFIX>/<kind_snake>.hpp" and register them with the AddToScheme of
-# "<INCLUDE_PREFIX>/<group label>_<version>.hpp". NAMESPACE may hold {group} and {version}
+# "<INCLUDE_PREFIX>/<group label>_<version>.hpp" (<group label>_<version>_scheme.hpp when a kind's
+# own file has that name: Gateway of gateway.networking.k8s.io in several versions). ctrl-gen's
+# warnings (a pattern std::regex cannot compile, CEL rules not checked) show in the build's output.
+# NAMESPACE may hold {group} and {version}
 # (`ctrl-gen --help`). OUTPUT_DIR defaults to ${CMAKE_CURRENT_BINARY_DIR}/ctrl-gen/<target>;
 # INCLUDE_PREFIX defaults to <target>. The generated code needs ctrl::scheme (linked PUBLIC).
 # EXTENSIONS add a hand-written CRTP base to a kind and its view (`ctrl-gen --help`, --extension);

@@ -1,8 +1,14 @@
 #include "ctrl/scheme/schema_validation.hpp"
 
+#include <arpa/inet.h>
+
+#include <charconv>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -32,12 +38,25 @@ std::string_view WantedName(SchemaType type) {
     return "any value";
 }
 
-bool Matches(SchemaType wanted, JsonType actual) {
+// A float with an integral value in int64's range, as the API server takes it for an integer (2.0).
+std::optional<int64_t> IntegralFloat(const FieldRef& ref) {
+    const std::optional<double> value = ref.Get<double>();
+    if (!value || std::trunc(*value) != *value || std::fabs(*value) >= 9.2e18)
+        return std::nullopt;
+    return static_cast<int64_t>(*value);
+}
+
+// The integer an integer rule reads from ref (a JSON integer, or an integral float), or nullopt.
+std::optional<int64_t> IntegerOf(const FieldRef& ref, JsonType actual) {
+    return actual == JsonType::kInteger ? ref.Get<int64_t>() : IntegralFloat(ref);
+}
+
+bool Matches(SchemaType wanted, JsonType actual, const FieldRef& ref) {
     switch (wanted) {
         case SchemaType::kString:
             return actual == JsonType::kString;
         case SchemaType::kInteger:
-            return actual == JsonType::kInteger;
+            return actual == JsonType::kInteger || (actual == JsonType::kFloat && IntegralFloat(ref));
         case SchemaType::kNumber:
             return actual == JsonType::kInteger || actual == JsonType::kFloat;
         case SchemaType::kBoolean:
@@ -87,6 +106,22 @@ const std::regex* CompiledPattern(std::string_view pattern) {
     return it->second ? &*it->second : nullptr;
 }
 
+// Whether value has the string format ctrl-gen asks for (date-time as RFC 3339, ipv4, ipv6); a
+// format it does not name is not checked.
+bool HasStringFormat(std::string_view format, const std::string& value) {
+    if (format == "date-time") {
+        static const std::regex kDateTime(
+            R"(^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?)"
+            R"(([Zz]|[+-]([01]\d|2[0-3]):?[0-5]\d)?$)");
+        return std::regex_match(value, kDateTime);
+    }
+    if (format == "ipv4" || format == "ipv6") {
+        unsigned char address[sizeof(in6_addr)];
+        return inet_pton(format == "ipv4" ? AF_INET : AF_INET6, value.c_str(), address) == 1;
+    }
+    return true;
+}
+
 }  // namespace
 
 bool Validation::Check(const FieldRef& ref, const FieldRule& rule) {
@@ -96,7 +131,7 @@ bool Validation::Check(const FieldRef& ref, const FieldRule& rule) {
             Add("FieldValueRequired", ref.PathString(), "Required value");
         return false;
     }
-    if (!Matches(rule.type, actual)) {
+    if (!Matches(rule.type, actual, ref)) {
         Add("FieldValueInvalid", ref.PathString(),
             "is " + std::string(JsonTypeName(actual)) + ", not " + std::string(WantedName(rule.type)));
         return false;
@@ -104,11 +139,13 @@ bool Validation::Check(const FieldRef& ref, const FieldRule& rule) {
     if (actual == JsonType::kString)
         CheckString(ref, *ref.Get<std::string>(), rule);
     else if (actual == JsonType::kInteger || actual == JsonType::kFloat)
-        CheckNumber(ref, rule.type == SchemaType::kInteger ? ref.Get<int64_t>() : std::nullopt,
+        CheckNumber(ref, rule.type == SchemaType::kInteger ? IntegerOf(ref, actual) : std::nullopt,
                     ref.Get<double>().value_or(0), rule);
-    else if (actual == JsonType::kArray)
+    else if (actual == JsonType::kArray) {
         CheckCount(ref, ref.Size(), rule.min_items, rule.max_items, "items");
-    else if (actual == JsonType::kObject)
+        if (rule.list_set || !rule.list_map_keys.empty())
+            CheckUnique(ref, rule);
+    } else if (actual == JsonType::kObject)
         CheckCount(ref, ref.Keys().size(), rule.min_properties, rule.max_properties, "properties");
     return true;
 }
@@ -139,6 +176,10 @@ void Validation::CheckString(const FieldRef& ref, const std::string& value, cons
         Add("FieldValueTooLong", ref.PathString(),
             "may not be more than " + std::to_string(*rule.max_length) + " characters long");
     }
+    if (!rule.format.empty() && !HasStringFormat(rule.format, value)) {
+        Add("FieldValueInvalid", ref.PathString(),
+            "must be of type " + std::string(rule.format) + ": \"" + value + "\"");
+    }
     if (!rule.pattern.empty()) {
         const std::regex* pattern = CompiledPattern(rule.pattern);
         if (pattern != nullptr && !std::regex_search(value, *pattern)) {
@@ -149,8 +190,15 @@ void Validation::CheckString(const FieldRef& ref, const std::string& value, cons
 }
 
 void Validation::CheckNumber(const FieldRef& ref, std::optional<int64_t> integer, double value, const FieldRule& rule) {
-    if (integer)
+    if (integer) {
         CheckEnum(ref, std::to_string(*integer), std::to_string(*integer), rule);
+        if (rule.format == "int32" && (*integer < INT32_MIN || *integer > INT32_MAX))
+            Add("FieldValueInvalid", ref.PathString(), "must be of type integer with format int32");
+    } else if (rule.type == SchemaType::kNumber && !rule.enum_values.empty()) {
+        char text[32];  // the shortest form that reads back to value, as ctrl-gen writes a number enum
+        const std::string shortest(text, std::to_chars(text, text + sizeof text, value).ptr);
+        CheckEnum(ref, shortest, shortest, rule);
+    }
     if (rule.minimum && (rule.exclusive_minimum ? value <= *rule.minimum : value < *rule.minimum)) {
         Add("FieldValueInvalid", ref.PathString(),
             std::string(rule.exclusive_minimum ? "must be greater than " : "must be greater than or equal to ") +
@@ -160,6 +208,27 @@ void Validation::CheckNumber(const FieldRef& ref, std::optional<int64_t> integer
         Add("FieldValueInvalid", ref.PathString(),
             std::string(rule.exclusive_maximum ? "must be less than " : "must be less than or equal to ") +
                 Number(*rule.maximum));
+    }
+}
+
+void Validation::CheckUnique(const FieldRef& ref, const FieldRule& rule) {
+    const auto json = [](const FieldRef& value) {
+        const std::optional<Object> object = value.Get<Object>();
+        return object ? object->ToJson() : std::string("null");
+    };
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < ref.Size(); ++i) {
+        const FieldRef item = ref.Item(i);
+        std::string key;
+        if (rule.list_set) {
+            key = json(item);
+        } else {
+            for (std::string_view name : rule.list_map_keys)  // {"name":"GOMAXPROCS"}, as the server shows it
+                key += (key.empty() ? "{\"" : ",\"") + std::string(name) + "\":" + json(item.Child(name));
+            key += "}";
+        }
+        if (!seen.insert(key).second)
+            Add("FieldValueDuplicate", item.PathString(), "Duplicate value: " + key);
     }
 }
 

@@ -19,12 +19,16 @@ enum class SchemaType { kString, kInteger, kNumber, kBoolean, kObject, kArray, k
 
 // The cheap constraints of one field's schema, as a generated Validate checks them: presence,
 // type, enum, length, bounds, item and property counts, pattern (ECMAScript, as std::regex reads
-// it). Unset members check nothing. Built as a constant by generated code.
+// it), format (int32 of an integer; date-time, ipv4, ipv6 of a string), distinct items of a set or
+// a list-map. Unset members check
+// nothing. Built as a constant by generated code. An integer may be written as an integral float
+// (2.0), as the API server takes it.
 struct FieldRule {
     SchemaType type = SchemaType::kAny;
     bool required = false;
     bool nullable = false;
-    std::span<const std::string_view> enum_values = {};  // of a string; of an integer, in decimal
+    // Of a string; of an integer, in decimal; of a number, in its shortest form (std::to_chars).
+    std::span<const std::string_view> enum_values = {};
     std::optional<int64_t> min_length = std::nullopt;
     std::optional<int64_t> max_length = std::nullopt;
     std::optional<double> minimum = std::nullopt;
@@ -36,6 +40,10 @@ struct FieldRule {
     std::optional<int64_t> min_properties = std::nullopt;
     std::optional<int64_t> max_properties = std::nullopt;
     std::string_view pattern = {};
+    std::string_view format = {};
+    // An array's items are distinct (x-kubernetes-list-type: set), or distinct by these keys (map).
+    bool list_set = false;
+    std::span<const std::string_view> list_map_keys = {};
 };
 
 // Collects the problems of one object against its schema, one StatusCause per problem naming the
@@ -62,6 +70,8 @@ class Validation {
     void CheckNumber(const FieldRef& ref, std::optional<int64_t> integer, double value, const FieldRule& rule);
     // value among rule's enum values (an integer's in decimal); shown is how a message quotes it.
     void CheckEnum(const FieldRef& ref, const std::string& value, const std::string& shown, const FieldRule& rule);
+    // Duplicates in a set or a list-map, as the API server reports them (FieldValueDuplicate).
+    void CheckUnique(const FieldRef& ref, const FieldRule& rule);
     void CheckCount(const FieldRef& ref, std::size_t count, std::optional<int64_t> min, std::optional<int64_t> max,
                     std::string_view noun);
 

@@ -152,7 +152,26 @@ std::shared_ptr<const Schema> ReadSchema(const YAML::Node& node, const std::stri
     schema->exclusive_minimum = BoolAt(node, "exclusiveMinimum", location);
     schema->exclusive_maximum = BoolAt(node, "exclusiveMaximum", location);
     schema->pattern = ScalarAt(node, "pattern", location);
+    schema->list_type = ScalarAt(node, "x-kubernetes-list-type", location);
+    if (const YAML::Node keys = node["x-kubernetes-list-map-keys"]; keys && keys.IsSequence()) {
+        for (const auto& key : keys)
+            schema->list_map_keys.push_back(key.Scalar());
+    }
+    if (const YAML::Node rules = node["x-kubernetes-validations"]; rules && rules.IsSequence())
+        schema->cel_rules = static_cast<int>(rules.size());
     return schema;
+}
+
+// The x-kubernetes-validations rules of schema and every schema below it.
+int CountCelRules(const Schema& schema) {
+    int count = schema.cel_rules;
+    for (const auto& [name, property] : schema.properties)
+        count += CountCelRules(*property);
+    if (schema.items)
+        count += CountCelRules(*schema.items);
+    if (schema.additional_properties)
+        count += CountCelRules(*schema.additional_properties);
+    return count;
 }
 
 Crd ReadCrd(const YAML::Node& doc, const std::string& source) {
@@ -195,6 +214,7 @@ Crd ReadCrd(const YAML::Node& doc, const std::string& source) {
         if (!schema)
             Fail(location + ".schema.openAPIV3Schema", "is missing");
         version.schema = ReadSchema(schema, location + ".schema.openAPIV3Schema");
+        version.cel_rules = CountCelRules(*version.schema);
         crd.versions.push_back(std::move(version));
     }
     return crd;

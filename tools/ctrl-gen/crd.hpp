@@ -43,6 +43,9 @@ struct Schema {
     bool exclusive_minimum = false;
     bool exclusive_maximum = false;
     std::string pattern;
+    int cel_rules = 0;                       // x-kubernetes-validations: read to be counted, not generated
+    std::string list_type;                   // x-kubernetes-list-type: "atomic", "set", "map" or ""
+    std::vector<std::string> list_map_keys;  // x-kubernetes-list-map-keys
     std::string location;
 
     bool IsRequired(std::string_view property) const;
@@ -54,6 +57,7 @@ struct CrdVersion {
     bool served = false;
     bool storage = false;
     std::shared_ptr<const Schema> schema;  // openAPIV3Schema
+    int cel_rules = 0;                     // x-kubernetes-validations rules anywhere in schema
 };
 
 // A CustomResourceDefinition (apiextensions.k8s.io/v1) as ctrl-gen reads it; `source` names the

@@ -30,9 +30,30 @@ std::string FitSignature(const Method& method, const std::string& qualified_name
     return indent + method.return_type + "\n" + indent + qualified_name + "(\n" + params_line + "\n";
 }
 
-// A statement too long for one line is broken after its first opening parenthesis.
+// The first opening parenthesis of statement outside its string and character literals, or npos.
+std::size_t FirstParenOutsideLiterals(const std::string& statement) {
+    char quote = 0;  // the literal's delimiter while inside one
+    for (std::size_t i = 0; i < statement.size(); ++i) {
+        const char c = statement[i];
+        if (quote != 0) {
+            if (c == '\\')
+                ++i;
+            else if (c == quote)
+                quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '(') {
+            return i;
+        }
+    }
+    return std::string::npos;
+}
+
+// A statement too long for one line is broken after its first opening parenthesis outside a
+// literal; one without such a parenthesis (a long string literal) stays on one line, as
+// clang-format leaves it: a literal is never split.
 std::string FitStatement(const std::string& statement, const std::string& indent) {
-    const std::size_t paren = statement.find('(');
+    const std::size_t paren = FirstParenOutsideLiterals(statement);
     if (indent.size() + statement.size() <= kColumns || paren == std::string::npos)
         return indent + statement + "\n";
     return indent + statement.substr(0, paren + 1) + "\n" + indent + "    " + statement.substr(paren + 1) + "\n";

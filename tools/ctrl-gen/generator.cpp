@@ -39,19 +39,12 @@ std::vector<const CrdVersion*> VersionsToGenerate(const Crd& crd, const Options&
     return out;
 }
 
-}  // namespace
+// kind -> (template, header) from the "Kind=Template:header" options.
+using Extensions = std::map<std::string, std::pair<std::string, std::string>>;
 
-StatusOr<std::vector<GeneratedFile>> Generate(const std::vector<InputFile>& inputs, const Options& options) {
-    std::vector<std::unique_ptr<Crd>> crds;
-    for (const InputFile& input : inputs) {
-        const std::string base_name = std::filesystem::path(input.name).filename().string();
-        CTRL_ASSIGN_OR_RETURN(std::vector<Crd> read, ReadCrds(base_name, input.text));
-        for (Crd& crd : read)
-            crds.push_back(std::make_unique<Crd>(std::move(crd)));
-    }
-
-    std::map<std::string, std::pair<std::string, std::string>> extensions;  // kind -> template, header
-    for (const std::string& extension : options.extensions) {
+StatusOr<Extensions> ParseExtensions(const std::vector<std::string>& options) {
+    Extensions extensions;
+    for (const std::string& extension : options) {
         const std::size_t equals = extension.find('=');
         const std::size_t colon = extension.find(':', equals == std::string::npos ? 0 : equals);
         if (equals == std::string::npos || colon == std::string::npos || equals == 0 || colon == equals + 1 ||
@@ -61,68 +54,131 @@ StatusOr<std::vector<GeneratedFile>> Generate(const std::vector<InputFile>& inpu
         extensions[extension.substr(0, equals)] = {extension.substr(equals + 1, colon - equals - 1),
                                                    extension.substr(colon + 1)};
     }
-    std::set<std::string> used_extensions;
+    return extensions;
+}
 
-    std::vector<GeneratedFile> files;
-    std::map<std::string, NameScope> scopes;        // by namespace
-    std::map<std::string, std::string> kinds_seen;  // namespace::kind -> source
-    std::map<std::pair<std::string, std::string>, GroupVersionPlan> group_versions;
-    const bool namespace_per_group_version = options.cpp_namespace.find("{group}") != std::string::npos &&
-                                             options.cpp_namespace.find("{version}") != std::string::npos;
-    for (const auto& crd : crds) {
-        const std::vector<const CrdVersion*> versions = VersionsToGenerate(*crd, options);
-        for (const CrdVersion* version : versions) {
-            const std::string cpp_namespace = Replace(Replace(options.cpp_namespace, "{group}", GroupLabel(crd->group)),
-                                                      "{version}", Identifier(version->name));
-            const std::string qualified = cpp_namespace + "::" + crd->kind;
-            if (auto [it, inserted] = kinds_seen.emplace(qualified, crd->source); !inserted) {
-                return BadRequestError(crd->source + ": " + crd->kind + " " + version->name +
-                                       " would be generated as " + qualified + ", which " + it->second +
-                                       " already defines: put {version} in the namespace, or choose versions with "
-                                       "--versions");
-            }
-            CTRL_ASSIGN_OR_RETURN(KindPlan plan, PlanKind(*crd, *version, cpp_namespace, scopes[cpp_namespace]));
-            if (auto it = extensions.find(crd->kind); it != extensions.end()) {
-                plan.extension = it->second.first;
-                plan.extension_header = it->second.second;
-                used_extensions.insert(crd->kind);
-            }
-            EmitContext context{std::filesystem::path(crd->source.substr(0, crd->source.find(','))).string(),
-                                options.include_prefix,
-                                SnakeName(crd->kind) + (versions.size() > 1 ? "_" + Identifier(version->name) : "")};
-            files.push_back(GeneratedFile{context.file_stem + ".hpp", EmitKindHeader(plan, context)});
-            files.push_back(GeneratedFile{context.file_stem + ".cpp", EmitKindSource(plan, context)});
-
-            GroupVersionPlan& gv = group_versions[{crd->group, version->name}];
-            gv.group = crd->group;
-            gv.version = version->name;
-            gv.registration_namespace = namespace_per_group_version
-                                            ? cpp_namespace
-                                            : cpp_namespace + "::" + GroupLabel(crd->group) + Identifier(version->name);
-            gv.file_stem = GroupLabel(crd->group) + "_" + Identifier(version->name);
-            gv.kinds.push_back(crd->kind);
-            gv.kind_headers.push_back(context.file_stem + ".hpp");
-        }
-    }
-    for (const auto& [kind, extension] : extensions) {
-        if (!used_extensions.contains(kind))
-            return BadRequestError("extension for " + kind + ": no such kind is generated");
-    }
-    if (files.empty())
-        return BadRequestError(
-            "no CRD version to generate: no served version matches the --versions and --kinds given");
-
-    std::map<std::string, std::string> stems;  // registration stem -> group, to detect two groups with one label
-    for (const auto& [key, gv] : group_versions) {
-        if (auto [it, inserted] = stems.emplace(gv.file_stem, gv.group); !inserted) {
-            return BadRequestError("the groups " + it->second + " and " + gv.group + " both give " + gv.file_stem +
-                                   ".hpp: generate them into separate output directories");
-        }
-        files.push_back(GeneratedFile{gv.file_stem + ".hpp", EmitRegistrationHeader(gv, options.include_prefix)});
-        files.push_back(GeneratedFile{gv.file_stem + ".cpp", EmitRegistrationSource(gv, options.include_prefix)});
-    }
-
+void SortByPath(std::vector<GeneratedFile>& files) {
     std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+}
+
+// The kinds' files of every CRD, their group versions and the warnings met on the way.
+class KindGenerator {
+  public:
+    KindGenerator(const Options& options, Extensions extensions)
+        : options_(options), extensions_(std::move(extensions)) {}
+
+    Status Add(const Crd& crd) {
+        const std::vector<const CrdVersion*> versions = VersionsToGenerate(crd, options_);
+        for (const CrdVersion* version : versions)
+            CTRL_RETURN_IF_ERROR(AddVersion(crd, *version, versions.size() > 1));
+        return OkStatus();
+    }
+
+    // The registration of each group version, beside the kinds' files; errors for an extension of
+    // no generated kind and for nothing generated.
+    StatusOr<std::vector<GeneratedFile>> Finish() {
+        for (const auto& [kind, extension] : extensions_) {
+            if (!used_extensions_.contains(kind))
+                return BadRequestError("extension for " + kind + ": no such kind is generated");
+        }
+        if (files_.empty())
+            return BadRequestError(
+                "no CRD version to generate: no served version matches the --versions and --kinds given");
+        std::set<std::string> kind_stems;
+        for (const GeneratedFile& file : files_)
+            kind_stems.insert(file.path.substr(0, file.path.rfind('.')));
+        std::map<std::string, std::string> stems;  // registration stem -> group, to detect two groups with one label
+        for (auto& [key, gv] : group_versions_) {
+            // A kind named as its group's label, in several versions (gateway.networking.k8s.io's
+            // Gateway: gateway_v1.hpp), keeps its file name; the registration moves aside.
+            if (kind_stems.contains(gv.file_stem))
+                gv.file_stem += "_scheme";
+            if (auto [it, inserted] = stems.emplace(gv.file_stem, gv.group); !inserted) {
+                return BadRequestError("the groups " + it->second + " and " + gv.group + " both give " + gv.file_stem +
+                                       ".hpp: generate them into separate output directories");
+            }
+            files_.push_back(GeneratedFile{gv.file_stem + ".hpp", EmitRegistrationHeader(gv, options_.include_prefix)});
+            files_.push_back(GeneratedFile{gv.file_stem + ".cpp", EmitRegistrationSource(gv, options_.include_prefix)});
+        }
+        return std::move(files_);
+    }
+
+    std::vector<std::string>& Warnings() { return warnings_; }
+
+  private:
+    Status AddVersion(const Crd& crd, const CrdVersion& version, bool several_versions) {
+        const std::string cpp_namespace = Replace(Replace(options_.cpp_namespace, "{group}", GroupLabel(crd.group)),
+                                                  "{version}", Identifier(version.name));
+        const std::string qualified = cpp_namespace + "::" + crd.kind;
+        if (auto [it, inserted] = kinds_seen_.emplace(qualified, crd.source); !inserted) {
+            return BadRequestError(crd.source + ": " + crd.kind + " " + version.name + " would be generated as " +
+                                   qualified + ", which " + it->second +
+                                   " already defines: put {version} in the namespace, or choose versions with "
+                                   "--versions");
+        }
+        CTRL_ASSIGN_OR_RETURN(KindPlan plan, PlanKind(crd, version, cpp_namespace, scopes_[cpp_namespace]));
+        warnings_.insert(warnings_.end(), plan.warnings.begin(), plan.warnings.end());
+        if (version.cel_rules > 0) {
+            warnings_.push_back(crd.source + ": " + crd.name + " " + version.name + ": " +
+                                std::to_string(version.cel_rules) +
+                                " x-kubernetes-validations rules (CEL) are not checked by Validate(); the API "
+                                "server checks them");
+        }
+        if (auto it = extensions_.find(crd.kind); it != extensions_.end()) {
+            plan.extension = it->second.first;
+            plan.extension_header = it->second.second;
+            used_extensions_.insert(crd.kind);
+        }
+        EmitContext context{std::filesystem::path(crd.source.substr(0, crd.source.find(','))).string(),
+                            options_.include_prefix,
+                            SnakeName(crd.kind) + (several_versions ? "_" + Identifier(version.name) : "")};
+        files_.push_back(GeneratedFile{context.file_stem + ".hpp", EmitKindHeader(plan, context)});
+        files_.push_back(GeneratedFile{context.file_stem + ".cpp", EmitKindSource(plan, context)});
+
+        const bool namespace_per_group_version = options_.cpp_namespace.find("{group}") != std::string::npos &&
+                                                 options_.cpp_namespace.find("{version}") != std::string::npos;
+        GroupVersionPlan& gv = group_versions_[{crd.group, version.name}];
+        gv.group = crd.group;
+        gv.version = version.name;
+        gv.registration_namespace = namespace_per_group_version
+                                        ? cpp_namespace
+                                        : cpp_namespace + "::" + GroupLabel(crd.group) + Identifier(version.name);
+        gv.file_stem = GroupLabel(crd.group) + "_" + Identifier(version.name);
+        gv.kinds.push_back(crd.kind);
+        gv.kind_headers.push_back(context.file_stem + ".hpp");
+        return OkStatus();
+    }
+
+    const Options& options_;
+    const Extensions extensions_;
+    std::set<std::string> used_extensions_;
+    std::vector<GeneratedFile> files_;
+    std::map<std::string, NameScope> scopes_;        // by namespace
+    std::map<std::string, std::string> kinds_seen_;  // namespace::kind -> source
+    std::map<std::pair<std::string, std::string>, GroupVersionPlan> group_versions_;
+    std::vector<std::string> warnings_;
+};
+
+}  // namespace
+
+StatusOr<std::vector<GeneratedFile>> Generate(const std::vector<InputFile>& inputs, const Options& options,
+                                              std::vector<std::string>* warnings) {
+    std::vector<std::unique_ptr<Crd>> crds;
+    for (const InputFile& input : inputs) {
+        const std::string base_name = std::filesystem::path(input.name).filename().string();
+        CTRL_ASSIGN_OR_RETURN(std::vector<Crd> read, ReadCrds(base_name, input.text));
+        for (Crd& crd : read)
+            crds.push_back(std::make_unique<Crd>(std::move(crd)));
+    }
+    CTRL_ASSIGN_OR_RETURN(Extensions extensions, ParseExtensions(options.extensions));
+    KindGenerator kinds(options, std::move(extensions));
+    for (const auto& crd : crds)
+        CTRL_RETURN_IF_ERROR(kinds.Add(*crd));
+    CTRL_ASSIGN_OR_RETURN(std::vector<GeneratedFile> files, kinds.Finish());
+    if (warnings != nullptr)
+        *warnings = std::move(kinds.Warnings());
+
+    SortByPath(files);
     for (std::size_t i = 1; i < files.size(); ++i) {
         if (files[i].path == files[i - 1].path)
             return BadRequestError("two generated files would be named " + files[i].path);
@@ -134,7 +190,7 @@ StatusOr<std::vector<GeneratedFile>> Generate(const std::vector<InputFile>& inpu
             (file.path.ends_with(".hpp") ? headers : sources).push_back(file.path);
         files.push_back(GeneratedFile{options.bundle + ".hpp", EmitBundle(headers, options.include_prefix, true)});
         files.push_back(GeneratedFile{options.bundle + ".cpp", EmitBundle(sources, options.include_prefix, false)});
-        std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+        SortByPath(files);
     }
     return files;
 }

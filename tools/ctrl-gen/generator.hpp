@@ -43,8 +43,11 @@ struct GeneratedFile {
 
 // Generates the typed kinds of every CRD in inputs, in a deterministic order: files sorted by
 // path, contents depending only on the inputs' text, base names and options. Errors (BadRequest)
-// name the file, the document and the schema path.
-StatusOr<std::vector<GeneratedFile>> Generate(const std::vector<InputFile>& inputs, const Options& options);
+// name the file, the document and the schema path. What is generated but checks less than the CRD
+// says goes into warnings, one line each naming the CRD: a pattern std::regex cannot compile (with
+// the field and the schema path), the count of a version's CEL rules (x-kubernetes-validations).
+StatusOr<std::vector<GeneratedFile>> Generate(const std::vector<InputFile>& inputs, const Options& options,
+                                              std::vector<std::string>* warnings = nullptr);
 
 // Writes files under directory (created when missing); a file whose content is unchanged is not
 // touched, so builds that depend on it do not rerun.

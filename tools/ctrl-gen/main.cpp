@@ -2,6 +2,7 @@
 //   ctrl-gen --output-dir DIR [--namespace NS] [--include-prefix P] [--versions v1,v2] [--kinds A,B]
 //            [--bundle NAME] [--extension Kind=Template:header]... CRD.yaml...
 // Exit codes: 0 done, 1 bad input (the message names the file, document and schema path), 2 bad usage.
+// Warnings ("ctrl-gen: warning: ..." on stderr, exit 0) name what Validate() checks less than the CRD says.
 
 #include <fstream>
 #include <iostream>
@@ -26,7 +27,10 @@ constexpr const char* kUsage =
     "  --extension K=T:H      kind K (and its view) also derive from the hand-written CRTP template T<Self>\n"
     "                         declared in header H; T may define ValidateRules(ctrl::scheme::Validation&),\n"
     "                         which Validate() runs before the schema's checks (repeatable)\n"
-    "  --help                 this text\n";
+    "  --help                 this text\n"
+    "Each group version's AddToScheme is in <group label>_<version>.hpp (<group label>_<version>_scheme.hpp\n"
+    "when a kind's file has that name). Warnings on stderr name what Validate() checks less than the API\n"
+    "server: a pattern std::regex cannot compile, CEL rules (x-kubernetes-validations).\n";
 
 std::vector<std::string> SplitList(const std::string& text) {
     std::vector<std::string> out;
@@ -108,11 +112,14 @@ int main(int argc, char** argv) {
         text << in.rdbuf();
         inputs.push_back(ctrl::gen::InputFile{file, text.str()});
     }
-    auto generated = ctrl::gen::Generate(inputs, options);
+    std::vector<std::string> warnings;
+    auto generated = ctrl::gen::Generate(inputs, options, &warnings);
     if (!generated.Ok()) {
         std::cerr << "ctrl-gen: " << generated.GetStatus().Message() << "\n";
         return 1;
     }
+    for (const std::string& warning : warnings)
+        std::cerr << "ctrl-gen: warning: " << warning << "\n";
     if (ctrl::Status written = ctrl::gen::WriteFiles(output_dir, *generated); !written.Ok()) {
         std::cerr << "ctrl-gen: " << written.Message() << "\n";
         return 1;

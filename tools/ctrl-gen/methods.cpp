@@ -1,7 +1,5 @@
 #include "tools/ctrl-gen/methods.hpp"
 
-#include <regex>
-
 #include "tools/ctrl-gen/naming.hpp"
 
 namespace ctrl::gen {
@@ -41,65 +39,6 @@ std::string ElementType(const FieldPlan& field) {
     return json ? "ctrl::Object" : Qualified(field.value_type);
 }
 
-std::string SchemaTypeName(const Schema& schema) {
-    if (schema.int_or_string)
-        return "kIntOrString";
-    if (schema.type.empty())
-        return "kAny";
-    if (schema.type == "boolean")
-        return "kBoolean";
-    std::string name = "k" + schema.type;
-    name[1] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[1])));
-    return name;
-}
-
-bool RegexCompiles(const std::string& pattern) {
-    try {
-        std::regex compiled(pattern, std::regex::ECMAScript);
-        return true;
-    } catch (const std::regex_error&) {
-        return false;
-    }
-}
-
-// The designated initializers of a FieldRule for schema, in FieldRule's member order.
-std::vector<std::string> RuleMembers(const Schema& schema, bool required, const std::string& enum_array) {
-    std::vector<std::string> members{".type = SchemaType::" + SchemaTypeName(schema)};
-    if (required)
-        members.push_back(".required = true");
-    if (schema.nullable)
-        members.push_back(".nullable = true");
-    if (!enum_array.empty())
-        members.push_back(".enum_values = " + enum_array);
-    const auto add_int = [&](const char* name, const std::optional<int64_t>& value) {
-        if (value)
-            members.push_back(std::string(".") + name + " = " + std::to_string(*value));
-    };
-    add_int("min_length", schema.min_length);
-    add_int("max_length", schema.max_length);
-    if (schema.minimum)
-        members.push_back(".minimum = " + schema.minimum_text);
-    if (schema.maximum)
-        members.push_back(".maximum = " + schema.maximum_text);
-    if (schema.exclusive_minimum && schema.minimum)
-        members.push_back(".exclusive_minimum = true");
-    if (schema.exclusive_maximum && schema.maximum)
-        members.push_back(".exclusive_maximum = true");
-    add_int("min_items", schema.min_items);
-    add_int("max_items", schema.max_items);
-    add_int("min_properties", schema.min_properties);
-    add_int("max_properties", schema.max_properties);
-    if (!schema.pattern.empty() && RegexCompiles(schema.pattern))
-        members.push_back(".pattern = " + CppStringLiteral(schema.pattern));
-    return members;
-}
-
-// "static constexpr ctrl::scheme::FieldRule kName{...};", wrapped to stay within 120 columns.
-void AddRule(std::vector<std::string>& body, const std::string& name, const std::vector<std::string>& members) {
-    for (std::string& line : BracedList("static constexpr ctrl::scheme::FieldRule " + name, members, ";", 4))
-        body.push_back(std::move(line));
-}
-
 // Bin-packs items after first_line's text; continuation lines start with `pad`. Empty when an item
 // does not fit.
 std::vector<std::string> Pack(std::string first_line, const std::vector<std::string>& items, const std::string& tail,
@@ -127,39 +66,7 @@ std::vector<std::string> Pack(std::string first_line, const std::vector<std::str
     return lines;
 }
 
-// Declares the enum array of schema (when it is a string enum) and returns its name, or "".
-std::string AddEnum(std::vector<std::string>& body, const Schema& schema, const std::string& name) {
-    const bool integer = schema.type == "integer" && !schema.int_or_string;
-    if (schema.enum_values.empty() || (schema.type != "string" && !schema.int_or_string && !integer))
-        return "";
-    std::vector<std::string> texts;  // an integer's in decimal, as Validation compares it
-    for (const std::string& value : schema.enum_values) {
-        const std::optional<int64_t> number = integer ? ParseDecimalInteger(value) : std::nullopt;
-        texts.push_back(number ? std::to_string(*number) : value);
-    }
-    std::string values;
-    for (const std::string& value : texts)
-        values += (values.empty() ? "" : ", ") + CppStringLiteral(value);
-    const std::string line = "static constexpr std::string_view " + name + "[] = {" + values + "};";
-    if (4 + line.size() <= 120) {
-        body.push_back(line);
-    } else {
-        body.push_back("static constexpr std::string_view " + name + "[] = {");
-        std::string packed = "    ";  // bin-packed with a trailing comma, as clang-format lays it out
-        for (const std::string& value : texts) {
-            const std::string item = CppStringLiteral(value) + ",";
-            if (packed.size() > 4 && 4 + packed.size() + 1 + item.size() > 120) {
-                body.push_back(packed);
-                packed = "    ";
-            }
-            packed += (packed.size() > 4 ? " " : "") + item;
-        }
-        body.push_back(packed);
-        body.push_back("};");
-    }
-    return name;
-}
-
+// An enum value as Validation compares it: an integer's in decimal, a number's in its shortest form.
 }  // namespace
 
 std::vector<std::string> BracedList(const std::string& head, const std::vector<std::string>& items,
@@ -328,58 +235,6 @@ std::vector<Method> WriteMethods(const FieldPlan& field, const Access& access) {
         method.ref_qualifier = access.owns_object && method.return_type == ref_class ? "&" : "";
     out.push_back(Method{{}, "void", "Clear" + field.name, "", c, {child + ".Remove();"}});
     return out;
-}
-
-std::vector<std::string> ValidateBody(const ClassPlan& plan, const Access& access) {
-    std::vector<std::string> body;
-    for (const FieldPlan& field : plan.fields) {
-        const std::string child = access.read + ".Child(" + JsonNameLiteral(field) + ")";
-        const std::string rule = "k" + field.name + "Rule";
-        const std::string values = AddEnum(body, *field.schema, "k" + field.name + "Values");
-        AddRule(body, rule, RuleMembers(*field.schema, field.required, values));
-        switch (field.shape) {
-            case FieldShape::kScalar:
-            case FieldShape::kJson:
-                body.push_back("validation.Check(" + child + ", " + rule + ");");
-                break;
-            case FieldShape::kObject:
-                body.push_back("if (validation.Check(" + child + ", " + rule + "))");
-                body.push_back("    " + field.name + "().Validate(validation);");
-                break;
-            case FieldShape::kArrayOfScalar:
-            case FieldShape::kArrayOfObject:
-            case FieldShape::kArrayOfJson:
-            case FieldShape::kMapOfScalar:
-            case FieldShape::kMapOfObject:
-            case FieldShape::kMapOfJson: {
-                const bool is_array = field.shape == FieldShape::kArrayOfScalar ||
-                                      field.shape == FieldShape::kArrayOfObject ||
-                                      field.shape == FieldShape::kArrayOfJson;
-                const bool is_object =
-                    field.shape == FieldShape::kArrayOfObject || field.shape == FieldShape::kMapOfObject;
-                const std::string item_rule = "k" + field.name + "ItemRule";
-                std::vector<std::string> item_lines;
-                const std::string item_values = AddEnum(item_lines, *field.element, "k" + field.name + "ItemValues");
-                AddRule(item_lines, item_rule, RuleMembers(*field.element, false, item_values));
-                body.insert(body.end(), item_lines.begin(), item_lines.end());
-                body.push_back("if (validation.Check(" + child + ", " + rule + ")) {");
-                body.push_back("    const ctrl::scheme::FieldRef entries = " + child + ";");
-                const std::string entry = is_array ? "entries.Item(i)" : "entries.Child(key)";
-                body.push_back(is_array ? "    for (std::size_t i = 0; i < entries.Size(); ++i) {"
-                                        : "    for (const std::string& key : entries.Keys()) {");
-                if (is_object) {
-                    body.push_back("        if (validation.Check(" + entry + ", " + item_rule + "))");
-                    body.push_back("            " + field.class_name + "(" + entry + ").Validate(validation);");
-                } else {
-                    body.push_back("        validation.Check(" + entry + ", " + item_rule + ");");
-                }
-                body.push_back("    }");
-                body.push_back("}");
-                break;
-            }
-        }
-    }
-    return body;
 }
 
 }  // namespace ctrl::gen

@@ -36,7 +36,7 @@ struct Access {
 std::vector<Method> ReadMethods(const FieldPlan& field, const Access& access);
 // The write accessors of a field (SetX / MutableX / AddX, ClearX).
 std::vector<Method> WriteMethods(const FieldPlan& field, const Access& access);
-// The body of Validate(scheme::Validation&) for the fields of a class.
+// The body of Validate(scheme::Validation&) for the fields of a class (rules.cpp).
 std::vector<std::string> ValidateBody(const ClassPlan& plan, const Access& access);
 
 // The C++ JSON name literal of a field: "\"podSelector\"".

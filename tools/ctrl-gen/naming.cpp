@@ -73,6 +73,18 @@ std::optional<int64_t> ParseDecimalInteger(std::string_view text) {
     return value;
 }
 
+std::optional<std::string> CanonicalNumber(std::string_view text) {
+    if (text.starts_with('+'))
+        text.remove_prefix(1);
+    double value = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || error != std::errc() || ptr != end)
+        return std::nullopt;
+    char out[32];
+    return std::string(out, std::to_chars(out, out + sizeof out, value).ptr);
+}
+
 std::string SnakeName(std::string_view name) {
     std::string out;
     for (std::size_t i = 0; i < name.size(); ++i) {

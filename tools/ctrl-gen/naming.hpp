@@ -22,6 +22,11 @@ std::string EnumConstantName(std::string_view value);
 // A decimal integer as YAML writes one in an enum ("42", "-1", "+7"), or nullopt.
 std::optional<int64_t> ParseDecimalInteger(std::string_view text);
 
+// A number as YAML writes one in an enum ("0.5", "1", "2.5e1"), in the shortest form that reads
+// back to the same double (std::to_chars: "0.5", "1", "25"), as scheme::Validation compares it; or
+// nullopt when text is not a number.
+std::optional<std::string> CanonicalNumber(std::string_view text);
+
 // snake_case for file names: "SecurityGroupPolicy" -> "security_group_policy", "CNINode" -> "cni_node".
 std::string SnakeName(std::string_view name);
 

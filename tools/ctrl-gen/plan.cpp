@@ -1,6 +1,7 @@
 #include "tools/ctrl-gen/plan.hpp"
 
 #include <deque>
+#include <regex>
 #include <utility>
 
 #include "tools/ctrl-gen/naming.hpp"
@@ -88,6 +89,7 @@ class Planner {
             PlanFields(next, next.class_name, next.json_path, ReservedClassNames(), /*root=*/false);
             plan.classes.push_back(std::move(next));
         }
+        plan.warnings = std::move(warnings_);
         // Named after the classes, so that adding an enum never renames a class.
         CTRL_RETURN_IF_ERROR(PlanEnums(plan.root, crd_.kind));
         for (ClassPlan& c : plan.classes)
@@ -98,6 +100,17 @@ class Planner {
   private:
     Status Error(const Schema& schema, const std::string& message) const {
         return BadRequestError(crd_.source + ": " + schema.location + ": " + message);
+    }
+
+    // A pattern the generated Validate() cannot check: said at generation time, not silently dropped.
+    void CheckPattern(const Schema& schema, const std::string& field_path) {
+        if (schema.pattern.empty())
+            return;
+        if (const std::optional<std::string> error = PatternError(schema.pattern)) {
+            warnings_.push_back(crd_.source + ": " + crd_.name + ": field " + field_path + ": pattern " +
+                                CppStringLiteral(schema.pattern) + " is not an ECMAScript regular expression (" +
+                                *error + "), so Validate() does not check it (" + schema.location + ".pattern)");
+        }
     }
 
     std::string ClassName(const std::string& base) {
@@ -169,6 +182,11 @@ class Planner {
             members.Take(AccessorNames(field.name));
             const std::string field_path = path.empty() ? json_name : path + "." + json_name;
             const std::string class_base = name_base + base;
+            CheckPattern(*schema, field_path);
+            if (schema->items)
+                CheckPattern(*schema->items, field_path + "[]");
+            if (schema->additional_properties)
+                CheckPattern(*schema->additional_properties, field_path + "{}");
             if (IsScalar(*schema)) {
                 field.shape = FieldShape::kScalar;
                 field.value_type = ScalarType(*schema);
@@ -208,9 +226,19 @@ class Planner {
     const Crd& crd_;
     NameScope& classes_;
     std::deque<ClassPlan> pending_;
+    std::vector<std::string> warnings_;
 };
 
 }  // namespace
+
+std::optional<std::string> PatternError(const std::string& pattern) {
+    try {
+        const std::regex compiled(pattern, std::regex::ECMAScript);
+        return std::nullopt;
+    } catch (const std::regex_error& e) {
+        return std::string(e.what());
+    }
+}
 
 std::vector<std::string> ReservedRootNames() {
     return {"AddFinalizer",

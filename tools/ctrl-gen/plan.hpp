@@ -63,7 +63,13 @@ struct KindPlan {
     // A hand-written CRTP base of the kind and its view (Options::extensions), and its header.
     std::string extension;
     std::string extension_header;
+    // What Validate() will check less than the API server does, one line each naming the CRD's
+    // source, the field and the schema path: a pattern std::regex cannot compile.
+    std::vector<std::string> warnings;
 };
+
+// Whether std::regex (ECMAScript, what scheme::Validation uses) compiles pattern; when not, why.
+std::optional<std::string> PatternError(const std::string& pattern);
 
 // The member names each generated class has besides its fields; a field whose accessors would
 // clash gets "Field" appended to its name.

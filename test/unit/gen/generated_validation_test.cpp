@@ -108,6 +108,50 @@ TEST(GeneratedValidationTest, IntegerEnumsAreChecked) {
               std::vector<std::string>{"FieldValueInvalid spec.level: is a float, not an integer"});
 }
 
+TEST(GeneratedValidationTest, NumberEnumsAreChecked) {
+    for (const char* step : {"0.5", "1", "1.0", "25", "2.5e1"}) {
+        EXPECT_TRUE(QuotaWithSpec(std::string(R"({"mode":"Strict","owners":["a@example.com"],"step":)") + step + "}")
+                        .Validate()
+                        .Ok())
+            << step;
+    }
+    EXPECT_EQ(Causes(QuotaWithSpec(R"({"mode":"Strict","owners":["a@example.com"],"step":0.25})").Validate()),
+              std::vector<std::string>{
+                  R"(FieldValueNotSupported spec.step: Unsupported value: 0.25: supported values: "0.5", "1", "25")"});
+}
+
+TEST(GeneratedValidationTest, FormatsAreChecked) {
+    const std::string base = R"({"mode":"Strict","owners":["a@example.com"],)";
+    EXPECT_TRUE(
+        QuotaWithSpec(base + R"("startedAt":"2026-12-05T08:00:00.5+01:00","address":"10.0.0.1","weight":2147483647})")
+            .Validate()
+            .Ok());
+    EXPECT_EQ(
+        Causes(QuotaWithSpec(base + R"("startedAt":"yesterday","address":"10.0.0","weight":2147483648})").Validate()),
+        (std::vector<std::string>{R"(FieldValueInvalid spec.startedAt: must be of type date-time: "yesterday")",
+                                  R"(FieldValueInvalid spec.address: must be of type ipv4: "10.0.0")",
+                                  "FieldValueInvalid spec.weight: must be of type integer with format int32"}));
+}
+
+TEST(GeneratedValidationTest, SetsAndListMapsHoldNoDuplicates) {
+    const Quota quota = QuotaWithSpec(
+        R"({"mode":"Strict","owners":["a@example.com"],"aliases":["a","b","a"],)"
+        R"("endpoints":[{"host":"a","port":1},{"host":"a","port":2},{"host":"a","port":1},{"host":"a"}]})");
+    EXPECT_EQ(
+        Causes(quota.Validate()),
+        (std::vector<std::string>{R"(FieldValueDuplicate spec.aliases[2]: Duplicate value: "a")",
+                                  R"(FieldValueDuplicate spec.endpoints[2]: Duplicate value: {"host":"a","port":1})"}));
+}
+
+TEST(GeneratedValidationTest, AnIntegerMayBeWrittenAsAnIntegralFloat) {
+    // As the API server takes it: 2.0 is the integer 2 (its enum checked so), 1.5 is not an integer.
+    EXPECT_TRUE(
+        QuotaWithSpec(R"({"mode":"Strict","owners":["a@example.com"],"level":2.0,"replicas":4.0})").Validate().Ok());
+    EXPECT_EQ(Causes(QuotaWithSpec(R"({"mode":"Strict","owners":["a@example.com"],"level":3.0})").Validate()),
+              std::vector<std::string>{
+                  R"(FieldValueNotSupported spec.level: Unsupported value: 3: supported values: "1", "2", "-1")"});
+}
+
 TEST(GeneratedValidationTest, NestedArraysAndRequiredItemFields) {
     auto gallery = gentest::collections::v1::Gallery::Parse(
         R"({"spec":{"pictures":[{"title":"a"},{"tags":[1]},"x"],"rooms":{"r":{"floor":"2"}},"ratings":[1.5]}})");
