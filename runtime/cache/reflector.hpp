@@ -41,6 +41,9 @@ struct ReflectorOptions {
     // A watch asks the server to end it after a random time in [min_watch_timeout, 2 x
     // min_watch_timeout), then is renewed from where it was. Default 5 minutes (client-go's).
     std::chrono::seconds min_watch_timeout{std::chrono::minutes(5)};
+    // A watch the server has not ended this long after its timeoutSeconds is ended at its next event
+    // and renewed (a silent one ends at the transport's idle timeout). Default 30 s.
+    std::chrono::seconds watch_overrun{30};
     // Waits after a failed list or watch: initial, doubling up to max, with 0-100% jitter; reset
     // by a successful list or a watch event. Default 800 ms to 30 s (client-go's).
     std::chrono::milliseconds initial_backoff{800};

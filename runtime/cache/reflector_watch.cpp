@@ -38,9 +38,12 @@ Task<Status> Reflector::OpenWatch(Context& ctx, State& state) {
 }
 
 Task<Status> Reflector::StartStream(Context& ctx, State& state, rest::HttpRequest request, int64_t timeout_seconds) {
-    // The server ends the watch after timeout_seconds; should it not (a half-open connection), the
-    // watch's own deadline shortly after ends it here.
-    Context watch_ctx = Context::WithTimeout(ctx, std::chrono::seconds(timeout_seconds + 30));
+    // The server ends the watch after timeout_seconds. Should it not: a stream that goes on sending
+    // is ended here at its first event options_.watch_overrun later (ReadEvent), a silent one (a
+    // half-open connection)
+    // by the transport's idle timeout. Not a Context deadline: one would be pending for as long as
+    // the watch runs, which is always, and keep the deadline thread alive in an idle operator.
+    Context watch_ctx = Context::WithCancel(ctx);
     const rest::WatchStreamOptions stream_options = StreamOptions();
     StatusOr<std::unique_ptr<rest::WatchStream>> stream =
         co_await client_.Watch(watch_ctx, std::move(request), stream_options);
@@ -54,6 +57,7 @@ Task<Status> Reflector::StartStream(Context& ctx, State& state, rest::HttpReques
     CountProtobuf(*state.stream);
     state.watch_ctx = std::move(watch_ctx);
     state.watch_started = Clock::now();
+    state.watch_ends = state.watch_started + std::chrono::seconds(timeout_seconds) + options_.watch_overrun;
     state.watch_events = 0;
     co_return OkStatus();
 }
@@ -66,15 +70,9 @@ Task<Status> Reflector::ReadEvent(Context& ctx, State& state) {
     if (!next.Ok() && IsBadRequest(next.GetStatus()) && state.stream->Protobuf())
         WatchInJson(state, next.GetStatus());
     if (!next.Ok()) {
-        const bool own_deadline = ctx.Err().Ok() && !state.watch_ctx->Err().Ok();
         state.CloseWatch();
-        state.log.V(4).Info("watch closed", "reason",
-                            own_deadline     ? "its deadline passed"
-                            : ctx.Err().Ok() ? "it failed"
-                                             : "stopping",
-                            "events", state.watch_events);
-        if (own_deadline && state.phase == Phase::kWatching)
-            co_return OkStatus();  // our deadline, not a failure: renew
+        state.log.V(4).Info("watch closed", "reason", ctx.Err().Ok() ? "it failed" : "stopping", "events",
+                            state.watch_events);
         co_return next.GetStatus().Annotate("watching " + target_.Describe());
     }
     if (!next->has_value() && state.phase == Phase::kStreaming) {
@@ -94,7 +92,13 @@ Task<Status> Reflector::ReadEvent(Context& ctx, State& state) {
     }
     if (state.phase == Phase::kStreaming)
         co_return ApplyInitialEvent(state, std::move(**next));
-    co_return ApplyEvent(state, std::move(**next));
+    Status applied = ApplyEvent(state, std::move(**next));
+    if (applied.Ok() && Clock::now() > state.watch_ends) {
+        state.CloseWatch();
+        state.log.V(4).Info("watch closed", "reason", "the server did not end it at timeoutSeconds", "events",
+                            state.watch_events);
+    }
+    co_return applied;  // renewed from the last resourceVersion
 }
 
 const ListWatchTarget& Reflector::WatchTarget(const State& state) const {

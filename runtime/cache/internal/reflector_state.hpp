@@ -26,8 +26,10 @@ struct Reflector::State {
     std::string continue_token;
     std::string resource_version;
     std::unique_ptr<rest::WatchStream> stream;
-    std::optional<Context> watch_ctx;  // the watch's own deadline, a little after its timeoutSeconds
+    std::optional<Context> watch_ctx;  // what the open stream reads with
     std::chrono::steady_clock::time_point watch_started{};
+    // watch_overrun after its timeoutSeconds: an event after this ends a watch the server did not end.
+    std::chrono::steady_clock::time_point watch_ends{};
     int64_t watch_events = 0;
     int gone_in_a_row = 0;
     internal::Backoff backoff;

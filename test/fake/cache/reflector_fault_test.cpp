@@ -68,6 +68,25 @@ TEST_P(ReflectorFaultTest, ListsThenAppliesWatchEventsAndBookmarks) {
     EXPECT_EQ(stats.bookmarks, 1);
 }
 
+// A server that goes on streaming past the watch's timeoutSeconds: the reflector ends the watch at
+// the first event after timeoutSeconds + watch_overrun and watches again from that event's version.
+TEST_P(ReflectorFaultTest, EndsAWatchTheServerDoesNotEndAndRenewsIt) {
+    script_.SetLists({Json(PodList("10", {PodItem("a", "5")}))});
+    script_.SetWatches({FakeResponse::Stream({{.data = Event("MODIFIED", PodObject("a", "11"))},
+                                              {.delay = 1500ms, .data = Event("MODIFIED", PodObject("a", "12"))}},
+                                             FakeEnd::kHang),
+                        OpenWatch("")});
+    ReflectorOptions options = FastOptions();
+    options.min_watch_timeout = 1s;
+    options.watch_overrun = 0s;
+    Start(options);
+    ASSERT_TRUE(Eventually([&] { return script_.Watches().size() == 2; })) << "the overrun watch was not renewed";
+    EXPECT_EQ(script_.Watches()[0].QueryParam("timeoutSeconds"), "1");
+    EXPECT_EQ(script_.Watches()[1].QueryParam("resourceVersion"), "12");
+    EXPECT_EQ(RvOf("a"), "12");
+    EXPECT_EQ(script_.Lists().size(), 1u) << "renewing a watch needs no list";
+}
+
 TEST_P(ReflectorFaultTest, ListsInPagesAndWatchesFromTheLastPagesVersion) {
     script_.SetLists({Json(PodList("40", {PodItem("a", "1"), PodItem("b", "2")}, "page2")),
                       Json(PodList("40", {PodItem("c", "3"), PodItem("d", "4")}, "page3")),
