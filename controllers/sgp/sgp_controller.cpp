@@ -42,6 +42,29 @@ Status KindServedCheck(const manager::Manager& mgr, const source::Source& policy
     return ready.Annotate("whether SecurityGroupPolicy is served is not known yet");
 }
 
+// The readiness checks "sgp-kind-served" and "sgp-status-subresource", and the hook that sets
+// sgp_kind_served and sgp_status_subresource at each scrape.
+Status AddChecksAndMetrics(manager::Manager& mgr, const Watcher& watcher) {
+    const manager::Manager& const_mgr = mgr;
+    const std::shared_ptr<source::Source> policy_source = watcher.policy_source;
+    CTRL_RETURN_IF_ERROR(mgr.AddReadyzCheck(
+        kKindServedCheck, [&const_mgr, policy_source] { return KindServedCheck(const_mgr, *policy_source); }));
+    const std::shared_ptr<StatusSubresourceProbe> probe = watcher.status_subresource;
+    CTRL_RETURN_IF_ERROR(mgr.AddReadyzCheck(
+        kStatusSubresourceCheck, [] { return OkStatus(); }, [probe] { return probe->Detail(); }));
+    const std::shared_ptr<SgpMetrics> metrics = watcher.metrics;
+    mgr.GetMetricsRegistry().AddCollectHook([metrics, policy_source, probe] {
+        const Status ready = policy_source->Ready();
+        if (ready.Ok())
+            metrics->kind_served.WithLabelValues({}).Set(1);
+        else if (IsNoMatch(ready))
+            metrics->kind_served.WithLabelValues({}).Set(0);
+        if (probe->Last() != StatusSubresource::kUnknown)
+            metrics->status_subresource.WithLabelValues({}).Set(probe->Last() == StatusSubresource::kPresent ? 1 : 0);
+    });
+    return OkStatus();
+}
+
 }  // namespace
 
 StatusOr<Watcher> AddToManager(manager::Manager& mgr) {
@@ -88,23 +111,7 @@ StatusOr<Watcher> AddToManager(manager::Manager& mgr) {
     CTRL_RETURN_IF_ERROR(
         mgr.Add(std::make_shared<StatusSubresourceWatch>(watcher.status_subresource, std::move(subresource_changed))));
 
-    const manager::Manager& const_mgr = mgr;
-    const std::shared_ptr<source::Source> policy_source = watcher.policy_source;
-    CTRL_RETURN_IF_ERROR(mgr.AddReadyzCheck(
-        kKindServedCheck, [&const_mgr, policy_source] { return KindServedCheck(const_mgr, *policy_source); }));
-    const std::shared_ptr<StatusSubresourceProbe> probe = watcher.status_subresource;
-    CTRL_RETURN_IF_ERROR(mgr.AddReadyzCheck(
-        kStatusSubresourceCheck, [] { return OkStatus(); }, [probe] { return probe->Detail(); }));
-    const std::shared_ptr<SgpMetrics> metrics = watcher.metrics;
-    mgr.GetMetricsRegistry().AddCollectHook([metrics, policy_source, probe] {
-        const Status ready = policy_source->Ready();
-        if (ready.Ok())
-            metrics->kind_served.WithLabelValues({}).Set(1);
-        else if (IsNoMatch(ready))
-            metrics->kind_served.WithLabelValues({}).Set(0);
-        if (probe->Last() != StatusSubresource::kUnknown)
-            metrics->status_subresource.WithLabelValues({}).Set(probe->Last() == StatusSubresource::kPresent ? 1 : 0);
-    });
+    CTRL_RETURN_IF_ERROR(AddChecksAndMetrics(mgr, watcher));
     return watcher;
 }
 

@@ -14,7 +14,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
+#include <optional>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "test/e2e/audit_log.hpp"
 #include "test/e2e/operator_fixture.hpp"
@@ -139,19 +143,21 @@ TEST_F(AwsCrdTest, OperatorReportsThroughEventsAndMetricsAndNeverWritesStatus) {
     }
 
     // Validity: Events and sgp_policy_valid.
-    for (const auto& [policy, reason, type, valid] :
-         std::vector<std::tuple<std::string, std::string, std::string, std::string>>{
-             {"web", "PolicyValid", "Normal", "1"},
-             {"payments", "PolicyValid", "Normal", "1"},
-             {"no-selector", "PolicyInvalid", "Warning", "0"}}) {
-        EXPECT_TRUE(Eventually([&] { return HasEvent(ns, policy, reason, type); }, testing::kTestWait, 200ms))
-            << "no " << type << " Event " << reason << " on policy " << policy;
+    struct Reported {
+        std::string policy, reason, type, valid;
+    };
+    for (const Reported& expected : std::vector<Reported>{{"web", "PolicyValid", "Normal", "1"},
+                                                          {"payments", "PolicyValid", "Normal", "1"},
+                                                          {"no-selector", "PolicyInvalid", "Warning", "0"}}) {
+        EXPECT_TRUE(Eventually([&] { return HasEvent(ns, expected.policy, expected.reason, expected.type); },
+                               testing::kTestWait, 200ms))
+            << "no " << expected.type << " Event " << expected.reason << " on policy " << expected.policy;
         std::string seen;
-        EXPECT_TRUE(
-            Eventually([&] { return (seen = MetricText(*op, ns, policy)) == valid; }, testing::kTestWait, 200ms))
-            << "sgp_policy_valid of " << policy << ": " << seen << ", expected " << valid;
+        EXPECT_TRUE(Eventually([&] { return (seen = MetricText(*op, ns, expected.policy)) == expected.valid; },
+                               testing::kTestWait, 200ms))
+            << "sgp_policy_valid of " << expected.policy << ": " << seen << ", expected " << expected.valid;
     }
-    EXPECT_EQ(MetricValue(op->MetricsText(), "sgp_status_subresource"), 0.0);
+    EXPECT_TRUE(MetricValue(op->MetricsText(), "sgp_status_subresource") == 0.0) << "sgp_status_subresource 0";
     // Said once, in the log and the readiness detail.
     const testing::CurlResult readyz = op->Readyz();
     EXPECT_EQ(readyz.status, 200);
@@ -182,7 +188,8 @@ TEST_F(AwsCrdTest, OperatorReportsThroughEventsAndMetricsAndNeverWritesStatus) {
     EXPECT_EQ(requests.status, 0) << "no request to the status subresource";
     const std::string text = op->MetricsText();
     EXPECT_EQ(
-        MetricSum(text, "controller_runtime_reconcile_total", {{"controller", "sgp-status"}, {"result", "error"}}), 0);
+        MetricSum(text, "controller_runtime_reconcile_total", {{"controller", "sgp-status"}, {"result", "error"}}),
+        0.0);
     EXPECT_EQ(op->LogLinesWith({"has no status subresource"}), 1) << "said once in the log";
     EXPECT_EQ(op->LogLinesWith({"Reconciler error"}), 0);
     std::printf(
