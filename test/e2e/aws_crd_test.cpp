@@ -75,8 +75,10 @@ spec:
 // How many Events with reason are about the policy, their `count` fields added up.
 int EventCount(const std::string& ns, const std::string& name, const std::string& reason) {
     StatusOr<std::vector<Object>> events = EventsAbout(ns, name, reason);
+    if (!events.Ok())
+        return -1;
     int total = 0;
-    for (const Object& event : events.Ok() ? *events : std::vector<Object>{}) {
+    for (const Object& event : *events) {
         StatusOr<int64_t> count = event.NestedInt({"count"});
         total += count.Ok() && *count > 0 ? static_cast<int>(*count) : 1;
     }
