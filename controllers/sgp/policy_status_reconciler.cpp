@@ -38,7 +38,7 @@ Task<StatusOr<Result>> PolicyStatusReconciler::Reconcile(Context ctx, Request re
     status.verdict = JudgePolicy(policy);
     metrics_.invalid_policies.Set(key, {request.namespace_name}, status.verdict.valid ? 0 : 1);
     metrics_.policy_valid.WithLabelValues({request.namespace_name, request.name}).Set(status.verdict.valid ? 1 : 0);
-    CTRL_CO_ASSIGN_OR_RETURN(const StatusSubresource subresource, co_await status_subresource_.Get(ctx));
+    CTRL_CO_ASSIGN_OR_RETURN(const StatusSubresource subresource, co_await status_subresource_->Get(ctx));
     if (subresource != StatusSubresource::kAbsent) {
         if (status.verdict.valid) {
             Forget(key);
@@ -80,7 +80,7 @@ Task<StatusOr<bool>> PolicyStatusReconciler::StatusSubresourceWentAway(const Con
                                                                        const std::string& key) {
     // The policy was just read: a 404 from its status subresource most likely means the kind has none
     // (its CRD was replaced by one without it). Discovery tells.
-    const StatusOr<StatusSubresource> now = co_await status_subresource_.Refresh(ctx);
+    const StatusOr<StatusSubresource> now = co_await status_subresource_->Refresh(ctx);
     if (now.Ok() && *now == StatusSubresource::kAbsent) {
         log::FromContext(ctx).Info(
             "The status write answered 404: SecurityGroupPolicy has no status subresource (any more); reporting "

@@ -27,8 +27,11 @@ namespace ctrl::sgp {
 class PolicyStatusReconciler final : public Reconciler {
   public:
     PolicyStatusReconciler(client::Client& client, record::EventRecorder recorder, SgpMetrics& metrics,
-                           StatusSubresourceProbe& status_subresource)
-        : client_(client), recorder_(std::move(recorder)), metrics_(metrics), status_subresource_(status_subresource) {}
+                           std::shared_ptr<StatusSubresourceProbe> status_subresource)
+        : client_(client),
+          recorder_(std::move(recorder)),
+          metrics_(metrics),
+          status_subresource_(std::move(status_subresource)) {}
 
     Task<StatusOr<Result>> Reconcile(Context ctx, Request request) override;
 
@@ -53,7 +56,7 @@ class PolicyStatusReconciler final : public Reconciler {
     client::Client& client_;
     const record::EventRecorder recorder_;
     SgpMetrics& metrics_;
-    StatusSubresourceProbe& status_subresource_;
+    const std::shared_ptr<StatusSubresourceProbe> status_subresource_;
     std::mutex mu_;
     std::map<std::string, int64_t> reported_;               // key -> the generation reported invalid
     std::map<std::string, std::string> reported_verdicts_;  // key -> the verdict of the last Event

@@ -72,12 +72,12 @@ StatusOr<Watcher> AddToManager(manager::Manager& mgr) {
     watcher.metrics = std::make_shared<SgpMetrics>(mgr.GetMetricsRegistry());
     watcher.pods =
         std::make_shared<PodReconciler>(mgr.GetClient(), mgr.GetEventRecorderFor("sgp-watcher"), *watcher.metrics);
-    watcher.discovery = std::make_shared<discovery::DiscoveryClient>(
-        mgr.GetCluster().GetRestClient(), discovery::DiscoveryOptions{}, mgr.GetMetricsRegistry());
-    watcher.status_subresource =
-        std::make_shared<StatusSubresourceProbe>(*watcher.discovery, mgr.GetLogger().WithName("sgp"));
+    watcher.status_subresource = std::make_shared<StatusSubresourceProbe>(
+        std::make_shared<discovery::DiscoveryClient>(mgr.GetCluster().GetRestClient(), discovery::DiscoveryOptions{},
+                                                     mgr.GetMetricsRegistry()),
+        mgr.GetLogger().WithName("sgp"));
     watcher.policies = std::make_shared<PolicyStatusReconciler>(mgr.GetClient(), mgr.GetEventRecorderFor("sgp-watcher"),
-                                                                *watcher.metrics, *watcher.status_subresource);
+                                                                *watcher.metrics, watcher.status_subresource);
     cache::Cache& cache = mgr.GetCache();
 
     auto policy_to_pods = handler::EnqueueRequestsFromMapFunc([&cache](const Context&, const Object& policy) {

@@ -21,8 +21,7 @@ struct Watcher {
     std::shared_ptr<SgpMetrics> metrics;
     std::shared_ptr<PodReconciler> pods;
     std::shared_ptr<PolicyStatusReconciler> policies;
-    // Whether SecurityGroupPolicy has a status subresource, and what asks discovery.
-    std::shared_ptr<discovery::DiscoveryClient> discovery;
+    // Whether SecurityGroupPolicy has a status subresource (it owns its discovery client).
     std::shared_ptr<StatusSubresourceProbe> status_subresource;
     // The source of SecurityGroupPolicy events of the pod controller: its Ready() says whether the
     // kind is served (OK), not served (NoMatch) or not known yet (anything else).

@@ -19,8 +19,8 @@ bool ListsStatus(const discovery::GroupVersionResources& served) {
 
 Task<StatusOr<StatusSubresource>> StatusSubresourceProbe::Refresh(Context ctx) {
     const GroupVersionKind gvk = scheme::GroupVersionKindOf<vpcresources::SecurityGroupPolicy>();
-    StatusOr<discovery::GroupVersionResources> served =
-        co_await discovery_.FetchGroupVersion(ctx, GroupVersion(gvk.group, gvk.version));
+    const GroupVersion gv(gvk.group, gvk.version);
+    StatusOr<discovery::GroupVersionResources> served = co_await discovery_->FetchGroupVersion(ctx, gv);
     if (IsNotFound(served.GetStatus())) {
         Remember(StatusSubresource::kUnknown);  // the kind is not served: sgp-kind-served says so
         co_return StatusSubresource::kUnknown;

@@ -23,8 +23,8 @@ enum class StatusSubresource { kUnknown, kPresent, kAbsent };
 // Says once in the log when the answer changes, and gives the readiness detail. Thread-safe.
 class StatusSubresourceProbe final {
   public:
-    StatusSubresourceProbe(discovery::DiscoveryClient& discovery, log::Logger logger)
-        : discovery_(discovery), logger_(std::move(logger)) {}
+    StatusSubresourceProbe(std::shared_ptr<discovery::DiscoveryClient> discovery, log::Logger logger)
+        : discovery_(std::move(discovery)), logger_(std::move(logger)) {}
 
     // The last answer; kUnknown before the first, and while the kind is not served.
     StatusSubresource Last() const { return last_.load(); }
@@ -40,7 +40,7 @@ class StatusSubresourceProbe final {
   private:
     void Remember(StatusSubresource answer);
 
-    discovery::DiscoveryClient& discovery_;
+    const std::shared_ptr<discovery::DiscoveryClient> discovery_;
     const log::Logger logger_;
     std::atomic<StatusSubresource> last_{StatusSubresource::kUnknown};
 };
