@@ -49,18 +49,8 @@ std::string CrdIdentity(const std::string& name) {
 std::string Workload() {
     return ServiceAccountYaml("payments", "role=payments") + PodYaml("web-1", "app=web") +
            PodYaml("pay-1", "app=api", "payments") + PodYaml("db-1", "app=db") +
-           PodSelectorPolicyYaml("web", "app=web", "sg-web") + R"(
----
-apiVersion: vpcresources.k8s.aws/v1beta1
-kind: SecurityGroupPolicy
-metadata:
-  name: payments
-spec:
-  serviceAccountSelector:
-    matchLabels:
-      role: payments
-  securityGroups:
-    groupIds: [sg-pay]
+           PodSelectorPolicyYaml("web", "app=web", "sg-web") +
+           ServiceAccountSelectorPolicyYaml("payments", "role=payments", "sg-pay") + R"(
 ---
 apiVersion: vpcresources.k8s.aws/v1beta1
 kind: SecurityGroupPolicy

@@ -196,6 +196,13 @@ std::string PodSelectorPolicyYaml(const std::string& name, const std::string& la
            "  securityGroups:\n    groupIds: [" + group_ids + "]\n";
 }
 
+std::string ServiceAccountSelectorPolicyYaml(const std::string& name, const std::string& labels,
+                                             const std::string& group_ids) {
+    return "---\napiVersion: vpcresources.k8s.aws/v1beta1\nkind: SecurityGroupPolicy\nmetadata:\n  name: " + name +
+           "\nspec:\n  serviceAccountSelector:\n    matchLabels:\n" + LabelsYaml(labels, "      ") +
+           "  securityGroups:\n    groupIds: [" + group_ids + "]\n";
+}
+
 std::string ServiceAccountYaml(const std::string& name, const std::string& labels) {
     std::string yaml = "---\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: " + name + "\n";
     if (!labels.empty())

@@ -65,6 +65,11 @@ std::string PodYaml(const std::string& name, const std::string& labels, const st
 // ("sg-1, sg-2"), as YAML.
 std::string PodSelectorPolicyYaml(const std::string& name, const std::string& labels, const std::string& group_ids);
 
+// A SecurityGroupPolicy whose serviceAccountSelector matches labels ("k=v,...") and which gives the
+// groups ("sg-1, sg-2"), as YAML.
+std::string ServiceAccountSelectorPolicyYaml(const std::string& name, const std::string& labels,
+                                             const std::string& group_ids);
+
 // A ServiceAccount with labels ("k=v,...", may be empty), as YAML.
 std::string ServiceAccountYaml(const std::string& name, const std::string& labels);
 
