@@ -10,6 +10,8 @@
 //     and readiness detail that the status subresource is absent.
 //  3. The project's CRD replaces AWS's under the running operator: it notices (discovery, re-checked
 //     every 10 s) and writes every policy's status as the contract says.
+//  4. And back: AWS's CRD replaces the project's under a running operator, a policy changes at once;
+//     its state moves to Events without a reconcile error.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -221,6 +223,42 @@ TEST_F(AwsCrdTest, TheProjectsCrdUnderTheRunningOperatorGetsEveryStatusWritten) 
     EXPECT_EQ(op->LogLinesWith({"has a status subresource"}), 1);
     EXPECT_EQ(op->LogLinesWith({"Reconciler error"}), 0);
     std::printf("[ figures ] audit: %d requests to the status subresource after the switch\n", requests.status);
+}
+
+// Runs after the previous test: the project's CRD is installed, and AWS's replaces it under the
+// running operator, then a policy changes at once: its status write may meet the missing subresource
+// (404) before the 10 s re-check. Either way: Events from then on, no reconcile error.
+TEST_F(AwsCrdTest, AwsCrdReplacingTheProjectsUnderTheRunningOperatorMovesStateToEvents) {
+    const std::string ns = MakeNamespace();
+    Apply(ns, Workload());
+    OperatorProcess* op = StartOperator({.name = "project-then-aws-crd", .watch_namespaces = {ns}});
+    ASSERT_NE(op, nullptr);
+    ASSERT_TRUE(WaitReady(*op));
+    ExpectStatusesAndEvents({ns});
+
+    const auto replaced = std::chrono::steady_clock::now();
+    ASSERT_TRUE(KubectlOut({"apply", "-f", std::string(CTRL_REPO_ROOT) + "/" + std::string(kAwsSgpCrdFile)}).Ok());
+    ASSERT_TRUE(KubectlOut({"patch", "securitygrouppolicy", "-n", ns, "web", "--type=merge", "-p",
+                            R"({"spec":{"securityGroups":{"groupIds":["sg-web-2"]}}})"})
+                    .Ok());
+    EXPECT_TRUE(Eventually([&] { return HasEvent(ns, "web", "PolicyValid", "Normal"); }, testing::kTestWait, 200ms))
+        << "no PolicyValid Event on web after AWS's CRD replaced the project's";
+    EXPECT_TRUE(
+        Eventually([&] { return HasEvent(ns, "no-selector", "PolicyInvalid", "Warning"); }, testing::kTestWait, 200ms));
+    EXPECT_TRUE(AnnotationsConverge({ns}, testing::kTestWait));
+    std::printf(
+        "[ figures ] AWS's CRD applied -> PolicyValid and PolicyInvalid Events: %.2f s; status writes that "
+        "met the missing subresource: %d\n",
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - replaced).count(),
+        op->LogLinesWith({"The status write answered 404"}));
+    const std::string text = op->MetricsText();
+    EXPECT_EQ(
+        MetricSum(text, "controller_runtime_reconcile_total", {{"controller", "sgp-status"}, {"result", "error"}}),
+        0.0);
+    EXPECT_EQ(op->LogLinesWith({"Reconciler error"}), 0);
+    EXPECT_EQ(op->LogLinesWith({"SecurityGroupPolicy has no status subresource (its CRD"}), 1) << "said once";
+    EXPECT_TRUE(Eventually([&] { return MetricValue(op->MetricsText(), "sgp_status_subresource") == 0.0; },
+                           testing::kTestWait, 200ms));
 }
 
 }  // namespace
