@@ -3,8 +3,9 @@
 # work on a real API server, watched by a real Prometheus.
 #
 #   hack/run-local.sh                  install packages; build; start a local real control plane
-#                                      (kube-apiserver + etcd on loopback); apply manifests/ (CRDs,
-#                                      namespace, RBAC, an inert Deployment) and the samples
+#                                      (kube-apiserver + etcd on loopback); apply
+#                                      manifests/overlays/bare (CRDs, namespace, RBAC, an inert
+#                                      Deployment) and the samples
 #                                      (ServiceAccounts, valid and invalid SecurityGroupPolicies,
 #                                      pods); run ctrl-operator as its ServiceAccount (leader
 #                                      election, secure metrics) and a Prometheus scraping it over
@@ -13,7 +14,8 @@
 #                                      Everything keeps running. A re-run reuses the control plane,
 #                                      the objects and Prometheus, and restarts the operator.
 #   hack/run-local.sh --kubeconfig F   the same against the cluster in F, without a local control
-#                                      plane, the Deployment or the samples ($KUBECONFIG counts too)
+#                                      plane, the Deployment or the samples ($KUBECONFIG counts too),
+#                                      and without the CRDs when F's cluster has its own (EKS)
 #   hack/run-local.sh ... --samples    create the samples in that cluster too
 #   hack/run-local.sh --down           stop the operator, Prometheus and the local control plane
 #   hack/run-local.sh ... -- ARGS      extra flags for ctrl-operator, e.g. -- -v 2
@@ -59,7 +61,7 @@ while (($# > 0)); do
         --samples) samples=true; shift ;;
         --down) down=true; shift ;;
         --) shift; operator_args=("$@"); break ;;
-        -h|--help) sed -n '2,29p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        -h|--help) sed -n '2,31p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "run-local.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -188,14 +190,23 @@ drop_kind() {
     awk -v kind="$1" 'BEGIN { RS = "\n---\n" }
         $0 !~ ("(^|\n)kind: " kind "(\n|$)") { printf "%s%s\n", (n++ ? "---\n" : ""), $0 }'
 }
-step "applying manifests/ (CRDs, namespace ${NAMESPACE}, RBAC, metrics Service, Deployment)"
+SGP_CRD=securitygrouppolicies.vpcresources.k8s.aws
+# The CRDs come from the component manifests/components/crds (overlay manifests/overlays/bare) on
+# the local control plane, and on another cluster only when it has no SecurityGroupPolicy CRD: where
+# one is installed (EKS: AWS's, without a status subresource) it is left as it is.
+manifests="${ROOT}/manifests/overlays/bare"
+if ! ${local_cluster} && kc get crd "${SGP_CRD}" >/dev/null 2>&1; then
+    manifests="${ROOT}/manifests"
+    step "the cluster has its own ${SGP_CRD}: applying manifests/ without the CRDs"
+fi
+step "applying ${manifests#"${ROOT}/"} (namespace ${NAMESPACE}, RBAC, metrics Service, Deployment, and CRDs with the overlay)"
 if ${local_cluster}; then
-    kc apply -k "${ROOT}/manifests/" >&2 # its Deployment stays inert: no kubelet runs locally
+    kc apply -k "${manifests}" >&2 # its Deployment stays inert: no kubelet runs locally
 else
     step "(not the Deployment: the local ctrl-operator is the operator of this cluster)"
-    kc kustomize "${ROOT}/manifests/" | drop_kind Deployment | kc apply -f - >&2
+    kc kustomize "${manifests}" | drop_kind Deployment | kc apply -f - >&2
 fi
-kc wait --for=condition=Established --timeout=60s crd/securitygrouppolicies.vpcresources.k8s.aws >&2
+kc wait --for=condition=Established --timeout=60s "crd/${SGP_CRD}" >&2
 
 # Prometheus scrapes as a ServiceAccount bound to the manifests' metrics-reader ClusterRole.
 kc get clusterrole "${METRICS_READER_ROLE}" >/dev/null ||
@@ -329,8 +340,18 @@ policies_observed() {
         awk -F/ '$1 != $2' | wc -l)"
     ((pending == 0))
 }
-step "waiting for the operator to report every SecurityGroupPolicy's status"
-wait_for 60 policies_observed || warn "some SecurityGroupPolicies have no up-to-date status after 60 s"
+# Whether the served SecurityGroupPolicy has a status subresource (AWS's CRD has none: the operator
+# then reports through Events and metrics).
+status_subresource_served() {
+    kc get --raw /apis/vpcresources.k8s.aws/v1beta1 | grep -q '"securitygrouppolicies/status"'
+}
+if status_subresource_served; then
+    step "waiting for the operator to report every SecurityGroupPolicy's status"
+    wait_for 60 policies_observed || warn "some SecurityGroupPolicies have no up-to-date status after 60 s"
+else
+    step "SecurityGroupPolicy has no status subresource here: the operator reports through Events (PolicyValid, PolicyInvalid) and sgp_policy_valid"
+    sleep 5
+fi
 settled_at="$(date +%s)"
 
 # Prints Prometheus' answer to the PromQL QUERY, one "metric{labels} value" line per series.
@@ -365,6 +386,7 @@ for query in \
     'sgp_kind_served' \
     'sgp_pods' \
     'sgp_invalid_policies' \
+    'sgp_policy_valid' \
     'sgp_security_group_changes_total' \
     'podlister_pods' \
     'sum by (__name__, controller, result) (controller_runtime_reconcile_total{result=~"success|error"})' \

@@ -42,6 +42,29 @@ Status KindServedCheck(const manager::Manager& mgr, const source::Source& policy
     return ready.Annotate("whether SecurityGroupPolicy is served is not known yet");
 }
 
+// The readiness checks "sgp-kind-served" and "sgp-status-subresource", and the hook that sets
+// sgp_kind_served and sgp_status_subresource at each scrape.
+Status AddChecksAndMetrics(manager::Manager& mgr, const Watcher& watcher) {
+    const manager::Manager& const_mgr = mgr;
+    const std::shared_ptr<source::Source> policy_source = watcher.policy_source;
+    CTRL_RETURN_IF_ERROR(mgr.AddReadyzCheck(
+        kKindServedCheck, [&const_mgr, policy_source] { return KindServedCheck(const_mgr, *policy_source); }));
+    const std::shared_ptr<StatusSubresourceProbe> probe = watcher.status_subresource;
+    CTRL_RETURN_IF_ERROR(mgr.AddReadyzCheck(
+        kStatusSubresourceCheck, [] { return OkStatus(); }, [probe] { return probe->Detail(); }));
+    const std::shared_ptr<SgpMetrics> metrics = watcher.metrics;
+    mgr.GetMetricsRegistry().AddCollectHook([metrics, policy_source, probe] {
+        const Status ready = policy_source->Ready();
+        if (ready.Ok())
+            metrics->kind_served.WithLabelValues({}).Set(1);
+        else if (IsNoMatch(ready))
+            metrics->kind_served.WithLabelValues({}).Set(0);
+        if (probe->Last() != StatusSubresource::kUnknown)
+            metrics->status_subresource.WithLabelValues({}).Set(probe->Last() == StatusSubresource::kPresent ? 1 : 0);
+    });
+    return OkStatus();
+}
+
 }  // namespace
 
 StatusOr<Watcher> AddToManager(manager::Manager& mgr) {
@@ -49,8 +72,12 @@ StatusOr<Watcher> AddToManager(manager::Manager& mgr) {
     watcher.metrics = std::make_shared<SgpMetrics>(mgr.GetMetricsRegistry());
     watcher.pods =
         std::make_shared<PodReconciler>(mgr.GetClient(), mgr.GetEventRecorderFor("sgp-watcher"), *watcher.metrics);
+    watcher.status_subresource = std::make_shared<StatusSubresourceProbe>(
+        std::make_shared<discovery::DiscoveryClient>(mgr.GetCluster().GetRestClient(), discovery::DiscoveryOptions{},
+                                                     mgr.GetMetricsRegistry()),
+        mgr.GetLogger().WithName("sgp"));
     watcher.policies = std::make_shared<PolicyStatusReconciler>(mgr.GetClient(), mgr.GetEventRecorderFor("sgp-watcher"),
-                                                                *watcher.metrics);
+                                                                *watcher.metrics, watcher.status_subresource);
     cache::Cache& cache = mgr.GetCache();
 
     auto policy_to_pods = handler::EnqueueRequestsFromMapFunc([&cache](const Context&, const Object& policy) {
@@ -71,24 +98,20 @@ StatusOr<Watcher> AddToManager(manager::Manager& mgr) {
     auto to_policies = handler::EnqueueRequestsFromMapFunc([&cache](const Context&, const Object& object) {
         return ObjectsOf<vpcresources::SecurityGroupPolicy>(cache, std::string(object.Namespace()), Any);
     });
+    auto to_every_policy = handler::EnqueueRequestsFromMapFunc([&cache](const Context&, const Object&) {
+        return ObjectsOf<vpcresources::SecurityGroupPolicy>(cache, "", Any);
+    });
+    auto subresource_changed = std::make_shared<source::EventChannel>();
     CTRL_RETURN_IF_ERROR(builder::ControllerFor<vpcresources::SecurityGroupPolicy>(mgr)
                              .Named("sgp-status")
                              .Watches<api::Pod>(to_policies)
                              .Watches<api::ServiceAccount>(to_policies)
+                             .WatchesRawSource(source::Channel(subresource_changed, to_every_policy))
                              .Complete(watcher.policies));
+    CTRL_RETURN_IF_ERROR(
+        mgr.Add(std::make_shared<StatusSubresourceWatch>(watcher.status_subresource, std::move(subresource_changed))));
 
-    const manager::Manager& const_mgr = mgr;
-    const std::shared_ptr<source::Source> policy_source = watcher.policy_source;
-    CTRL_RETURN_IF_ERROR(mgr.AddReadyzCheck(
-        kKindServedCheck, [&const_mgr, policy_source] { return KindServedCheck(const_mgr, *policy_source); }));
-    const std::shared_ptr<SgpMetrics> metrics = watcher.metrics;
-    mgr.GetMetricsRegistry().AddCollectHook([metrics, policy_source] {
-        const Status ready = policy_source->Ready();
-        if (ready.Ok())
-            metrics->kind_served.WithLabelValues({}).Set(1);
-        else if (IsNoMatch(ready))
-            metrics->kind_served.WithLabelValues({}).Set(0);
-    });
+    CTRL_RETURN_IF_ERROR(AddChecksAndMetrics(mgr, watcher));
     return watcher;
 }
 

@@ -12,12 +12,17 @@ namespace ctrl::sgp {
 
 // The readiness check AddToManager adds: fails while SecurityGroupPolicy is not served.
 inline constexpr const char* kKindServedCheck = "sgp-kind-served";
+// The readiness check that always passes and, when SecurityGroupPolicy has no status subresource,
+// says so in its detail ("[+]sgp-status-subresource ok: SecurityGroupPolicy has no status ...").
+inline constexpr const char* kStatusSubresourceCheck = "sgp-status-subresource";
 
 // What AddToManager wired, for the program and tests.
 struct Watcher {
     std::shared_ptr<SgpMetrics> metrics;
     std::shared_ptr<PodReconciler> pods;
     std::shared_ptr<PolicyStatusReconciler> policies;
+    // Whether SecurityGroupPolicy has a status subresource (it owns its discovery client).
+    std::shared_ptr<StatusSubresourceProbe> status_subresource;
     // The source of SecurityGroupPolicy events of the pod controller: its Ready() says whether the
     // kind is served (OK), not served (NoMatch) or not known yet (anything else).
     std::shared_ptr<source::Source> policy_source;
@@ -28,10 +33,14 @@ struct Watcher {
 //    of its namespace) and ServiceAccounts (each enqueues the pods of its namespace that run as
 //    it), reconciling with PodReconciler;
 //  - controller "sgp-status", For SecurityGroupPolicies, also watching pods and ServiceAccounts
-//    (each enqueues the policies of its namespace), reconciling with PolicyStatusReconciler;
-//  - the metrics of sgp_metrics.hpp, sgp_kind_served read from the policy source at each scrape;
+//    (each enqueues the policies of its namespace) and the StatusSubresourceWatch's changes (each
+//    enqueues every policy), reconciling with PolicyStatusReconciler: status written when the kind
+//    has a status subresource, Events and metrics when not (AWS's CRD);
+//  - the metrics of sgp_metrics.hpp, sgp_kind_served read from the policy source and
+//    sgp_status_subresource from the probe at each scrape;
 //  - the readiness check "sgp-kind-served", failing with the reason while the kind is not served
-//    (passing on a replica that is not the leader: its controllers do not run).
+//    (passing on a replica that is not the leader: its controllers do not run), and
+//    "sgp-status-subresource", passing, whose detail says when the subresource is absent.
 // The policy kind may be missing at start: its sources wait for it, pods are reconciled without
 // policies, and the kind is picked up within seconds of being served, without a restart. The scheme
 // of mgr must know SecurityGroupPolicy (vpcresourcesv1beta1::AddToScheme).

@@ -13,6 +13,13 @@ SgpMetrics::SgpMetrics(metrics::Registry& registry)
                                   "Times a pod's security groups annotation was changed.", {"namespace"})),
       kind_served(registry.AddGauge(
           "sgp_kind_served", "1 when the API server serves SecurityGroupPolicy (its CRD is installed), 0 when not.",
-          {})) {}
+          {})),
+      policy_valid(registry.AddGauge("sgp_policy_valid",
+                                     "1 for a valid SecurityGroupPolicy, 0 for one skipped as invalid.",
+                                     {"namespace", "name"})),
+      status_subresource(registry.AddGauge("sgp_status_subresource",
+                                           "1 when SecurityGroupPolicy has a status subresource (policy state is "
+                                           "written to status), 0 when not (reported through Events and metrics).",
+                                           {})) {}
 
 }  // namespace ctrl::sgp

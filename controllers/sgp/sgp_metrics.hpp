@@ -13,6 +13,11 @@ namespace ctrl::sgp {
 //   sgp_security_group_changes_total{namespace}             counter: pod annotations changed
 //   sgp_kind_served                                         gauge: 1 when SecurityGroupPolicy is
 //                                                           served, 0 when not (absent until known)
+//   sgp_policy_valid{namespace,name}                        gauge: 1 for a valid policy, 0 for an
+//                                                           invalid one (gone with the policy)
+//   sgp_status_subresource                                  gauge: 1 when SecurityGroupPolicy has a
+//                                                           status subresource, 0 when not (absent
+//                                                           until known)
 // Registered once per registry (registering again returns the same families).
 struct SgpMetrics {
     explicit SgpMetrics(metrics::Registry& registry);
@@ -21,6 +26,8 @@ struct SgpMetrics {
     metrics::ObjectCounts invalid_policies;
     metrics::CounterFamily changes;
     metrics::GaugeFamily kind_served;
+    metrics::GaugeFamily policy_valid;
+    metrics::GaugeFamily status_subresource;
 };
 
 }  // namespace ctrl::sgp

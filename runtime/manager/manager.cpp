@@ -166,8 +166,8 @@ Status Manager::AddHealthzCheck(const std::string& name, server::Checker check) 
     return healthz_.Add(name, std::move(check));
 }
 
-Status Manager::AddReadyzCheck(const std::string& name, server::Checker check) {
-    return readyz_.Add(name, std::move(check));
+Status Manager::AddReadyzCheck(const std::string& name, server::Checker check, server::Detail detail) {
+    return readyz_.Add(name, std::move(check), std::move(detail));
 }
 
 Status Manager::MakeServers() {

@@ -88,9 +88,10 @@ class Manager final : public controller::Host {
     Status IndexField(std::string field, cache::IndexFunc extract) {
         return IndexField(scheme::GroupVersionKindOf<T>(), std::move(field), std::move(extract));
     }
-    // Adds a /healthz or /readyz check (before or after Start). AlreadyExists for a taken name.
+    // Adds a /healthz or /readyz check (before or after Start). AlreadyExists for a taken name. A
+    // readiness detail shows after the check's "ok" (server::HealthChecks).
     Status AddHealthzCheck(const std::string& name, server::Checker check);
-    Status AddReadyzCheck(const std::string& name, server::Checker check);
+    Status AddReadyzCheck(const std::string& name, server::Checker check, server::Detail detail = {});
     // Runs every check of /healthz or /readyz now: name -> result.
     std::map<std::string, Status> HealthzChecks() const;
     std::map<std::string, Status> ReadyzChecks() const;

@@ -11,14 +11,23 @@
 
 namespace ctrl::server {
 
+namespace {
+
+struct NamedCheck {
+    Checker check;
+    Detail detail;
+};
+
+}  // namespace
+
 struct HealthChecks::State {
     mutable std::mutex mu;
-    std::map<std::string, Checker> checks;  // sorted by name, as the output is
+    std::map<std::string, NamedCheck> checks;  // sorted by name, as the output is
 
-    std::map<std::string, Checker> Snapshot() const {
+    std::map<std::string, NamedCheck> Snapshot() const {
         std::lock_guard lock(mu);
         if (checks.empty())
-            return {{"ping", Ping}};
+            return {{"ping", NamedCheck{Ping, {}}}};
         return checks;
     }
 };
@@ -42,7 +51,13 @@ Status RunCheck(const std::string& name, const Checker& check) {
     return status;
 }
 
-ServerResponse Aggregate(const std::map<std::string, Checker>& checks, const ServerRequest& request) {
+// "ok", or "ok: <detail>" when the check's detail says something.
+std::string Passed(const NamedCheck& check) {
+    const std::string detail = check.detail ? check.detail() : std::string();
+    return detail.empty() ? "ok" : "ok: " + detail;
+}
+
+ServerResponse Aggregate(const std::map<std::string, NamedCheck>& checks, const ServerRequest& request) {
     std::set<std::string> excluded;
     for (std::string& name : request.QueryValues("exclude"))
         excluded.insert(std::move(name));
@@ -51,8 +66,8 @@ ServerResponse Aggregate(const std::map<std::string, Checker>& checks, const Ser
     for (const auto& [name, check] : checks) {
         if (excluded.erase(name) > 0) {
             lines += "[+]" + name + " excluded: ok\n";
-        } else if (RunCheck(name, check).Ok()) {
-            lines += "[+]" + name + " ok\n";
+        } else if (RunCheck(name, check.check).Ok()) {
+            lines += "[+]" + name + " " + Passed(check) + "\n";
         } else {
             // Withheld: the endpoint is public; /<root>/<name> tells those who may ask.
             lines += "[-]" + name + " failed: reason withheld\n";
@@ -83,13 +98,13 @@ Status Ping() {
 
 HealthChecks::HealthChecks() : state_(std::make_shared<State>()) {}
 
-Status HealthChecks::Add(const std::string& name, Checker check) {
+Status HealthChecks::Add(const std::string& name, Checker check, Detail detail) {
     if (name.empty() || name.find('/') != std::string::npos)
         return BadRequestError("health check name \"" + name + "\": must be non-empty and have no '/'");
     if (!check)
         return BadRequestError("health check " + name + ": no checker");
     std::lock_guard lock(state_->mu);
-    if (!state_->checks.emplace(name, std::move(check)).second)
+    if (!state_->checks.emplace(name, NamedCheck{std::move(check), std::move(detail)}).second)
         return AlreadyExistsError("health check " + name + " is already added");
     return OkStatus();
 }
@@ -97,12 +112,12 @@ Status HealthChecks::Add(const std::string& name, Checker check) {
 std::map<std::string, Status> HealthChecks::RunAll() const {
     std::map<std::string, Status> results;
     for (const auto& [name, check] : state_->Snapshot())
-        results.emplace(name, RunCheck(name, check));
+        results.emplace(name, RunCheck(name, check.check));
     return results;
 }
 
 ServerResponse HealthChecks::Serve(const std::string& sub_path, const ServerRequest& request) const {
-    const std::map<std::string, Checker> checks = state_->Snapshot();
+    const std::map<std::string, NamedCheck> checks = state_->Snapshot();
     // Like path.Clean: "/readyz/" is the aggregate; "/readyz/ping/" is "ping".
     std::string name = sub_path;
     while (!name.empty() && name.front() == '/')
@@ -114,9 +129,9 @@ ServerResponse HealthChecks::Serve(const std::string& sub_path, const ServerRequ
     auto it = checks.find(name);
     if (it == checks.end())
         return TextResponse(404, "404 page not found\n");
-    if (Status status = RunCheck(name, it->second); !status.Ok())
+    if (Status status = RunCheck(name, it->second.check); !status.Ok())
         return TextResponse(500, "internal server error: " + status.ToString() + "\n");
-    return TextResponse(200, "ok");
+    return TextResponse(200, Passed(it->second));
 }
 
 void HealthChecks::Register(HttpServer& server, const std::string& root) const {

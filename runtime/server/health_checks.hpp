@@ -15,6 +15,9 @@ class HttpServer;
 // A named health check (controller-runtime's healthz.Checker): OK when healthy. It runs on the
 // server's executor for every probe, so it must be quick and must not block (read a flag).
 using Checker = std::function<Status()>;
+// What a passing check adds to its "ok" (e.g. a mode the component runs in that an operator should
+// see); "" adds nothing. Quick and non-blocking, like a Checker.
+using Detail = std::function<std::string()>;
 
 // The checker that always passes (healthz.Ping).
 Status Ping();
@@ -28,6 +31,8 @@ Status Ping();
 //   GET /readyz?exclude=a&exclude=b   skips those checks (unknown names are warned about)
 //   GET /readyz/<name>         that check alone: 200 "ok", or 500 "internal server error: <reason>";
 //                              404 for an unknown name
+// A check added with a Detail that says something shows it after a pass: "[+]name ok: <detail>" in
+// the verbose list, 200 "ok: <detail>" on its own endpoint.
 // A failing check's reason is logged, and shown only on its own endpoint, as controller-runtime
 // does. With no check added, "ping" is the one check. Thread-safe.
 class HealthChecks final {
@@ -35,7 +40,7 @@ class HealthChecks final {
     HealthChecks();
 
     // AlreadyExists when name is taken; BadRequest when it is empty or has a '/'.
-    Status Add(const std::string& name, Checker check);
+    Status Add(const std::string& name, Checker check, Detail detail = {});
 
     // Serves these checks at root ("/healthz") and root + "/<name>" on server.
     void Register(HttpServer& server, const std::string& root) const;

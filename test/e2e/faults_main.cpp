@@ -8,6 +8,6 @@
 
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
-    ctrl::e2e::InstallE2eEnvironment(/*with_sgp_crd=*/true, {"--watch-cache-sizes=pods#0"});
+    ctrl::e2e::InstallE2eEnvironment(ctrl::e2e::SgpCrd::kProject, {"--watch-cache-sizes=pods#0"});
     return RUN_ALL_TESTS();
 }

@@ -1,5 +1,5 @@
-// The main of every e2e test binary: one control plane for the binary, manifests/ installed on it
-// (without the SecurityGroupPolicy CRD when CTRL_E2E_WITHOUT_SGP_CRD is defined).
+// The main of every e2e test binary: one control plane for the binary, manifests/overlays/bare
+// installed on it (without the SecurityGroupPolicy CRD when CTRL_E2E_WITHOUT_SGP_CRD is defined).
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
 #ifdef CTRL_E2E_WITHOUT_SGP_CRD
-    ctrl::e2e::InstallE2eEnvironment(/*with_sgp_crd=*/false);
+    ctrl::e2e::InstallE2eEnvironment(ctrl::e2e::SgpCrd::kNone);
 #else
-    ctrl::e2e::InstallE2eEnvironment(/*with_sgp_crd=*/true);
+    ctrl::e2e::InstallE2eEnvironment(ctrl::e2e::SgpCrd::kProject);
 #endif
     return RUN_ALL_TESTS();
 }

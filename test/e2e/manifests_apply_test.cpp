@@ -3,7 +3,8 @@
 // unchanged), and the operator's ServiceAccount may do exactly what the contract lists: every
 // allowed verb is "yes", the rest (pods delete, secrets get, securitygrouppolicies update, ...)
 // "no", and its `kubectl auth can-i --list` differs from an unbound account's by exactly the
-// contract's rows.
+// contract's rows. The CRDs come from manifests/overlays/bare, as on a bare control plane;
+// manifests/ beside AWS's own CRDs is tested in aws_crd_test.cpp (issue 28).
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -41,9 +42,10 @@ CommandResult RunOk(const std::vector<std::string>& args) {
     return result;
 }
 
-// kubectl apply -k manifests/ (idempotent), then waits for the CRDs to be served.
+// kubectl apply -k manifests/overlays/bare (idempotent: manifests/ and the project's CRDs, as on a
+// bare control plane), then waits for the CRDs to be served.
 void ApplyBase() {
-    RunOk({"apply", "-k", RepoPath("manifests")});
+    RunOk({"apply", "-k", RepoPath("manifests/overlays/bare")});
     RunOk({"wait", "--for=condition=Established", "--timeout=60s", std::string("crd/") + kSgps});
 }
 

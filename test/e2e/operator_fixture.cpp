@@ -17,14 +17,14 @@ namespace {
 // Installs manifests/ once the control plane runs (environments set up in registration order).
 class ManifestsEnvironment final : public ::testing::Environment {
   public:
-    explicit ManifestsEnvironment(bool with_sgp_crd) : with_sgp_crd_(with_sgp_crd) {}
+    explicit ManifestsEnvironment(SgpCrd crd) : crd_(crd) {}
     void SetUp() override {
-        const Status installed = InstallOperatorManifests(with_sgp_crd_);
+        const Status installed = InstallOperatorManifests(crd_);
         ASSERT_TRUE(installed.Ok()) << "installing manifests/: " << installed;
     }
 
   private:
-    bool with_sgp_crd_;
+    SgpCrd crd_;
 };
 
 // "PodSelectorOnly" -> "pod-selector-only".
@@ -57,15 +57,15 @@ std::string LabelsYaml(const std::string& labels, const std::string& indent) {
 
 }  // namespace
 
-void InstallE2eEnvironment(bool with_sgp_crd) {
-    InstallE2eEnvironment(with_sgp_crd, {});
+void InstallE2eEnvironment(SgpCrd crd) {
+    InstallE2eEnvironment(crd, {});
 }
 
-void InstallE2eEnvironment(bool with_sgp_crd, const std::vector<std::string>& apiserver_flags) {
+void InstallE2eEnvironment(SgpCrd crd, const std::vector<std::string>& apiserver_flags) {
     testing::ControlPlane::Options options;
     options.apiserver_flags = apiserver_flags;
     testing::InstallControlPlaneEnvironment(std::move(options));
-    ::testing::AddGlobalTestEnvironment(new ManifestsEnvironment(with_sgp_crd));
+    ::testing::AddGlobalTestEnvironment(new ManifestsEnvironment(crd));
 }
 
 void OperatorTest::TearDown() {
@@ -193,6 +193,13 @@ std::string PodYaml(const std::string& name, const std::string& labels, const st
 std::string PodSelectorPolicyYaml(const std::string& name, const std::string& labels, const std::string& group_ids) {
     return "---\napiVersion: vpcresources.k8s.aws/v1beta1\nkind: SecurityGroupPolicy\nmetadata:\n  name: " + name +
            "\nspec:\n  podSelector:\n    matchLabels:\n" + LabelsYaml(labels, "      ") +
+           "  securityGroups:\n    groupIds: [" + group_ids + "]\n";
+}
+
+std::string ServiceAccountSelectorPolicyYaml(const std::string& name, const std::string& labels,
+                                             const std::string& group_ids) {
+    return "---\napiVersion: vpcresources.k8s.aws/v1beta1\nkind: SecurityGroupPolicy\nmetadata:\n  name: " + name +
+           "\nspec:\n  serviceAccountSelector:\n    matchLabels:\n" + LabelsYaml(labels, "      ") +
            "  securityGroups:\n    groupIds: [" + group_ids + "]\n";
 }
 

@@ -24,11 +24,11 @@ namespace ctrl::e2e {
 inline constexpr std::chrono::seconds kMatchingBound{5};
 inline constexpr std::chrono::seconds kLateCrdBound{15};
 
-// Registers the control plane and, after it, the installation of manifests/ (without the SGP CRD
-// when with_sgp_crd is false) as gtest environments; call from main before RUN_ALL_TESTS.
-void InstallE2eEnvironment(bool with_sgp_crd);
+// Registers the control plane and, after it, the installation of the operator with those CRDs
+// (InstallOperatorManifests) as gtest environments; call from main before RUN_ALL_TESTS.
+void InstallE2eEnvironment(SgpCrd crd);
 // The same with more kube-apiserver flags for this binary's control plane.
-void InstallE2eEnvironment(bool with_sgp_crd, const std::vector<std::string>& apiserver_flags);
+void InstallE2eEnvironment(SgpCrd crd, const std::vector<std::string>& apiserver_flags);
 
 class OperatorTest : public ::testing::Test {
   protected:
@@ -64,6 +64,11 @@ std::string PodYaml(const std::string& name, const std::string& labels, const st
 // A SecurityGroupPolicy whose podSelector matches labels ("k=v,...") and which gives the groups
 // ("sg-1, sg-2"), as YAML.
 std::string PodSelectorPolicyYaml(const std::string& name, const std::string& labels, const std::string& group_ids);
+
+// A SecurityGroupPolicy whose serviceAccountSelector matches labels ("k=v,...") and which gives the
+// groups ("sg-1, sg-2"), as YAML.
+std::string ServiceAccountSelectorPolicyYaml(const std::string& name, const std::string& labels,
+                                             const std::string& group_ids);
 
 // A ServiceAccount with labels ("k=v,...", may be empty), as YAML.
 std::string ServiceAccountYaml(const std::string& name, const std::string& labels);

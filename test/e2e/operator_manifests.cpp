@@ -122,15 +122,25 @@ StatusOr<std::vector<std::string>> RulesWithout(const Object& role, std::string_
 
 }  // namespace
 
-Status InstallOperatorManifests(bool with_sgp_crd) {
-    CTRL_ASSIGN_OR_RETURN(std::string rendered, KubectlOut({"kustomize", kRepo + "/manifests"}));
+Status InstallOperatorManifests(SgpCrd crd) {
+    if (crd == SgpCrd::kAws) {
+        CTRL_RETURN_IF_ERROR(InstallAwsCrds());
+        return KubectlOut({"apply", "-k", kRepo + "/manifests"}).GetStatus();
+    }
+    CTRL_ASSIGN_OR_RETURN(std::string rendered, KubectlOut({"kustomize", kRepo + "/manifests/overlays/bare"}));
     std::string selected;
     for (const std::string& document : SplitDocuments(rendered)) {
-        if (!with_sgp_crd && IsSgpCrd(document))
+        if (crd == SgpCrd::kNone && IsSgpCrd(document))
             continue;
         selected += "---\n" + document;
     }
     CTRL_RETURN_IF_ERROR(KubectlApply(selected));
+    return KubectlOut({"wait", "--for=condition=Established", "--timeout=60s", "crd", "--all"}).GetStatus();
+}
+
+Status InstallAwsCrds() {
+    for (const char* file : {"vpcresources.k8s.aws_securitygrouppolicies.yaml", "vpcresources.k8s.aws_cninodes.yaml"})
+        CTRL_RETURN_IF_ERROR(KubectlOut({"create", "-f", kRepo + "/test/e2e/testdata/aws/" + file}).GetStatus());
     return KubectlOut({"wait", "--for=condition=Established", "--timeout=60s", "crd", "--all"}).GetStatus();
 }
 

@@ -15,10 +15,25 @@ inline constexpr std::string_view kOperatorNamespace = "ctrl-system";
 inline constexpr std::string_view kOperatorServiceAccount = "ctrl-operator";
 inline constexpr std::string_view kSgpCrdName = "securitygrouppolicies.vpcresources.k8s.aws";
 
-// Applies what `kubectl kustomize manifests/` renders (namespace, ServiceAccount, RBAC, CRDs, ...)
-// and waits until its CRDs are Established. Without the SecurityGroupPolicy CRD when with_sgp_crd is
-// false (the CRD-arrives-late test installs it later with InstallSgpCrd).
-Status InstallOperatorManifests(bool with_sgp_crd = true);
+// Which SecurityGroupPolicy and CNINode CRDs a test binary's control plane gets.
+enum class SgpCrd {
+    kProject,  // the project's (manifests/crd/, with a status subresource), from manifests/overlays/bare
+    kNone,     // the bare overlay without the SecurityGroupPolicy CRD (it arrives late: InstallSgpCrd)
+    kAws,      // AWS's, as published (test/e2e/testdata/aws/, created unmodified), then manifests/: EKS
+};
+
+// Installs the operator the way a user does on that kind of cluster and waits until the CRDs are
+// Established: for kProject and kNone what `kubectl kustomize manifests/overlays/bare` renders
+// (namespace, ServiceAccount, RBAC, CRDs, ...), for kAws AWS's CRDs (`kubectl create -f`) then
+// `kubectl apply -k manifests/`.
+Status InstallOperatorManifests(SgpCrd crd = SgpCrd::kProject);
+
+// `kubectl create -f` of AWS's two CRDs from test/e2e/testdata/aws/, waiting until Established.
+Status InstallAwsCrds();
+
+// The path of AWS's SecurityGroupPolicy CRD file in the repository.
+inline constexpr std::string_view kAwsSgpCrdFile =
+    "test/e2e/testdata/aws/vpcresources.k8s.aws_securitygrouppolicies.yaml";
 
 // Applies manifests/crd's SecurityGroupPolicy CRD and waits until it is Established.
 Status InstallSgpCrd();

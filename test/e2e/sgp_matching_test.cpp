@@ -317,20 +317,10 @@ spec:
 }
 
 TEST_F(SgpMatchingTest, ServiceAccountLabelsChanging) {
-    Apply(ns_, ServiceAccountYaml("runner", "role=payments") + R"(
----
-apiVersion: vpcresources.k8s.aws/v1beta1
-kind: SecurityGroupPolicy
-metadata:
-  name: payments
-spec:
-  serviceAccountSelector:
-    matchLabels:
-      role: payments
-  securityGroups:
-    groupIds: [sg-pay]
-)" + PodYaml("runner-1", "app=a", "runner") +
-                   PodYaml("runner-2", "app=b", "runner") + PodYaml("bystander", "app=a"));
+    Apply(ns_, ServiceAccountYaml("runner", "role=payments") +
+                   ServiceAccountSelectorPolicyYaml("payments", "role=payments", "sg-pay") +
+                   PodYaml("runner-1", "app=a", "runner") + PodYaml("runner-2", "app=b", "runner") +
+                   PodYaml("bystander", "app=a"));
     ExpectPods(ns_, {{"runner-1", "sg-pay"}, {"runner-2", "sg-pay"}, {"bystander", ""}});
 
     ASSERT_TRUE(KubectlOut({"label", "serviceaccount", "runner", "-n", ns_, "role=batch", "--overwrite"}).Ok());

@@ -199,6 +199,12 @@ TEST_F(SgpControllerTest, EachPolicyGetsAStatusAndTheWatcherExportsItsMetrics) {
                text.find("sgp_security_group_changes_total{namespace=\"sgp-status\"} 2") != std::string::npos;
     })) << registry_.SerializeText();
     EXPECT_THAT(registry_.SerializeText(), ::testing::HasSubstr("sgp_kind_served 1"));
+    // The project's CRD has a status subresource: discovery says so, and every policy's validity shows.
+    EXPECT_THAT(registry_.SerializeText(), ::testing::HasSubstr("sgp_status_subresource 1"));
+    EXPECT_EQ(watcher_.status_subresource->Last(), StatusSubresource::kPresent);
+    EXPECT_EQ(watcher_.status_subresource->Detail(), "");
+    EXPECT_THAT(registry_.SerializeText(),
+                ::testing::HasSubstr("sgp_policy_valid{name=\"broken\",namespace=\"sgp-status\"} 0"));
     const std::map<std::string, Status> ready = mgr_->ReadyzChecks();
     ASSERT_TRUE(ready.contains("sgp-kind-served"));
     EXPECT_TRUE(ready.at("sgp-kind-served").Ok()) << ready.at("sgp-kind-served");

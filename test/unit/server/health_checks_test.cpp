@@ -37,6 +37,21 @@ TEST(HealthChecksTest, AllPassingIsOkAndVerboseListsThemSorted) {
     EXPECT_EQ(checks.Serve("", WithQuery("verbose")).body, "[+]alpha ok\n[+]zeta ok\nhealthz check passed\n");
 }
 
+TEST(HealthChecksTest, APassingCheckShowsItsDetailWhenItSaysSomething) {
+    HealthChecks checks;
+    std::atomic<bool> degraded{false};
+    ASSERT_TRUE(
+        checks.Add("mode", Ping, [&degraded] { return degraded ? std::string("running without X") : ""; }).Ok());
+    EXPECT_EQ(checks.Serve("", WithQuery("verbose")).body, "[+]mode ok\nhealthz check passed\n");
+    EXPECT_EQ(checks.Serve("/mode", WithQuery("")).body, "ok");
+    degraded = true;
+    EXPECT_EQ(checks.Serve("", WithQuery("")).body, "ok");
+    EXPECT_EQ(checks.Serve("", WithQuery("verbose")).body, "[+]mode ok: running without X\nhealthz check passed\n");
+    ServerResponse one = checks.Serve("/mode", WithQuery(""));
+    EXPECT_EQ(one.status, 200);
+    EXPECT_EQ(one.body, "ok: running without X");
+}
+
 TEST(HealthChecksTest, AFailingCheckIs500AndAlwaysVerboseWithTheReasonWithheld) {
     HealthChecks checks;
     ASSERT_TRUE(checks.Add("ping", Ping).Ok());
