@@ -146,21 +146,25 @@ Task<Status> Controller::Run(Context ctx) {
     }
 
     logger_.Info("Starting Controller");
-    const Context sync_ctx = Context::WithTimeout(ctx, options_.cache_sync_timeout);
-    for (const std::shared_ptr<source::Source>& source : sources) {
-        const Status status = co_await source->WaitForSync(sync_ctx);
-        if (status.Ok())
-            continue;
-        if (IsNoMatch(status) || IsForbidden(status)) {
-            logger_.Info("A source waits for its kind; starting the workers anyway", "source", source->String(),
-                         "reason", status.ToString());
-            continue;
+    // The sync's deadline is released with its block: this coroutine runs the workers until the
+    // controller stops, and a deadline it kept would stay pending for cache_sync_timeout.
+    {
+        const Context sync_ctx = Context::WithTimeout(ctx, options_.cache_sync_timeout);
+        for (const std::shared_ptr<source::Source>& source : sources) {
+            const Status status = co_await source->WaitForSync(sync_ctx);
+            if (status.Ok())
+                continue;
+            if (IsNoMatch(status) || IsForbidden(status)) {
+                logger_.Info("A source waits for its kind; starting the workers anyway", "source", source->String(),
+                             "reason", status.ToString());
+                continue;
+            }
+            if (!ctx.Err().Ok())
+                co_return finish(OkStatus());  // stopped before the sources synced
+            logger_.Error(status, "Could not wait for Cache to sync", "source", source->String());
+            co_return finish(
+                status.Annotate("controller " + name_ + ": failed to wait for " + source->String() + " to sync"));
         }
-        if (!ctx.Err().Ok())
-            co_return finish(OkStatus());  // stopped before the sources synced
-        logger_.Error(status, "Could not wait for Cache to sync", "source", source->String());
-        co_return finish(
-            status.Annotate("controller " + name_ + ": failed to wait for " + source->String() + " to sync"));
     }
 
     const int workers = options_.max_concurrent_reconciles;
