@@ -21,14 +21,16 @@ StatusOr<bool> Program::Test(const Object& self) const {
     return ProgramAccess::Test(*this, self.Document().Root());
 }
 
-internal::Value ProgramAccess::Evaluate(const Program& program, const internal::JsonValue& self) {
+internal::Value ProgramAccess::Evaluate(const Program& program, const internal::JsonValue& self,
+                                        const internal::JsonValue* defaults) {
     internal::Activation activation;
-    activation.variables.emplace_back("self", internal::Value::FromJson(self));
+    activation.variables.emplace_back("self", internal::Value::FromJson(self, defaults));
     return internal::Evaluate(*program.root_, activation);
 }
 
-StatusOr<bool> ProgramAccess::Test(const Program& program, const internal::JsonValue& self) {
-    const internal::Value result = Evaluate(program, self);
+StatusOr<bool> ProgramAccess::Test(const Program& program, const internal::JsonValue& self,
+                                   const internal::JsonValue* defaults) {
+    const internal::Value result = Evaluate(program, self, defaults);
     if (result.IsError())
         return BadRequestError(result.As<internal::Error>().message);
     if (!result.Is<bool>())

@@ -90,6 +90,8 @@ class FieldRef {
     const Object& Root() const { return *object_; }
 
   protected:
+    friend class Validation;  // evaluates CEL rules on the JSON value itself
+
     FieldRef(const Object* object, std::vector<PathStep> path) : object_(object), path_(std::move(path)) {}
     // The JSON value (an internal::JsonValue), or nullptr.
     const void* Resolve() const;

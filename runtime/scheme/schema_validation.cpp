@@ -1,5 +1,7 @@
 #include "ctrl/scheme/schema_validation.hpp"
 
+#include "ctrl/cel/internal/regex.hpp"
+
 #include <arpa/inet.h>
 
 #include <charconv>
@@ -89,21 +91,11 @@ std::string Number(double value) {
     return out.str();
 }
 
-// Compiled patterns, per thread (std::regex is costly to build and not shared across threads). A
-// pattern std::regex cannot read checks nothing (ctrl-gen leaves such patterns out).
-const std::regex* CompiledPattern(std::string_view pattern) {
-    thread_local std::map<std::string, std::optional<std::regex>, std::less<>> cache;
-    auto it = cache.find(pattern);
-    if (it == cache.end()) {
-        std::optional<std::regex> compiled;
-        try {
-            compiled.emplace(std::string(pattern), std::regex::ECMAScript);
-        } catch (const std::regex_error&) {
-            compiled.reset();
-        }
-        it = cache.emplace(std::string(pattern), std::move(compiled)).first;
-    }
-    return it->second ? &*it->second : nullptr;
+// The compiled pattern (RE2 as std::regex, cel's reading of it), or nullptr when std::regex cannot
+// read it: then the pattern checks nothing (ctrl-gen warns about such a pattern and leaves it out).
+std::shared_ptr<const std::regex> CompiledPattern(std::string_view pattern) {
+    StatusOr<std::shared_ptr<const std::regex>> compiled = cel::internal::CompileRegex(pattern);
+    return compiled.Ok() ? std::move(*compiled) : nullptr;
 }
 
 // Whether value has the string format ctrl-gen asks for (date-time as RFC 3339, ipv4, ipv6); a
@@ -132,6 +124,7 @@ bool Validation::Check(const FieldRef& ref, const FieldRule& rule) {
         return false;
     }
     if (!Matches(rule.type, actual, ref)) {
+        blocking_ = true;  // the server's FieldValueTypeInvalid
         Add("FieldValueInvalid", ref.PathString(),
             "is " + std::string(JsonTypeName(actual)) + ", not " + std::string(WantedName(rule.type)));
         return false;
@@ -147,6 +140,8 @@ bool Validation::Check(const FieldRef& ref, const FieldRule& rule) {
             CheckUnique(ref, rule);
     } else if (actual == JsonType::kObject)
         CheckCount(ref, ref.Keys().size(), rule.min_properties, rule.max_properties, "properties");
+    if (!rule.cel_rules.empty())
+        CheckCelRules(ref, rule);
     return true;
 }
 
@@ -181,7 +176,7 @@ void Validation::CheckString(const FieldRef& ref, const std::string& value, cons
             "must be of type " + std::string(rule.format) + ": \"" + value + "\"");
     }
     if (!rule.pattern.empty()) {
-        const std::regex* pattern = CompiledPattern(rule.pattern);
+        const std::shared_ptr<const std::regex> pattern = CompiledPattern(rule.pattern);
         if (pattern != nullptr && !std::regex_search(value, *pattern)) {
             Add("FieldValueInvalid", ref.PathString(),
                 "\"" + value + "\" does not match the pattern \"" + std::string(rule.pattern) + "\"");
@@ -244,22 +239,37 @@ void Validation::CheckCount(const FieldRef& ref, std::size_t count, std::optiona
     }
 }
 
-void Validation::Add(std::string type, std::string field, std::string message) {
-    StatusCause cause{std::move(type), std::move(message), std::move(field)};
-    for (const StatusCause& existing : causes_) {
+void Validation::AddCause(std::vector<StatusCause>& causes, StatusCause cause) {
+    for (const StatusCause& existing : causes) {
         if (existing == cause)
             return;  // one problem found twice (by a hand-written rule and the schema) is one cause
     }
-    causes_.push_back(std::move(cause));
+    causes.push_back(std::move(cause));
+}
+
+void Validation::Add(std::string type, std::string field, std::string message) {
+    blocking_ = blocking_ || type == "FieldValueRequired" || type == "FieldValueNotSupported" ||
+                type == "FieldValueTooLong" || type == "FieldValueTooMany";
+    AddCause(causes_, StatusCause{std::move(type), std::move(message), std::move(field)});
+}
+
+std::vector<StatusCause> Validation::Causes() const {
+    std::vector<StatusCause> causes = causes_;
+    if (!blocking_) {
+        for (const StatusCause& cause : cel_causes_)
+            AddCause(causes, cause);
+    }
+    return causes;
 }
 
 Status Validation::ToStatus(std::string_view kind, const ObjectKey& key) const {
-    if (causes_.empty())
+    std::vector<StatusCause> causes = Causes();
+    if (causes.empty())
         return OkStatus();
     std::string message = std::string(kind) + " " + key.String() + " is invalid:";
-    for (std::size_t i = 0; i < causes_.size(); ++i)
-        message += (i == 0 ? " " : "; ") + causes_[i].field + ": " + causes_[i].message;
-    return InvalidError(std::move(message), causes_);
+    for (std::size_t i = 0; i < causes.size(); ++i)
+        message += (i == 0 ? " " : "; ") + causes[i].field + ": " + causes[i].message;
+    return InvalidError(std::move(message), std::move(causes));
 }
 
 }  // namespace ctrl::scheme

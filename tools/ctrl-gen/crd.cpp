@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <charconv>
 #include <exception>
+#include <regex>
+
+#include "tools/ctrl-gen/naming.hpp"
 
 namespace ctrl::gen {
 
@@ -86,6 +89,39 @@ DefaultValue ReadDefault(const YAML::Node& node, const std::string& type) {
     return out;
 }
 
+bool IsJsonNumber(const std::string& text) {
+    static const std::regex kNumber(R"(^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$)");
+    return std::regex_match(text, kNumber);
+}
+
+// A default (YAML) as JSON: a scalar typed by the schema's type where there is one, else as YAML
+// types a plain scalar; maps and sequences recursively.
+std::string DefaultJson(const YAML::Node& node, const std::string& type) {
+    if (node.IsMap()) {
+        std::string out;
+        for (const auto& entry : node)
+            out +=
+                (out.empty() ? "" : ",") + CppStringLiteral(entry.first.Scalar()) + ":" + DefaultJson(entry.second, "");
+        return "{" + out + "}";
+    }
+    if (node.IsSequence()) {
+        std::string out;
+        for (const auto& item : node)
+            out += (out.empty() ? "" : ",") + DefaultJson(item, "");
+        return "[" + out + "]";
+    }
+    if (!node.IsScalar())
+        return "null";
+    const DefaultValue value = ReadDefault(node, type);
+    const bool number = IsJsonNumber(value.text);
+    if (value.kind == DefaultValue::Kind::kBool ||
+        (number && (value.kind == DefaultValue::Kind::kInteger || value.kind == DefaultValue::Kind::kNumber)))
+        return value.text;
+    if (type.empty() && node.Tag() != "!" && (value.text == "null" || number))
+        return value.text;
+    return CppStringLiteral(value.text);
+}
+
 std::shared_ptr<const Schema> ReadSchema(const YAML::Node& node, const std::string& location) {
     if (!node.IsMap())
         Fail(location, "is not a schema (a mapping)");
@@ -139,8 +175,10 @@ std::shared_ptr<const Schema> ReadSchema(const YAML::Node& node, const std::stri
             schema->enum_values.push_back(value.Scalar());
         }
     }
-    if (const YAML::Node value = node["default"]; value && !value.IsNull())
+    if (const YAML::Node value = node["default"]; value && !value.IsNull()) {
         schema->default_value = ReadDefault(value, schema->type);
+        schema->default_json = DefaultJson(value, schema->type);
+    }
     schema->min_length = IntAt(node, "minLength", location);
     schema->max_length = IntAt(node, "maxLength", location);
     schema->min_items = IntAt(node, "minItems", location);
@@ -157,14 +195,25 @@ std::shared_ptr<const Schema> ReadSchema(const YAML::Node& node, const std::stri
         for (const auto& key : keys)
             schema->list_map_keys.push_back(key.Scalar());
     }
-    if (const YAML::Node rules = node["x-kubernetes-validations"]; rules && rules.IsSequence())
-        schema->cel_rules = static_cast<int>(rules.size());
+    if (const YAML::Node rules = node["x-kubernetes-validations"]; rules && rules.IsSequence()) {
+        for (std::size_t i = 0; i < rules.size(); ++i) {
+            const std::string at = location + ".x-kubernetes-validations[" + std::to_string(i) + "]";
+            if (!rules[i].IsMap())
+                Fail(at, "is not a map");
+            CelRuleSpec rule{ScalarAt(rules[i], "rule", at), ScalarAt(rules[i], "message", at),
+                             ScalarAt(rules[i], "messageExpression", at), ScalarAt(rules[i], "fieldPath", at),
+                             ScalarAt(rules[i], "reason", at)};
+            if (rule.rule.empty())
+                Fail(at, "has no rule");
+            schema->cel_rules.push_back(std::move(rule));
+        }
+    }
     return schema;
 }
 
 // The x-kubernetes-validations rules of schema and every schema below it.
 int CountCelRules(const Schema& schema) {
-    int count = schema.cel_rules;
+    int count = static_cast<int>(schema.cel_rules.size());
     for (const auto& [name, property] : schema.properties)
         count += CountCelRules(*property);
     if (schema.items)

@@ -22,6 +22,15 @@ struct DefaultValue {
 // One node of a structural OpenAPI v3 schema (what a CRD version's openAPIV3Schema is), with the
 // parts ctrl-gen generates from. `location` names it in error messages:
 // "spec.versions[0].schema.openAPIV3Schema.properties.spec".
+// One x-kubernetes-validations rule, as the CRD writes it.
+struct CelRuleSpec {
+    std::string rule;
+    std::string message;
+    std::string message_expression;
+    std::string field_path;
+    std::string reason;
+};
+
 struct Schema {
     std::string type;  // "object", "array", "string", "integer", "number", "boolean" or "" (any)
     std::string format;
@@ -37,13 +46,14 @@ struct Schema {
     bool additional_properties_any = false;               // additionalProperties: true
     std::vector<std::string> enum_values;                 // string enums
     std::optional<DefaultValue> default_value;            // scalars only
+    std::string default_json;                             // any default, as JSON (for CEL rules)
     std::optional<int64_t> min_length, max_length, min_items, max_items, min_properties, max_properties;
     std::optional<double> minimum, maximum;
     std::string minimum_text, maximum_text;  // as written, for the generated constant
     bool exclusive_minimum = false;
     bool exclusive_maximum = false;
     std::string pattern;
-    int cel_rules = 0;                       // x-kubernetes-validations: read to be counted, not generated
+    std::vector<CelRuleSpec> cel_rules;      // x-kubernetes-validations
     std::string list_type;                   // x-kubernetes-list-type: "atomic", "set", "map" or ""
     std::vector<std::string> list_map_keys;  // x-kubernetes-list-map-keys
     std::string location;

@@ -118,11 +118,10 @@ class KindGenerator {
         }
         CTRL_ASSIGN_OR_RETURN(KindPlan plan, PlanKind(crd, version, cpp_namespace, scopes_[cpp_namespace]));
         warnings_.insert(warnings_.end(), plan.warnings.begin(), plan.warnings.end());
-        if (version.cel_rules > 0) {
-            warnings_.push_back(crd.source + ": " + crd.name + " " + version.name + ": " +
-                                std::to_string(version.cel_rules) +
-                                " x-kubernetes-validations rules (CEL) are not checked by Validate(); the API "
-                                "server checks them");
+        if (const int unseen = version.cel_rules - plan.cel_rules_seen; unseen > 0) {
+            warnings_.push_back(crd.source + ": " + crd.name + " " + version.name + ": " + std::to_string(unseen) +
+                                " x-kubernetes-validations rules (CEL) on the root schema or on arrays of arrays are "
+                                "not checked by Validate(); the API server checks them");
         }
         if (auto it = extensions_.find(crd.kind); it != extensions_.end()) {
             plan.extension = it->second.first;

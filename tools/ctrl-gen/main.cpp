@@ -30,7 +30,8 @@ constexpr const char* kUsage =
     "  --help                 this text\n"
     "Each group version's AddToScheme is in <group label>_<version>.hpp (<group label>_<version>_scheme.hpp\n"
     "when a kind's file has that name). Warnings on stderr name what Validate() checks less than the API\n"
-    "server: a pattern std::regex cannot compile, CEL rules (x-kubernetes-validations).\n";
+    "server: a pattern std::regex cannot compile, a CEL rule (x-kubernetes-validations) outside the subset\n"
+    "ctrl::cel evaluates, a transition rule (one that reads oldSelf).\n";
 
 std::vector<std::string> SplitList(const std::string& text) {
     std::vector<std::string> out;

@@ -2,7 +2,11 @@
 
 #include <deque>
 #include <regex>
+#include <set>
 #include <utility>
+
+#include "ctrl/cel/internal/regex.hpp"
+#include "ctrl/cel/program.hpp"
 
 #include "tools/ctrl-gen/naming.hpp"
 
@@ -90,6 +94,7 @@ class Planner {
             plan.classes.push_back(std::move(next));
         }
         plan.warnings = std::move(warnings_);
+        plan.cel_rules_seen = cel_rules_seen_;
         // Named after the classes, so that adding an enum never renames a class.
         CTRL_RETURN_IF_ERROR(PlanEnums(plan.root, crd_.kind));
         for (ClassPlan& c : plan.classes)
@@ -110,6 +115,21 @@ class Planner {
             warnings_.push_back(crd_.source + ": " + crd_.name + ": field " + field_path + ": pattern " +
                                 CppStringLiteral(schema.pattern) + " is not an ECMAScript regular expression (" +
                                 *error + "), so Validate() does not check it (" + schema.location + ".pattern)");
+        }
+    }
+
+    // CEL rules the generated Validate() cannot check: said at generation time, one line each.
+    void CheckCelRules(const Schema& schema, const std::string& field_path) {
+        if (schema.cel_rules.empty() || !cel_schemas_seen_.insert(&schema).second)
+            return;
+        cel_rules_seen_ += static_cast<int>(schema.cel_rules.size());
+        for (std::size_t i = 0; i < schema.cel_rules.size(); ++i) {
+            if (const std::optional<std::string> error = CelRuleError(schema.cel_rules[i])) {
+                warnings_.push_back(crd_.source + ": " + crd_.name + ": field " + field_path + ": CEL rule " +
+                                    CppStringLiteral(schema.cel_rules[i].rule) +
+                                    " is not checked by Validate(): " + *error + " (" + schema.location +
+                                    ".x-kubernetes-validations[" + std::to_string(i) + "])");
+            }
         }
     }
 
@@ -183,10 +203,15 @@ class Planner {
             const std::string field_path = path.empty() ? json_name : path + "." + json_name;
             const std::string class_base = name_base + base;
             CheckPattern(*schema, field_path);
-            if (schema->items)
+            CheckCelRules(*schema, field_path);
+            if (schema->items) {
                 CheckPattern(*schema->items, field_path + "[]");
-            if (schema->additional_properties)
+                CheckCelRules(*schema->items, field_path + "[]");
+            }
+            if (schema->additional_properties) {
                 CheckPattern(*schema->additional_properties, field_path + "{}");
+                CheckCelRules(*schema->additional_properties, field_path + "{}");
+            }
             if (IsScalar(*schema)) {
                 field.shape = FieldShape::kScalar;
                 field.value_type = ScalarType(*schema);
@@ -227,17 +252,26 @@ class Planner {
     NameScope& classes_;
     std::deque<ClassPlan> pending_;
     std::vector<std::string> warnings_;
+    std::set<const Schema*> cel_schemas_seen_;
+    int cel_rules_seen_ = 0;
 };
 
 }  // namespace
 
 std::optional<std::string> PatternError(const std::string& pattern) {
-    try {
-        const std::regex compiled(pattern, std::regex::ECMAScript);
-        return std::nullopt;
-    } catch (const std::regex_error& e) {
-        return std::string(e.what());
-    }
+    const StatusOr<std::shared_ptr<const std::regex>> compiled = cel::internal::CompileRegex(pattern);
+    if (!compiled.Ok())
+        return compiled.GetStatus().Message();
+    return std::nullopt;
+}
+
+std::optional<std::string> CelRuleError(const CelRuleSpec& rule) {
+    const StatusOr<cel::Program> program = cel::Program::Compile(rule.rule);
+    if (!program.Ok())
+        return program.GetStatus().Message();
+    if (program->Uses("oldSelf"))
+        return "a transition rule (it reads oldSelf; Validate() has no old object)";
+    return std::nullopt;
 }
 
 std::vector<std::string> ReservedRootNames() {

@@ -64,12 +64,22 @@ struct KindPlan {
     std::string extension;
     std::string extension_header;
     // What Validate() will check less than the API server does, one line each naming the CRD's
-    // source, the field and the schema path: a pattern std::regex cannot compile.
+    // source, the field and the schema path: a pattern std::regex cannot compile, a CEL rule outside
+    // ctrl::cel's subset or a transition rule.
     std::vector<std::string> warnings;
+    // The CEL rules on schemas Validate() descends into (fields, array items, map values), checked
+    // or warned about; the rest of the version's rules (on the root schema, on arrays of arrays) are
+    // not checked.
+    int cel_rules_seen = 0;
 };
 
-// Whether std::regex (ECMAScript, what scheme::Validation uses) compiles pattern; when not, why.
+// Whether std::regex compiles pattern as scheme::Validation reads it (RE2 as ECMAScript, a leading
+// (?i) as case-insensitive); when not, why.
 std::optional<std::string> PatternError(const std::string& pattern);
+
+// Why Validate() cannot check a CEL rule (outside ctrl::cel's subset, or a transition rule that reads
+// oldSelf), or nullopt when it checks it.
+std::optional<std::string> CelRuleError(const CelRuleSpec& rule);
 
 // The member names each generated class has besides its fields; a field whose accessors would
 // clash gets "Field" appended to its name.

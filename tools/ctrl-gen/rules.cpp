@@ -30,9 +30,55 @@ bool IsCheckedFormat(const Schema& schema) {
            (schema.format == "date-time" || schema.format == "ipv4" || schema.format == "ipv6");
 }
 
+// Declares the CEL rules of schema that Validate() checks (CelRuleError says which) and returns the
+// array's name, or "". One rule per line: a long rule stays one string literal.
+std::string AddCelRules(std::vector<std::string>& body, const Schema& schema, const std::string& name) {
+    std::vector<std::string> entries;
+    for (const CelRuleSpec& rule : schema.cel_rules) {
+        if (CelRuleError(rule))
+            continue;
+        std::string entry = "{.rule = " + CppStringLiteral(rule.rule);
+        if (!rule.message.empty())
+            entry += ", .message = " + CppStringLiteral(rule.message);
+        if (!rule.field_path.empty())
+            entry += ", .field_path = " + CppStringLiteral(rule.field_path);
+        if (!rule.reason.empty())
+            entry += ", .reason = " + CppStringLiteral(rule.reason);
+        entries.push_back("    " + entry + "},");
+    }
+    if (entries.empty())
+        return "";
+    body.push_back("static constexpr ctrl::scheme::CelRule " + name + "[] = {");
+    body.insert(body.end(), entries.begin(), entries.end());
+    body.push_back("};");
+    return name;
+}
+
+// The defaults node of schema for its CEL rules (FieldRule::cel_defaults): "=" its own default, a
+// node per property, "[]" for items, "{}" for map values, only where something is defaulted; "" when
+// nothing under schema is. Keys and values are JSON (CppStringLiteral writes a JSON string).
+std::string CelDefaults(const Schema& schema, int depth = 0) {
+    if (depth > 64)
+        return "";  // a schema this deep has no defaults a rule reads
+    std::string members;
+    const auto add = [&](const std::string& key, const std::string& node) {
+        if (!node.empty())
+            members += (members.empty() ? "" : ",") + CppStringLiteral(key) + ":" + node;
+    };
+    if (!schema.default_json.empty())
+        members += "\"=\":" + schema.default_json;
+    for (const auto& [name, property] : schema.properties)
+        add(name, CelDefaults(*property, depth + 1));
+    if (schema.items)
+        add("[]", CelDefaults(*schema.items, depth + 1));
+    if (schema.additional_properties)
+        add("{}", CelDefaults(*schema.additional_properties, depth + 1));
+    return members.empty() ? "" : "{" + members + "}";
+}
+
 // The designated initializers of a FieldRule for schema, in FieldRule's member order.
 std::vector<std::string> RuleMembers(const Schema& schema, bool required, const std::string& enum_array,
-                                     const std::string& keys_array) {
+                                     const std::string& keys_array, const std::string& cel_array) {
     std::vector<std::string> members{".type = SchemaType::" + SchemaTypeName(schema)};
     if (required)
         members.push_back(".required = true");
@@ -66,6 +112,11 @@ std::vector<std::string> RuleMembers(const Schema& schema, bool required, const 
         members.push_back(".list_set = true");
     if (!keys_array.empty())
         members.push_back(".list_map_keys = " + keys_array);
+    if (!cel_array.empty()) {
+        members.push_back(".cel_rules = " + cel_array);
+        if (const std::string defaults = CelDefaults(schema); !defaults.empty())
+            members.push_back(".cel_defaults = " + CppStringLiteral(defaults));
+    }
     return members;
 }
 
@@ -141,7 +192,8 @@ std::vector<std::string> ValidateBody(const ClassPlan& plan, const Access& acces
         const std::string rule = "k" + field.name + "Rule";
         const std::string values = AddEnum(body, *field.schema, "k" + field.name + "Values");
         const std::string keys = AddListMapKeys(body, *field.schema, "k" + field.name + "Keys");
-        AddRule(body, rule, RuleMembers(*field.schema, field.required, values, keys));
+        const std::string cel = AddCelRules(body, *field.schema, "k" + field.name + "Cel");
+        AddRule(body, rule, RuleMembers(*field.schema, field.required, values, keys, cel));
         switch (field.shape) {
             case FieldShape::kScalar:
             case FieldShape::kJson:
@@ -165,7 +217,8 @@ std::vector<std::string> ValidateBody(const ClassPlan& plan, const Access& acces
                 const std::string item_rule = "k" + field.name + "ItemRule";
                 std::vector<std::string> item_lines;
                 const std::string item_values = AddEnum(item_lines, *field.element, "k" + field.name + "ItemValues");
-                AddRule(item_lines, item_rule, RuleMembers(*field.element, false, item_values, ""));
+                const std::string item_cel = AddCelRules(item_lines, *field.element, "k" + field.name + "ItemCel");
+                AddRule(item_lines, item_rule, RuleMembers(*field.element, false, item_values, "", item_cel));
                 body.insert(body.end(), item_lines.begin(), item_lines.end());
                 body.push_back("if (validation.Check(" + child + ", " + rule + ")) {");
                 body.push_back("    const ctrl::scheme::FieldRef entries = " + child + ";");

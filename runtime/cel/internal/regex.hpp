@@ -10,8 +10,9 @@
 namespace ctrl::cel::internal {
 
 // A regular expression as Kubernetes writes them (RE2, Go's regexp: an OpenAPI `pattern`, CEL's
-// matches()) compiled as std::regex (ECMAScript): a leading (?i) becomes case-insensitive matching;
-// other RE2-only syntax fails to compile. Compiled once per pattern text (a process-wide cache).
+// matches()) compiled as std::regex (ECMAScript): (?i) and (?i:...) are rewritten so that letters
+// in their scope match both cases, (?P<name>...) becomes a plain group; other RE2-only syntax (other
+// flags) fails to compile. Compiled once per pattern text (a process-wide cache).
 // BadRequest "<why>" when std::regex cannot compile it.
 StatusOr<std::shared_ptr<const std::regex>> CompileRegex(std::string_view pattern);
 

@@ -11,6 +11,27 @@ const JsonValue* JsonOf(const Value& value) {
     return value.Is<JsonRef>() ? value.As<JsonRef>().value : nullptr;
 }
 
+const JsonValue* DefaultsOf(const Value& value) {
+    return value.Is<JsonRef>() ? value.As<JsonRef>().defaults : nullptr;
+}
+
+// The defaults node under defaults named key ("[]", "{}" or a property), or nullptr.
+const JsonValue* DefaultsChild(const JsonValue* defaults, std::string_view key) {
+    if (defaults == nullptr || !defaults->IsObject())
+        return nullptr;
+    const JsonValue* child = ctrl::internal::FindJsonMember(*defaults, key);
+    return child != nullptr && child->IsObject() ? child : nullptr;
+}
+
+// The default of an absent member named key, with the defaults node under it; nullopt when none.
+std::optional<Value> DefaultedMember(const JsonValue* defaults, std::string_view key) {
+    const JsonValue* node = DefaultsChild(defaults, key);
+    const JsonValue* value = node != nullptr ? ctrl::internal::FindJsonMember(*node, "=") : nullptr;
+    if (value == nullptr || value->IsNull())
+        return std::nullopt;
+    return Value::FromJson(*value, node);
+}
+
 template <typename T>
 int Order(const T& a, const T& b) {
     return a < b ? -1 : (b < a ? 1 : 0);
@@ -58,7 +79,7 @@ bool EqualMaps(const Value& a, const Value& b) {
 
 }  // namespace
 
-Value Value::FromJson(const JsonValue& json) {
+Value Value::FromJson(const JsonValue& json, const JsonValue* defaults) {
     if (json.IsNull())
         return Value(Null{});
     if (json.IsBool())
@@ -71,7 +92,7 @@ Value Value::FromJson(const JsonValue& json) {
         return Value(json.GetDouble());
     if (json.IsString())
         return Value(std::string(json.GetString(), json.GetStringLength()));
-    return Value(JsonRef{&json});
+    return Value(JsonRef{&json, defaults});
 }
 
 bool Value::IsList() const {
@@ -102,7 +123,8 @@ std::size_t ListSize(const Value& list) {
 Value ListAt(const Value& list, std::size_t index) {
     if (list.Is<List>())
         return (*list.As<List>())[index];
-    return Value::FromJson((*JsonOf(list))[static_cast<rapidjson::SizeType>(index)]);
+    return Value::FromJson((*JsonOf(list))[static_cast<rapidjson::SizeType>(index)],
+                           DefaultsChild(DefaultsOf(list), "[]"));
 }
 
 std::vector<Value> MapKeys(const Value& map) {
@@ -119,6 +141,15 @@ std::vector<Value> MapKeys(const Value& map) {
         if (!member->value.IsNull())
             keys.emplace_back(std::string(member->name.GetString(), member->name.GetStringLength()));
     }
+    const JsonValue* defaults = DefaultsOf(map);
+    if (defaults == nullptr || !defaults->IsObject())
+        return keys;
+    for (auto member = defaults->MemberBegin(); member != defaults->MemberEnd(); ++member) {
+        const std::string_view name(member->name.GetString(), member->name.GetStringLength());
+        const JsonValue* present = ctrl::internal::FindJsonMember(*json, name);
+        if ((present == nullptr || present->IsNull()) && DefaultedMember(defaults, name))
+            keys.emplace_back(std::string(name));
+    }
     return keys;
 }
 
@@ -133,10 +164,13 @@ std::optional<Value> MapFind(const Value& map, const Value& key) {
     const JsonValue* json = JsonOf(map);
     if (json == nullptr || !json->IsObject() || !key.Is<std::string>())
         return std::nullopt;
-    const JsonValue* member = ctrl::internal::FindJsonMember(*json, key.As<std::string>());
+    const std::string& name = key.As<std::string>();
+    const JsonValue* defaults = DefaultsOf(map);
+    const JsonValue* member = ctrl::internal::FindJsonMember(*json, name);
     if (member == nullptr || member->IsNull())
-        return std::nullopt;
-    return Value::FromJson(*member);
+        return DefaultedMember(defaults, name);
+    const JsonValue* child = DefaultsChild(defaults, name);
+    return Value::FromJson(*member, child != nullptr ? child : DefaultsChild(defaults, "{}"));
 }
 
 double AsDouble(const Value& number) {

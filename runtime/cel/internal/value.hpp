@@ -34,9 +34,14 @@ struct Error {
 using List = std::shared_ptr<const std::vector<Value>>;
 // A map built during evaluation (a literal): entries in insertion order, keys distinct.
 using Map = std::shared_ptr<const std::vector<std::pair<Value, Value>>>;
-// A JSON array or object inside the document being validated (scalars are converted on reading).
+// A JSON array or object inside the document being validated (scalars are converted on reading),
+// and the schema defaults that apply under it: the API server validates a defaulted object, so a
+// field absent from the document but defaulted by the schema reads as its default. A defaults node
+// is a JSON object: "=" holds the node's own default, a property name the property's node, "[]"
+// the array items' node, "{}" the map values' node; nullptr when nothing under it is defaulted.
 struct JsonRef {
     const JsonValue* value = nullptr;
+    const JsonValue* defaults = nullptr;
 };
 
 // One CEL value: what an expression evaluates to.
@@ -46,8 +51,9 @@ class Value {
 
     Value() : rep_(Null{}) {}
     Value(Rep rep) : rep_(std::move(rep)) {}  // NOLINT(google-explicit-constructor)
-    // A JSON value: scalars become CEL scalars, arrays and objects stay references into the document.
-    static Value FromJson(const JsonValue& json);
+    // A JSON value: scalars become CEL scalars, arrays and objects stay references into the document
+    // (with the defaults node that applies under them, or nullptr).
+    static Value FromJson(const JsonValue& json, const JsonValue* defaults = nullptr);
     static Value Fail(std::string message) { return Value(Error{std::move(message)}); }
 
     const Rep& rep() const { return rep_; }
@@ -73,10 +79,10 @@ class Value {
 // A list's length and elements (a List or a JSON array).
 std::size_t ListSize(const Value& list);
 Value ListAt(const Value& list, std::size_t index);
-// A map's keys in order (a Map's, or a JSON object's member names).
+// A map's keys in order (a Map's, or a JSON object's member names, then its defaulted absent ones).
 std::vector<Value> MapKeys(const Value& map);
 // The value under key, or nullopt when the map has no such key. A JSON member that is null counts
-// as absent, as `has()` sees it.
+// as absent, as `has()` sees it; an absent member with a schema default reads as the default.
 std::optional<Value> MapFind(const Value& map, const Value& key);
 
 // CEL equality: numbers compare by value across int, uint and double; values of different types are

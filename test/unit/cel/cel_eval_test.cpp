@@ -93,6 +93,17 @@ TEST(CelEval, MatchesIsAPartialMatchInRe2Syntax) {
     EXPECT_EQ(Eval("'a'.matches('(')").substr(0, 28), "error: matches(): pattern (:");
 }
 
+TEST(CelEval, Re2CaseInsensitiveFlagsHoldForTheirGroup) {
+    // Prometheus Operator's weekday pattern: (?i) covers its group, not the "day" after it.
+    const std::string weekday = R"(^((?i)sun|mon|tues)day(?:((:(sun|mon|tues)day)$)|$))";
+    EXPECT_EQ(Eval("'MONday'.matches(self) && 'monday:tuesday'.matches(self)", "\"" + weekday + "\""), "true");
+    EXPECT_EQ(Eval("'monDAY'.matches(self) || 'Janvier'.matches(self)", "\"" + weekday + "\""), "false");
+    EXPECT_EQ(Eval("'ABc'.matches('^(?i:ab)c$') && !'ABC'.matches('^(?i:ab)c$')"), "true");
+    EXPECT_EQ(Eval("'AbC'.matches('(?i)^[a-c]+$') && !'AbD'.matches('(?i)^[^d]+$')"), "true");
+    EXPECT_EQ(Eval("'ab'.matches('^(?P<first>a)b$')"), "true");
+    EXPECT_EQ(Eval("'a'.matches('(?s)a')"), "error: matches(): pattern (?s)a: flags group (?s) is not supported");
+}
+
 TEST(CelEval, ConversionsAndDurations) {
     EXPECT_EQ(Eval("int('42') == 42 && int(2.9) == 2 && uint(3) == 3u && double(1) == 1.0 && string(1.5) == '1.5'"),
               "true");

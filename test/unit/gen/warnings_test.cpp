@@ -54,7 +54,7 @@ TEST(WarningsTest, APatternStdRegexCannotCompileIsAWarningNamingTheField) {
     const std::string crd = Crd("g.io", "X", {"v1"},
                                 "                months:\n                  type: array\n"
                                 "                  items:\n                    type: string\n"
-                                "                    pattern: \"^((?i)january|february)$\"\n"
+                                "                    pattern: \"^((?s)january|february)$\"\n"
                                 "                code:\n                  type: string\n"
                                 "                  pattern: \"^[a-z]+$\"\n");
     std::vector<std::string> warnings;
@@ -62,7 +62,7 @@ TEST(WarningsTest, APatternStdRegexCannotCompileIsAWarningNamingTheField) {
     ASSERT_TRUE(files.Ok()) << files.GetStatus();
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_EQ(
-        warnings[0].rfind("in.yaml, document 1: xs.g.io: field spec.months[]: pattern \"^((?i)january|february)$\" "
+        warnings[0].rfind("in.yaml, document 1: xs.g.io: field spec.months[]: pattern \"^((?s)january|february)$\" "
                           "is not an ECMAScript regular expression (",
                           0),
         0u)
@@ -74,19 +74,45 @@ TEST(WarningsTest, APatternStdRegexCannotCompileIsAWarningNamingTheField) {
         << warnings[0];
 }
 
-TEST(WarningsTest, CelRulesAreCountedPerVersion) {
+TEST(WarningsTest, CelRulesInTheSubsetAreCheckedWithoutAWord) {
     const std::string crd = Crd("g.io", "X", {"v1", "v2"},
                                 "                name:\n                  type: string\n"
                                 "                  x-kubernetes-validations:\n"
                                 "                    - rule: self.size() > 1\n"
-                                "                    - rule: self != 'x'\n");
+                                "                    - rule: self != 'x'\n"
+                                "                      message: not x\n"
+                                "                      reason: FieldValueForbidden\n");
+    std::vector<std::string> warnings;
+    auto files = Generate({InputFile{"in.yaml", crd}}, Options{}, &warnings);
+    ASSERT_TRUE(files.Ok()) << files.GetStatus();
+    EXPECT_EQ(warnings, std::vector<std::string>{});
+    bool emitted = false;
+    for (const GeneratedFile& file : *files) {
+        emitted = emitted || file.content.find(
+                                 "{.rule = \"self != 'x'\", .message = \"not x\", .reason = "
+                                 "\"FieldValueForbidden\"},") != std::string::npos;
+    }
+    EXPECT_TRUE(emitted);
+}
+
+TEST(WarningsTest, CelRulesValidateCannotCheckAreNamedWithTheirPlace) {
+    const std::string crd = Crd("g.io", "X", {"v1"},
+                                "                url:\n                  type: string\n"
+                                "                  x-kubernetes-validations:\n"
+                                "                    - rule: url(self).getScheme() == 'https'\n"
+                                "                    - rule: self == oldSelf\n");
     std::vector<std::string> warnings;
     ASSERT_TRUE(Generate({InputFile{"in.yaml", crd}}, Options{}, &warnings).Ok());
+    const std::string at =
+        " (spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.url.x-kubernetes-validations";
     EXPECT_EQ(warnings, (std::vector<std::string>{
-                            "in.yaml, document 1: xs.g.io v1: 2 x-kubernetes-validations rules (CEL) are not "
-                            "checked by Validate(); the API server checks them",
-                            "in.yaml, document 1: xs.g.io v2: 2 x-kubernetes-validations rules (CEL) are not "
-                            "checked by Validate(); the API server checks them"}));
+                            "in.yaml, document 1: xs.g.io: field spec.url: CEL rule \"url(self).getScheme() == "
+                            "'https'\" is not checked by Validate(): unsupported function url() at column 1" +
+                                at + "[0])",
+                            "in.yaml, document 1: xs.g.io: field spec.url: CEL rule \"self == oldSelf\" is not "
+                            "checked by Validate(): a transition rule (it reads oldSelf; Validate() has no old "
+                            "object)" +
+                                at + "[1])"}));
 }
 
 TEST(WarningsTest, ALongPatternStaysOneLiteral) {

@@ -14,14 +14,6 @@
 
 namespace ctrl::realworld {
 
-namespace {
-
-constexpr const char* kCel = "a CEL rule (x-kubernetes-validations), which ctrl-gen does not translate";
-constexpr const char* kCaseInsensitive =
-    "a pattern with (?i), which std::regex (ECMAScript) cannot compile: ctrl-gen warns and leaves it out";
-
-}  // namespace
-
 std::string Sample(std::string_view name) {
     const std::filesystem::path path =
         std::filesystem::path(CTRL_REALWORLD_DIR) / "samples" / (std::string(name) + ".json");
@@ -59,7 +51,19 @@ const std::vector<InvalidCase>& InvalidCases() {
          "/spec/rules/0/matches/0/path/value",
          R"("/api//v1")",
          {"spec.rules[0].matches[0].path"},
-         kCel},
+         ""},
+        {"httproute",
+         "CEL: a filter typed URLRewrite that holds a requestHeaderModifier",
+         "/spec/rules/0/filters/0/type",
+         R"("URLRewrite")",
+         {"spec.rules[0].filters[0]"},
+         ""},
+        {"httproute",
+         "CEL (duration): a backend timeout longer than the request's",
+         "/spec/rules/0/timeouts/backendRequest",
+         R"("20s")",
+         {"spec.rules[0].timeouts"},
+         ""},
         {"gateway",
          "maximum: a listener on port 70000",
          "/spec/listeners/0/port",
@@ -78,7 +82,13 @@ const std::vector<InvalidCase>& InvalidCases() {
          "/spec/listeners/0/tls",
          R"({"mode":"Terminate","certificateRefs":[{"name":"web-tls"}]})",
          {"spec.listeners"},
-         kCel},
+         ""},
+        {"gateway",
+         "CEL and list-map: two listeners named http",
+         "/spec/listeners/1/name",
+         R"("http")",
+         {"spec.listeners", "spec.listeners[1]"},
+         ""},
         {"certificate",
          "enum: a DSA private key",
          "/spec/privateKey/algorithm",
@@ -147,7 +157,14 @@ const std::vector<InvalidCase>& InvalidCases() {
          "/spec/timeIntervals/0/timeIntervals/0/months/0",
          R"("Janvier")",
          {"spec.timeIntervals[0].timeIntervals[0].months[0]"},
-         kCaseInsensitive},
+         ""},
+        {"alertmanagerconfig",
+         "pattern with (?i) in a group: a weekday in capitals is fine but \"MONDAY\" is not (\"day\" is "
+         "case-sensitive)",
+         "/spec/timeIntervals/0/timeIntervals/0/weekdays/0",
+         R"("MONDAY")",
+         {"spec.timeIntervals[0].timeIntervals[0].weekdays[0]"},
+         ""},
         {"servicemonitor",
          "enum: scheme \"ftp\"",
          "/spec/endpoints/0/scheme",
@@ -162,7 +179,7 @@ const std::vector<InvalidCase>& InvalidCases() {
          ""},
         {"scaledobject", "minItems: no triggers", "/spec/triggers", "[]", {"spec.triggers"}, ""},
         {"scaledobject", "minimum: pollingInterval 0", "/spec/pollingInterval", "0", {"spec.pollingInterval"}, ""},
-        {"scaledobject", "CEL: minReplicaCount above maxReplicaCount", "/spec/minReplicaCount", "30", {"spec"}, kCel},
+        {"scaledobject", "CEL: minReplicaCount above maxReplicaCount", "/spec/minReplicaCount", "30", {"spec"}, ""},
         {"kustomization",
          "pattern: interval \"10 minutes\"",
          "/spec/interval",
@@ -214,6 +231,12 @@ const std::vector<AcceptedCase>& AcceptedCases() {
          R"({"conditions":[{"type":"Resizing","status":"True","lastProbeTime":"2026-12-05T08:00:00.5+01:00"}]})"},
         {"httproute", "an integer enum value written 301.0", "/spec/rules/1/filters/0/requestRedirect/statusCode",
          "301.0"},
+        {"alertmanagerconfig", "(?i) in a group: weekdays in capitals",
+         "/spec/timeIntervals/0/timeIntervals/0/weekdays/0", R"("MONday:friday")"},
+        {"alertmanagerconfig", "(?i) in a group: a month in capitals", "/spec/timeIntervals/0/timeIntervals/0/months/0",
+         R"("JANUARY:March")"},
+        {"httproute", "CEL: a path prefix with single slashes", "/spec/rules/0/matches/0/path/value", R"("/api/v1/")"},
+        {"scaledobject", "CEL: minReplicaCount equal to maxReplicaCount", "/spec/minReplicaCount", "20"},
     };
     return cases;
 }
