@@ -24,7 +24,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${CTRL_FUZZ_BUILD_DIR:-${ROOT}/build-fuzz}"
 CLANG_CXX="${CTRL_CLANG_CXX:-clang++-19}"
 JOBS="${CTRL_JOBS:-$(nproc)}"
-ALL_TARGETS=(object_json watch_decoder selectors kubeconfig discovery patch protobuf)
+ALL_TARGETS=(object_json watch_decoder selectors kubeconfig discovery patch protobuf cel)
 step() { echo "== fuzz.sh: $*" >&2; }
 die() { echo "fuzz.sh: $*" >&2; exit 2; }
 
