@@ -17,7 +17,7 @@
 #include "test/support/eventually.hpp"
 #include "test/support/manual_loop.hpp"
 #include "test/support/recording_event_handler.hpp"
-#include "test/unit/controller/fake_informers.hpp"
+#include "test/unit/source/fake_informers.hpp"
 
 namespace ctrl::source::test {
 namespace {
