@@ -17,6 +17,7 @@ reported.
 
 import argparse
 import concurrent.futures
+import functools
 import json
 import os
 import re
@@ -85,6 +86,8 @@ NOTE = re.compile(r'^(?P<loc>.+?:\d+:\d+): note: "(?P<name>\w+)" binds here$')
 BINDING = re.compile(r'^Binding for "(?P<name>\w+)":$')
 QUOTED = re.compile(r"'([^']*)'")
 DIAG_ERROR = re.compile(r"^(?P<loc>.+?:\d+:\d+): (?:fatal )?error: (?P<msg>.*)$")
+MISSING_HEADER = re.compile(r"^(?P<loc>.+?:\d+:\d+): fatal error: '(?P<header>[^']+)' file not found$")
+INCLUDE_OPTIONS = ("-I", "-isystem", "-iquote", "-idirafter")
 
 
 def parse(output):
@@ -127,6 +130,53 @@ def parse(output):
     return findings, errors
 
 
+@functools.lru_cache(maxsize=None)
+def database_entries(build_dir):
+    """compile_commands.json of build_dir: {normalized source path: (arguments, directory)}."""
+    try:
+        with open(os.path.join(build_dir, "compile_commands.json")) as f:
+            entries = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    commands = {}
+    for entry in entries:
+        directory = entry.get("directory", "")
+        path = os.path.realpath(os.path.join(directory, entry["file"]))
+        arguments = entry.get("arguments") or shlex.split(entry.get("command", ""))
+        commands[path] = (arguments, directory)
+    return commands
+
+
+def include_dirs(tu, build_dir, flags):
+    """The include directories (-I, -isystem, -iquote, -idirafter) tu is compiled with, absolute."""
+    if flags is not None:
+        arguments, directory = flags, os.getcwd()
+    else:
+        arguments, directory = database_entries(build_dir).get(tu, ([], build_dir))
+    dirs = []
+    for i, argument in enumerate(arguments):
+        for option in INCLUDE_OPTIONS:
+            if argument == option and i + 1 < len(arguments):
+                dirs.append(arguments[i + 1])
+            elif argument.startswith(option) and len(argument) > len(option):
+                dirs.append(argument[len(option):])
+    return [os.path.realpath(os.path.join(directory, d)) for d in dirs]
+
+
+def explain(error, dirs, build_dir):
+    """(key, message) for one of clang's error lines. A header not found while the translation
+    unit has include directories that do not exist yet or lie in the build tree is one that the
+    build generates (ctrl-gen's typed kinds, ctrl_generate_kinds): the message says so, not just
+    "could not parse", and the key is the header, so that it is reported once."""
+    missing = MISSING_HEADER.match(error)
+    generated = [d for d in dirs if not os.path.isdir(d) or d.startswith(build_dir + os.sep)] if missing else []
+    if not generated:
+        return error, f"could not parse: {error}"
+    return missing["header"], (
+        f"generated header {missing['header']} missing: build the project first (it is written at build "
+        f"time, e.g. by ctrl-gen, into one of {', '.join(sorted(set(generated)))}); included at {missing['loc']}")
+
+
 def find_clang_query():
     for name in [os.environ.get("CLANG_QUERY", ""), "clang-query-19", "clang-query-18", "clang-query-17",
                  "clang-query"]:
@@ -146,8 +196,12 @@ def run_one(clang_query, script_path, tu, build_dir, flags):
         cmd += ["-p", build_dir, tu]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
     findings, errors = parse(proc.stdout)
+    if errors:
+        dirs = include_dirs(tu, build_dir, flags)
+        errors = [explain(error, dirs, build_dir) for error in errors]
     if proc.returncode != 0 and not errors:
-        errors.append(f"{tu}: clang-query exited with {proc.returncode}: {proc.stdout[-2000:]}")
+        error = f"{tu}: clang-query exited with {proc.returncode}: {proc.stdout[-2000:]}"
+        errors.append((error, f"could not parse: {error}"))
     return tu, findings, errors
 
 
@@ -215,8 +269,12 @@ def main():
         shown = os.path.relpath(path, cwd) if path.startswith(cwd + os.sep) else path
         print(f"{shown}:{line}:{col}: {KINDS[kind]} (type {', '.join(sorted(types))}) {where}")
     sys.stdout.flush()
-    for error in errors:
-        print(f"check-coawait: could not parse: {error}", file=sys.stderr)
+    # A missing generated header is named once, however many translation units include it.
+    shown = {}
+    for key, message in errors:
+        shown.setdefault(key, message)
+    for message in shown.values():
+        print(f"check-coawait: {message}", file=sys.stderr)
     print(f"check-coawait: {len(units)} translation units checked, {len(merged)} findings"
           + (f", {len(errors)} parse errors" if errors else ""), file=sys.stderr)
     if errors:

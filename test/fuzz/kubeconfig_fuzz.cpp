@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ctrl/core/object.hpp"
+#include "ctrl/core/rfc3339.hpp"
 #include "ctrl/rest/internal/exec_json.hpp"
 #include "ctrl/rest/internal/kubeconfig_resolve.hpp"
 #include "ctrl/rest/internal/kubeconfig_yaml.hpp"
@@ -102,7 +103,7 @@ void CheckExecOutput(std::string_view output) {
                                "an exec credential error shows the credential");
         }
     }
-    (void)rest::internal::ParseRfc3339(output);
+    (void)ParseRfc3339(output);
 }
 
 }  // namespace

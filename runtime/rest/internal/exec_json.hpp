@@ -1,6 +1,5 @@
 #pragma once
 
-#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -16,11 +15,8 @@ namespace ctrl::rest::internal {
 std::string BuildExecInfo(const Config& config, bool interactive);
 
 // Parses a plugin's stdout: an ExecCredential of api_version with a status holding a token and/or
-// a certificate pair and an optional RFC 3339 expirationTimestamp. BadRequest saying what is wrong
-// (the caller turns it into the run's error).
+// a certificate pair and an optional RFC 3339 expirationTimestamp (ctrl/core/rfc3339.hpp).
+// BadRequest saying what is wrong (the caller turns it into the run's error).
 StatusOr<ExecCredential> ParseExecCredential(std::string_view output, std::string_view api_version);
-
-// "2024-05-01T10:00:00Z", "2024-05-01T12:00:00.5+02:00".
-StatusOr<std::chrono::system_clock::time_point> ParseRfc3339(std::string_view text);
 
 }  // namespace ctrl::rest::internal

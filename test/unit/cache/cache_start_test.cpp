@@ -7,12 +7,9 @@
 #include <memory>
 #include <optional>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
-
 #include "ctrl/cache/cache.hpp"
 #include "ctrl/discovery/static_rest_mapper.hpp"
+#include "test/support/manual_loop.hpp"
 
 namespace ctrl::cache {
 namespace {
@@ -22,27 +19,20 @@ class CacheStartTest : public ::testing::Test {
     void SetUp() override {
         rest::Config config;
         config.host = "https://127.0.0.1:1";  // never dialled
-        auto client = rest::RestClient::New(config, io_.get_executor(), registry_);
+        auto client = rest::RestClient::New(config, loop_.Executor(), registry_);
         ASSERT_TRUE(client.Ok()) << client.GetStatus();
         cache_ = std::make_unique<Cache>(std::move(client).Value(), std::make_shared<discovery::StaticRESTMapper>(),
-                                         io_.get_executor(), CacheOptions{});
+                                         loop_.Executor(), CacheOptions{});
     }
     void TearDown() override { stop_.Cancel(); }
 
+    // Starts cache_->WaitForStarted on the loop; its result once it ends.
     std::shared_ptr<std::optional<Status>> StartWait(Context ctx) {
-        auto result = std::make_shared<std::optional<Status>>();
-        boost::asio::co_spawn(io_, cache_->WaitForStarted(std::move(ctx)),
-                              [result](std::exception_ptr, Status status) { *result = std::move(status); });
-        return result;
+        return loop_.Spawn(cache_->WaitForStarted(std::move(ctx)));
     }
-    // Runs what is ready on the loop, never waiting for a timer.
-    void RunReady() {
-        while (io_.poll() > 0) {
-        }
-    }
+    void RunReady() { loop_.RunReady(); }
 
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
+    ctrl::testing::ManualLoop loop_;
     metrics::Registry registry_;
     std::unique_ptr<Cache> cache_;
     Context stop_ = Context::WithCancel(Context::Background());
@@ -53,7 +43,7 @@ TEST_F(CacheStartTest, AWaitBegunBeforeTheRunIsWokenByIt) {
     RunReady();
     EXPECT_FALSE(waited->has_value());
     EXPECT_FALSE(cache_->Started());
-    boost::asio::co_spawn(io_, cache_->Run(stop_), [](std::exception_ptr, Status) {});
+    loop_.Spawn(cache_->Run(stop_));
     RunReady();  // the Run begins, and the notification resumes the wait: no timer runs
     EXPECT_TRUE(cache_->Started());
     ASSERT_TRUE(waited->has_value());

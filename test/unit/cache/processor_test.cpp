@@ -14,11 +14,8 @@
 #include <string>
 #include <vector>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
-
 #include "ctrl/core/context.hpp"
+#include "test/support/manual_loop.hpp"
 
 namespace ctrl::cache::internal {
 namespace {
@@ -56,7 +53,7 @@ struct Recording final : EventHandler {
 
 class ProcessorTest : public ::testing::Test {
   protected:
-    ProcessorTest() { processor_.SetExecutor(io_.get_executor()); }
+    ProcessorTest() { processor_.SetExecutor(loop_.Executor()); }
 
     // The first list (or a relist) of the named pods, through a batch as the reflector makes it.
     void List(const std::vector<std::string>& names, bool initial) {
@@ -70,19 +67,11 @@ class ProcessorTest : public ::testing::Test {
     }
     // Starts registration.WaitForSync on the loop; its result once it ends.
     std::shared_ptr<std::optional<Status>> StartWait(const EventHandlerRegistration& registration, Context ctx) {
-        auto result = std::make_shared<std::optional<Status>>();
-        boost::asio::co_spawn(io_, registration.WaitForSync(std::move(ctx)),
-                              [result](std::exception_ptr, Status status) { *result = std::move(status); });
-        return result;
+        return loop_.Spawn(registration.WaitForSync(std::move(ctx)));
     }
-    // Runs what is ready on the loop, never waiting for a timer.
-    void RunReady() {
-        while (io_.poll() > 0) {
-        }
-    }
+    void RunReady() { loop_.RunReady(); }
 
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
+    ctrl::testing::ManualLoop loop_;
     metrics::Registry registry_;
     Store store_;
     Processor processor_{store_, "pods.v1", "/v1, Kind=Pod", registry_};

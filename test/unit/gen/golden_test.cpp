@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "test/support/read_file.hpp"
 #include "tools/ctrl-gen/generator.hpp"
 
 namespace ctrl::gen {
@@ -16,12 +17,7 @@ namespace {
 
 const std::filesystem::path kTestdata = CTRL_GEN_TESTDATA_DIR;
 
-std::string ReadFile(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using ctrl::testing::ReadFile;
 
 std::vector<std::string> CrdNames() {
     std::vector<std::string> names;

@@ -4,25 +4,18 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "real/cert.hpp"
 #include "real/monitoring_v1.hpp"
 #include "real/pki_v1.hpp"
 #include "real/scrape_monitor.hpp"
+#include "test/support/read_file.hpp"
 
 namespace {
 
 std::string Sample(const std::string& name) {
-    std::ifstream in(std::filesystem::path(CTRL_GEN_TESTDATA_DIR) / "samples" / name, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    std::string out = text.str();
-    while (!out.empty() && out.back() == '\n')
-        out.pop_back();
-    return out;
+    return ctrl::testing::ReadSample(std::filesystem::path(CTRL_GEN_TESTDATA_DIR) / "samples" / name);
 }
 
 TEST(RealCrdsTest, ScrapeMonitorReadsDeepFieldsAndRoundTrips) {

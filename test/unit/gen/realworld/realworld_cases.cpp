@@ -9,21 +9,14 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+
+#include "test/support/read_file.hpp"
 
 namespace ctrl::realworld {
 
 std::string Sample(std::string_view name) {
-    const std::filesystem::path path =
-        std::filesystem::path(CTRL_REALWORLD_DIR) / "samples" / (std::string(name) + ".json");
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    std::string out = text.str();
-    while (!out.empty() && out.back() == '\n')
-        out.pop_back();
-    return out;
+    return ctrl::testing::ReadSample(std::filesystem::path(CTRL_REALWORLD_DIR) / "samples" /
+                                     (std::string(name) + ".json"));
 }
 
 const std::vector<InvalidCase>& InvalidCases() {

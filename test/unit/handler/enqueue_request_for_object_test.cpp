@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "test/unit/controller/recording_queue.hpp"
+#include "test/unit/handler/recording_queue.hpp"
 
 namespace ctrl::handler {
 namespace {

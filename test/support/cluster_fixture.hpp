@@ -1,7 +1,8 @@
 #pragma once
 
 // A cluster::Cluster over the shared control plane, on an io_context run by two threads, with a
-// transport that counts requests: what the manager layer's integration tests build on.
+// transport that counts requests: what the leader election and event recorder integration tests
+// build on.
 
 #include <gtest/gtest.h>
 

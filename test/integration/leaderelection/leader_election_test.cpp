@@ -14,7 +14,7 @@
 
 #include "ctrl/api/lease.hpp"
 #include "ctrl/leaderelection/leader_elector.hpp"
-#include "test/integration/manager/cluster_fixture.hpp"
+#include "test/support/cluster_fixture.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl::leaderelection {

@@ -8,7 +8,6 @@
 #include <optional>
 #include <thread>
 
-#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
@@ -16,8 +15,9 @@
 #include "ctrl/source/kind.hpp"
 #include "ctrl/workqueue/queue.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/manual_loop.hpp"
 #include "test/support/recording_event_handler.hpp"
-#include "test/unit/controller/fake_informers.hpp"
+#include "test/unit/source/fake_informers.hpp"
 
 namespace ctrl::source::test {
 namespace {
@@ -158,7 +158,7 @@ TEST_F(KindSourceTest, NoEventReachesTheHandlerAfterTheContextEnds) {
     EXPECT_EQ(handler_->Log().size(), 2u);
 }
 
-// Driven by io_.poll() on the test's thread: no loop thread, and no timer ever fires (poll runs only
+// Driven by a ManualLoop on the test's thread: no loop thread, and no timer ever fires (poll runs only
 // what is ready), so a source that slept until its registrations synced would not get there.
 class KindSourceWithoutTimersTest : public ::testing::Test {
   protected:
@@ -167,25 +167,19 @@ class KindSourceWithoutTimersTest : public ::testing::Test {
         informers_.Stop();
         RunReady();
     }
-    void RunReady() {
-        while (io_.poll() > 0) {
-        }
-    }
+    void RunReady() { loop_.RunReady(); }
     // Starts source and runs what is ready; Start's result.
     Status Start(KindSource& source) {
-        std::optional<Status> started;
-        boost::asio::co_spawn(io_, source.Start(stop_, queue_),
-                              [&started](std::exception_ptr, Status status) { started = std::move(status); });
+        const auto started = loop_.Spawn(source.Start(stop_, queue_));
         RunReady();
-        return started.value_or(InternalError("Start did not return"));
+        return started->value_or(InternalError("Start did not return"));
     }
 
-    boost::asio::io_context io_;
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
+    ctrl::testing::ManualLoop loop_;
     std::shared_ptr<FakePodServer> server_ = std::make_shared<FakePodServer>();
     FakeInformers informers_{server_};
     std::shared_ptr<RecordingHandler> handler_ = std::make_shared<RecordingHandler>();
-    workqueue::Queue<reconcile::Request> queue_{io_.get_executor()};
+    workqueue::Queue<reconcile::Request> queue_{loop_.Executor()};
     Context stop_ = Context::WithCancel(Context::Background());
 };
 
@@ -203,12 +197,10 @@ TEST_F(KindSourceWithoutTimersTest, SyncsAsSoonAsItsRegistrationsHaveTheFirstLis
     ASSERT_TRUE(Start(*second).Ok());
     EXPECT_TRUE(second->Ready().Ok()) << second->Ready();
     EXPECT_EQ(second_handler->Log(), (std::vector<std::string>{"create a initial", "create b initial"}));
-    std::optional<Status> synced;
-    boost::asio::co_spawn(io_, second->WaitForSync(Context::Background()),
-                          [&synced](std::exception_ptr, Status status) { synced = std::move(status); });
+    const auto synced = loop_.Spawn(second->WaitForSync(Context::Background()));
     RunReady();
-    ASSERT_TRUE(synced.has_value());
-    EXPECT_TRUE(synced->Ok()) << *synced;
+    ASSERT_TRUE(synced->has_value());
+    EXPECT_TRUE(synced->value().Ok()) << synced->value();
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 #include "ctrl/discovery/static_rest_mapper.hpp"
 #include "ctrl/scheme/scheme.hpp"
 #include "ctrl/scheme/typed_object.hpp"
-#include "test/unit/controller/recording_queue.hpp"
+#include "test/unit/handler/recording_queue.hpp"
 
 namespace ctrl::handler {
 namespace {

@@ -15,7 +15,7 @@
 #include "ctrl/api/config_map.hpp"
 #include "ctrl/api/event.hpp"
 #include "ctrl/record/event_broadcaster.hpp"
-#include "test/integration/manager/cluster_fixture.hpp"
+#include "test/support/cluster_fixture.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl::record {

@@ -18,7 +18,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "ctrl/log/log.hpp"
-#include "test/unit/controller/recording_queue.hpp"
+#include "test/unit/handler/recording_queue.hpp"
 
 namespace ctrl::handler {
 namespace {

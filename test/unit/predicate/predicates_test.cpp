@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "ctrl/core/label_selector.hpp"
-#include "test/unit/controller/recording_queue.hpp"
+#include "test/unit/handler/recording_queue.hpp"
 
 namespace ctrl::predicate {
 namespace {
