@@ -42,7 +42,8 @@ Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& st
       store_(store),
       options_(std::move(options)),
       faults_(std::make_shared<const internal::InformerFaults>(kind, registry)),
-      metrics_(std::make_shared<const internal::ReflectorMetrics>(kind, registry)),
+      metrics_(std::make_shared<const internal::ReflectorMetrics>(
+          kind, target_.namespaced ? target_.namespace_name : std::string(), registry)),
       processor_(processor) {}
 
 Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, internal::Processor& processor,
@@ -173,6 +174,7 @@ Status Reflector::ApplyList(State& state) {
                         Clock::now() - state.list_started, "resourceVersion", state.resource_version);
     SetResourceVersion(state.resource_version);
     metrics_->Listed(initial, state.gone_in_a_row > 0);
+    metrics_->Stored(store_.Size(), store_.EncodedBytes());
     {
         std::lock_guard lock(mu_);
         ++stats_.lists;
@@ -213,6 +215,7 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
     if (!applied.Ok())
         faults_->TransformFailed(applied.Annotate("watching " + target_.Describe()));
     if (event.type != Type::kBookmark) {
+        metrics_->Stored(store_.Size(), store_.EncodedBytes());
         std::lock_guard lock(mu_);
         ++stats_.events;
     }
