@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace ctrl::cel::internal {
 
@@ -56,9 +57,10 @@ Value Index(const Value& operand, const Value& index) {
     return NoOverload("[]", operand, index);
 }
 
-// int64 arithmetic with CEL's overflow error.
-Value IntArithmetic(std::string_view op, int64_t a, int64_t b) {
-    int64_t result = 0;
+// int64 or uint64 arithmetic with CEL's overflow and division errors.
+template <typename T>
+Value CheckedArithmetic(std::string_view op, T a, T b) {
+    T result = 0;
     bool overflow = false;
     if (op == "+")
         overflow = __builtin_add_overflow(a, b, &result);
@@ -68,27 +70,13 @@ Value IntArithmetic(std::string_view op, int64_t a, int64_t b) {
         overflow = __builtin_mul_overflow(a, b, &result);
     else if (b == 0)
         return Value::Fail(op == "/" ? "division by zero" : "modulus by zero");
-    else if (a == std::numeric_limits<int64_t>::min() && b == -1)
-        overflow = true;
-    else
+    else if constexpr (std::is_signed_v<T>)
+        overflow = a == std::numeric_limits<T>::min() && b == -1;
+    if (!overflow && (op == "/" || op == "%"))
         result = op == "/" ? a / b : a % b;
-    return overflow ? Value::Fail("integer overflow") : Value(result);
-}
-
-Value UintArithmetic(std::string_view op, uint64_t a, uint64_t b) {
-    uint64_t result = 0;
-    bool overflow = false;
-    if (op == "+")
-        overflow = __builtin_add_overflow(a, b, &result);
-    else if (op == "-")
-        overflow = __builtin_sub_overflow(a, b, &result);
-    else if (op == "*")
-        overflow = __builtin_mul_overflow(a, b, &result);
-    else if (b == 0)
-        return Value::Fail(op == "/" ? "division by zero" : "modulus by zero");
-    else
-        result = op == "/" ? a / b : a % b;
-    return overflow ? Value::Fail("unsigned integer overflow") : Value(result);
+    if (overflow)
+        return Value::Fail(std::is_signed_v<T> ? "integer overflow" : "unsigned integer overflow");
+    return Value(result);
 }
 
 Value Concatenate(const Value& a, const Value& b) {
@@ -104,9 +92,9 @@ Value Concatenate(const Value& a, const Value& b) {
 // CEL, which refuses int + double), strings and lists (+), durations (+ -).
 Value Arithmetic(std::string_view op, const Value& a, const Value& b) {
     if (a.Is<int64_t>() && b.Is<int64_t>())
-        return IntArithmetic(op, a.As<int64_t>(), b.As<int64_t>());
+        return CheckedArithmetic(op, a.As<int64_t>(), b.As<int64_t>());
     if (a.Is<uint64_t>() && b.Is<uint64_t>())
-        return UintArithmetic(op, a.As<uint64_t>(), b.As<uint64_t>());
+        return CheckedArithmetic(op, a.As<uint64_t>(), b.As<uint64_t>());
     if (a.IsNumber() && b.IsNumber() && op != "%") {
         const double x = AsDouble(a);
         const double y = AsDouble(b);
@@ -117,7 +105,7 @@ Value Arithmetic(std::string_view op, const Value& a, const Value& b) {
     if (op == "+" && a.IsList() && b.IsList())
         return Concatenate(a, b);
     if ((op == "+" || op == "-") && a.Is<Duration>() && b.Is<Duration>()) {
-        Value sum = IntArithmetic(op, a.As<Duration>().nanos, b.As<Duration>().nanos);
+        Value sum = CheckedArithmetic(op, a.As<Duration>().nanos, b.As<Duration>().nanos);
         return sum.IsError() ? sum : Value(Duration{sum.As<int64_t>()});
     }
     return NoOverload(op, a, b);
