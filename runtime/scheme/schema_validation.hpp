@@ -32,10 +32,10 @@ struct CelRule {
 };
 
 // The cheap constraints of one field's schema, as a generated Validate checks them: presence,
-// type, enum, length, bounds, item and property counts, pattern (ECMAScript, as std::regex reads
-// it, with a leading (?i) read as case-insensitive), format (int32 of an integer; date-time, ipv4,
-// ipv6 of a string), distinct items of a set or a list-map, CEL rules. Unset members check nothing. Built as a constant
-// by generated code. An integer may be written as an integral float (2.0), as the API server takes it.
+// type, enum, length, bounds, item and property counts, pattern (RE2, read by std::regex with RE2's
+// (?i) flags rewritten), format (int32 of an integer; date-time, ipv4, ipv6 of a string), distinct
+// items of a set or a list-map, CEL rules. Unset members check nothing. Built as a constant by
+// generated code. An integer may be written as an integral float (2.0), as the API server takes it.
 struct FieldRule {
     SchemaType type = SchemaType::kAny;
     bool required = false;
