@@ -95,14 +95,20 @@ class Parser {
     template <typename Next>
     ExprPtr ParseLeftAssociative(std::initializer_list<std::string_view> ops, ExprKind kind, Next next) {
         ExprPtr left = (this->*next)();
+        // Each operator of a chain deepens the tree (and its evaluation's recursion) by one.
+        const int depth_before = depth_;
         while (true) {
             const Token& token = Peek();
             const bool in = token.kind == TokenKind::kIdent && token.text == "in" &&
                             std::find(ops.begin(), ops.end(), "in") != ops.end();
             const bool op =
                 token.kind == TokenKind::kPunct && std::find(ops.begin(), ops.end(), token.text) != ops.end();
-            if (!in && !op)
+            if (!in && !op) {
+                depth_ = depth_before;
                 return left;
+            }
+            if (++depth_ > kMaxDepth)
+                return Fail("expression nested too deeply");
             auto node = Node(kind, token.column, token.text);
             ++pos_;
             node->args.push_back(std::move(left));
