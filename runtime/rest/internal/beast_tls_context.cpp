@@ -51,6 +51,21 @@ Status UsePrivateKey(SSL_CTX* ctx, const std::string& pem) {
     return OkStatus();
 }
 
+// Fills the extension cache (key identifiers, purposes) of every certificate the context verifies
+// with, while the context is still private to this thread. OpenSSL fills it lazily on first use, and
+// handshakes on two threads then race on it: one thread writes a CA's subject key identifier while
+// another compares it (ThreadSanitizer, two manager threads' first connections).
+void FillCertificateCaches(SSL_CTX* ctx) {
+    STACK_OF(X509_OBJECT)* objects = X509_STORE_get0_objects(SSL_CTX_get_cert_store(ctx));
+    for (int i = 0; objects != nullptr && i < sk_X509_OBJECT_num(objects); ++i) {
+        if (X509* cert = X509_OBJECT_get0_X509(sk_X509_OBJECT_value(objects, i)))
+            (void)X509_check_purpose(cert, -1, 0);
+    }
+    if (X509* own = SSL_CTX_get0_certificate(ctx))
+        (void)X509_check_purpose(own, -1, 0);
+    ERR_clear_error();
+}
+
 }  // namespace
 
 StatusOr<std::shared_ptr<ssl::context>> NewTlsContext(const TlsOptions& tls) {
@@ -89,6 +104,7 @@ StatusOr<std::shared_ptr<ssl::context>> NewTlsContext(const TlsOptions& tls) {
     ctx->set_verify_mode(tls.insecure_skip_verify ? ssl::verify_none : ssl::verify_peer, ec);
     if (ec)
         return InternalError("setting the TLS verify mode: " + Reason(ec));
+    FillCertificateCaches(native);
     return ctx;
 }
 
