@@ -97,6 +97,26 @@ StatusOr<std::string> TranslateGroupStart(std::string_view pattern, std::size_t&
     return std::string("(");
 }
 
+// A repetition "{m}", "{m,}" or "{m,n}" at pattern[pos]: refused past RE2's limit of 1000 (a larger
+// count overflows libstdc++'s parser and would build an enormous automaton). Anything else at a
+// '{' is left to std::regex.
+Status CheckRepetition(std::string_view pattern, std::size_t pos) {
+    const std::size_t close = pattern.find('}', pos);
+    if (close == std::string_view::npos)
+        return OkStatus();
+    const std::string_view inside = pattern.substr(pos + 1, close - pos - 1);
+    if (inside.empty() || inside.find_first_not_of("0123456789,") != std::string_view::npos)
+        return OkStatus();
+    for (std::size_t start = 0; start <= inside.size();) {
+        const std::size_t comma = std::min(inside.find(',', start), inside.size());
+        const std::string_view number = inside.substr(start, comma - start);
+        if (!number.empty() && (number.size() > 4 || std::stoi(std::string(number)) > 1000))
+            return BadRequestError("repetition count in {" + std::string(inside) + "} above 1000 (RE2's limit)");
+        start = comma + 1;
+    }
+    return OkStatus();
+}
+
 StatusOr<std::string> Translate(std::string_view pattern) {
     std::string out;
     std::vector<bool> scopes{false};  // (?i) in force, per open group
@@ -121,6 +141,8 @@ StatusOr<std::string> Translate(std::string_view pattern) {
                 scopes.push_back(icase);
             else
                 scopes.back() = icase;
+        } else if (c == '{' && !CheckRepetition(pattern, pos).Ok()) {
+            return CheckRepetition(pattern, pos);
         } else if (c == ')') {
             if (scopes.size() > 1)
                 scopes.pop_back();

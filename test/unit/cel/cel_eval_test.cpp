@@ -102,6 +102,12 @@ TEST(CelEval, Re2CaseInsensitiveFlagsHoldForTheirGroup) {
     EXPECT_EQ(Eval("'AbC'.matches('(?i)^[a-c]+$') && !'AbD'.matches('(?i)^[^d]+$')"), "true");
     EXPECT_EQ(Eval("'ab'.matches('^(?P<first>a)b$')"), "true");
     EXPECT_EQ(Eval("'a'.matches('(?s)a')"), "error: matches(): pattern (?s)a: flags group (?s) is not supported");
+    // RE2 refuses counts above 1000; libstdc++ would overflow reading a longer one (found by fuzzing).
+    EXPECT_EQ(Eval("'aa'.matches('^a{1,1000}$') && 'aaa'.matches('^a{2,}$')"), "true");
+    EXPECT_EQ(Eval("'a'.matches('a{1001}')"),
+              "error: matches(): pattern a{1001}: repetition count in {1001} above 1000 (RE2's limit)");
+    EXPECT_EQ(Eval("'a'.matches('a{2,11111111111111111111111}')").substr(0, 40),
+              "error: matches(): pattern a{2,1111111111");
 }
 
 TEST(CelEval, ConversionsAndDurations) {
