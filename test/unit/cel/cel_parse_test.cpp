@@ -9,8 +9,8 @@ namespace {
 TEST(CelCompile, AcceptsTheRulesOfPublishedCrds) {
     // Taken from Gateway API, KEDA, Prometheus Operator and Flux CRDs.
     const char* rules[] = {
-        "!has(self.minReplicaCount) || self.minReplicaCount <= (has(self.maxReplicaCount) ? self.maxReplicaCount : "
-        "100)",
+        ("!has(self.minReplicaCount) || self.minReplicaCount <= (has(self.maxReplicaCount) ? "
+         "self.maxReplicaCount : 100)"),
         "self.all(l, l.protocol in ['HTTP', 'TCP', 'UDP'] ? !has(l.tls) : true)",
         "(self.type in ['Exact','PathPrefix']) ? !self.value.contains('//') : true",
         R"(self.all(key, key.matches(r"""^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9]$""")))",
