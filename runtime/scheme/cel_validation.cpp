@@ -14,34 +14,35 @@ namespace ctrl::scheme {
 
 namespace {
 
-// Rules compiled once per process, by text (generated kinds hold them as constants).
-std::shared_ptr<const StatusOr<cel::Program>> CompiledRule(std::string_view rule) {
+// What make(text) gives, made once per process and text (generated kinds hold rules and defaults
+// as constants, so the texts are few). Each caller type T has its own cache.
+template <typename T, typename Make>
+std::shared_ptr<const T> OncePerText(std::string_view text, Make make) {
     static std::mutex mutex;
-    static std::map<std::string, std::shared_ptr<const StatusOr<cel::Program>>, std::less<>> cache;
-    const std::lock_guard lock(mutex);
-    if (auto it = cache.find(rule); it != cache.end())
-        return it->second;
-    auto compiled = std::make_shared<const StatusOr<cel::Program>>(cel::Program::Compile(rule));
-    cache.emplace(std::string(rule), compiled);
-    return compiled;
-}
-
-// A FieldRule's cel_defaults parsed once per process, by text; nullptr for none (or malformed, which
-// ctrl-gen does not write).
-std::shared_ptr<const internal::JsonDocument> ParsedDefaults(std::string_view text) {
-    if (text.empty())
-        return nullptr;
-    static std::mutex mutex;
-    static std::map<std::string, std::shared_ptr<const internal::JsonDocument>, std::less<>> cache;
+    static std::map<std::string, std::shared_ptr<const T>, std::less<>> cache;
     const std::lock_guard lock(mutex);
     if (auto it = cache.find(text); it != cache.end())
         return it->second;
-    auto document = std::make_shared<internal::JsonDocument>();
-    std::shared_ptr<const internal::JsonDocument> parsed;
-    if (internal::ParseJson(text, *document).Ok())
-        parsed = std::move(document);
-    cache.emplace(std::string(text), parsed);
-    return parsed;
+    std::shared_ptr<const T> made = make(text);
+    cache.emplace(std::string(text), made);
+    return made;
+}
+
+std::shared_ptr<const StatusOr<cel::Program>> CompiledRule(std::string_view rule) {
+    return OncePerText<StatusOr<cel::Program>>(rule, [](std::string_view text) {
+        return std::make_shared<const StatusOr<cel::Program>>(cel::Program::Compile(text));
+    });
+}
+
+// A FieldRule's cel_defaults parsed; nullptr for none (or malformed, which ctrl-gen does not write).
+std::shared_ptr<const internal::JsonDocument> ParsedDefaults(std::string_view text) {
+    if (text.empty())
+        return nullptr;
+    return OncePerText<internal::JsonDocument>(text, [](std::string_view json) {
+        auto document = std::make_shared<internal::JsonDocument>();
+        return internal::ParseJson(json, *document).Ok() ? std::shared_ptr<const internal::JsonDocument>(document)
+                                                         : nullptr;
+    });
 }
 
 std::string CauseType(std::string_view reason) {

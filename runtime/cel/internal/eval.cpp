@@ -21,9 +21,10 @@ Value Select(const Value& operand, const std::string& field) {
         return operand;
     if (!operand.IsMap())
         return Value::Fail("no such field '" + field + "' in a " + std::string(operand.TypeName()));
-    std::optional<Value> value = MapFind(operand, Value(UnescapeFieldName(field)));
+    const std::string name = UnescapeFieldName(field);
+    std::optional<Value> value = MapFind(operand, Value(name));
     if (!value)
-        return Value::Fail("no such key: " + UnescapeFieldName(field));
+        return Value::Fail("no such key: " + name);
     return *value;
 }
 

@@ -141,8 +141,8 @@ StatusOr<std::string> Translate(std::string_view pattern) {
                 scopes.push_back(icase);
             else
                 scopes.back() = icase;
-        } else if (c == '{' && !CheckRepetition(pattern, pos).Ok()) {
-            return CheckRepetition(pattern, pos);
+        } else if (Status repetition = c == '{' ? CheckRepetition(pattern, pos) : OkStatus(); !repetition.Ok()) {
+            return repetition;
         } else if (c == ')') {
             if (scopes.size() > 1)
                 scopes.pop_back();
