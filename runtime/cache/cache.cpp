@@ -65,9 +65,14 @@ Cache::Cache(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<discovery::
       mapper_(std::move(mapper)),
       executor_(std::move(executor)),
       options_(std::move(options)),
-      running_(std::make_shared<Running>()) {}
+      running_(std::make_shared<Running>()),
+      owner_(std::make_shared<Owner>(this)) {}
 
 Cache::~Cache() {
+    {
+        std::lock_guard lock(owner_->mu);
+        owner_->cache = nullptr;
+    }
     // Informers still running hold themselves; stop them so they go.
     std::lock_guard lock(mu_);
     if (started_ctx_)
@@ -83,20 +88,26 @@ std::optional<Context> Cache::Begin(const Context& ctx) {
         started_ctx_ = Context::WithCancel(ctx);
         for (auto& [key, entry] : entries_)
             for (auto& informer : entry->informers)
-                RunInformerLocked(informer);
+                RunInformerLocked(key, informer);
         started = started_ctx_;
     }
     started_.Notify();
     return started;
 }
 
-void Cache::RunInformerLocked(const std::shared_ptr<Informer>& informer) {
+void Cache::RunInformerLocked(const EntryKey& key, const std::shared_ptr<Informer>& informer) {
     running_->Started();
-    // An informer that fails (a bug) stops the others: Run then returns its error.
+    // An informer that fails (a bug) stops the others: Run then returns its error. One whose kind
+    // is not served any more (NotFound) is retired instead.
     boost::asio::co_spawn(executor_, informer->Run(*started_ctx_),
-                          [running = running_, ctx = *started_ctx_](std::exception_ptr error, Status status) {
+                          [running = running_, owner = owner_, ctx = *started_ctx_, key, stopped = informer.get()](
+                              std::exception_ptr error, Status status) {
                               if (error)
                                   status = InternalError("an informer's Run threw");
+                              if (IsNotFound(status)) {
+                                  owner->Retire(key, stopped, status);
+                                  status = OkStatus();
+                              }
                               if (!status.Ok())
                                   ctx.Cancel(status);
                               running->Returned(status);
@@ -203,7 +214,7 @@ Task<StatusOr<Cache::Entry*>> Cache::EntryFor(Context& ctx, const GroupVersionKi
     auto [it, inserted] = entries_.emplace(key, std::move(entry));
     if (inserted && started_ctx_)
         for (auto& informer : it->second->informers)
-            RunInformerLocked(informer);
+            RunInformerLocked(key, informer);
     co_return it->second.get();
 }
 

@@ -34,7 +34,11 @@ namespace ctrl::cache {
 // ListShared hand out shared const views (zero copy, docs/decisions.md, decision 20).
 //
 // Run (or Start) runs every informer made so far, and every later one at once, as Tasks on the
-// executor given to the constructor, until Run's context ends. Destroying the Cache cancels them
+// executor given to the constructor, until Run's context ends. A kind's informers are retired
+// (stopped, their stores emptied) by RemoveInformer, and by themselves when the server stops
+// serving the kind (its CRD deleted): the mapper forgets the kind's group version, later reads
+// and GetInformers ask the server again (NoMatch while it is gone, new informers once it is back),
+// and sources that watched the retired informers wait for the kind again. Destroying the Cache cancels them
 // (they finish on their own); a Run under way must have returned first. Thread-safe.
 class Cache final : public client::Reader, public Informers {
   public:
@@ -66,6 +70,14 @@ class Cache final : public client::Reader, public Informers {
     // MatchingFields{field: value} then finds objects whose extract() returns value. Call before
     // Start for a kind not yet read.
     Task<Status> IndexField(Context ctx, GroupVersionKind gvk, std::string field, FieldExtractor extract) override;
+    // Stops gvk's informers (in that form) and frees what they hold (controller-runtime's
+    // RemoveInformer): their handlers get nothing more, their sources wait for new informers, and
+    // the next read or GetInformers makes new ones. NotFound when the kind has no informers.
+    Status RemoveInformer(const GroupVersionKind& gvk, bool metadata_only) override;
+    template <scheme::TypedObject T>
+    Status RemoveInformerFor(bool metadata_only = false) {
+        return RemoveInformer(scheme::GroupVersionKindOf<T>(), metadata_only);
+    }
 
     Task<Status> GetObject(Context ctx, ObjectKey key, Object& object, client::ObjectForm form,
                            client::GetOptions options) override;
@@ -122,6 +134,7 @@ class Cache final : public client::Reader, public Informers {
   private:
     struct Entry;
     struct Running;
+    struct Owner;
     using EntryKey = std::pair<GroupVersionKind, bool>;  // kind, metadata only
 
     // The entry of gvk, made if missing (unless reads must not make one).
@@ -158,7 +171,11 @@ class Cache final : public client::Reader, public Informers {
     // Marks the cache started and runs the informers made so far; the context they run under, or
     // nullopt when the cache was started already.
     std::optional<Context> Begin(const Context& ctx);
-    void RunInformerLocked(const std::shared_ptr<Informer>& informer);
+    void RunInformerLocked(const EntryKey& key, const std::shared_ptr<Informer>& informer);
+    // cache_informer_removal.cpp: takes key's entry out of the cache if it still holds informer
+    // (null: whatever it holds), stops its informers and, when why is NotFound (the kind is not
+    // served), makes the mapper forget its group version. False when there was nothing to retire.
+    bool Retire(const EntryKey& key, const Informer* informer, const Status& why);
 
     const std::shared_ptr<rest::RestClient> rest_;
     const std::shared_ptr<discovery::RESTMapper> mapper_;
@@ -167,9 +184,14 @@ class Cache final : public client::Reader, public Informers {
 
     mutable std::mutex mu_;
     std::map<EntryKey, std::unique_ptr<Entry>> entries_;
+    // Entries taken out by Retire: kept (their informers stopped and emptied) because a read under
+    // way may still hold one.
+    std::vector<std::unique_ptr<Entry>> retired_;
     std::optional<Context> started_ctx_;  // a child of Run's context, cancelled by the destructor
     Notification started_;                // notified once started_ctx_ is set
     const std::shared_ptr<Running> running_;
+    // Lets an informer's end reach the Cache while it lives (cleared by the destructor).
+    const std::shared_ptr<Owner> owner_;
 };
 
 }  // namespace ctrl::cache

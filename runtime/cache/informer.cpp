@@ -38,6 +38,12 @@ Task<Status> Informer::Run(Context ctx) {
     const std::shared_ptr<Informer> self = weak_from_this().lock();
     std::shared_ptr<Notification> resync_done;
     const Context run_ctx = Context::WithCancel(ctx);
+    {
+        std::lock_guard lock(stop_mu_);
+        run_ctx_ = run_ctx;
+        if (stop_requested_)
+            run_ctx.Cancel();
+    }
     const auto executor = co_await boost::asio::this_coro::executor;
     processor_->SetExecutor(executor);
     if (resync_period_.count() > 0 && self) {
@@ -55,8 +61,57 @@ Task<Status> Informer::Run(Context ctx) {
     run_ctx.Cancel();
     if (resync_done)
         (void)co_await resync_done->Wait(Context::Background());
+    co_return Finish(std::move(ended));
+}
+
+Status Informer::Finish(Status ended) {
+    std::vector<Context> listeners;
+    bool removed = false;
+    {
+        std::lock_guard lock(stop_mu_);
+        run_ctx_.reset();
+        finished_ = true;
+        removed = stop_requested_;
+        listeners.swap(stop_listeners_);
+    }
+    const Status not_served = reflector_.StopReason();
+    if (removed || !not_served.Ok())
+        reflector_.Clear();
+    if (ended.Ok() && !not_served.Ok())
+        ended = not_served;
     stopped_.Notify();
-    co_return ended;
+    const Status reason = StopReason();
+    for (const Context& listener : listeners)
+        listener.Cancel(reason.Ok() ? CancelledError("the informer of " + gvk_.String() + " stopped") : reason);
+    return ended;
+}
+
+void Informer::Stop() {
+    std::lock_guard lock(stop_mu_);
+    stop_requested_ = true;
+    if (run_ctx_)
+        run_ctx_->Cancel();
+}
+
+Status Informer::StopReason() const {
+    if (Status not_served = reflector_.StopReason(); !not_served.Ok())
+        return not_served;
+    std::lock_guard lock(stop_mu_);
+    if (stop_requested_)
+        return CancelledError("the informer of " + gvk_.String() + " was removed");
+    return OkStatus();
+}
+
+void Informer::CancelOnStop(Context ctx) {
+    {
+        std::lock_guard lock(stop_mu_);
+        if (!finished_) {
+            stop_listeners_.push_back(std::move(ctx));
+            return;
+        }
+    }
+    const Status reason = StopReason();
+    ctx.Cancel(reason.Ok() ? CancelledError("the informer of " + gvk_.String() + " stopped") : reason);
 }
 
 Task<void> Informer::ResyncLoop(Context ctx, std::shared_ptr<Informer> self) {

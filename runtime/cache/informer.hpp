@@ -3,7 +3,10 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "ctrl/cache/event_handler.hpp"
 #include "ctrl/cache/index_func.hpp"
@@ -29,7 +32,9 @@ class Processor;
 // every handler. Made and run by the Cache. Run is one Task on the caller's executor (the
 // reflector, and the resync timer when the reflector options ask for one) until its context ends;
 // it holds the Informer (made with std::make_shared), so dropping the last outside reference while
-// it runs is safe. Thread-safe.
+// it runs is safe. Run also returns on its own when the server stops serving the kind (its CRD
+// deleted: StopReason), and when Stop is called; either way the store is emptied then (its
+// memory freed, its gauges 0, no events: the informer is gone, not its objects). Thread-safe.
 class Informer final : public std::enable_shared_from_this<Informer> {
   public:
     // Handler exceptions and refused objects are counted in registry (see Reflector).
@@ -42,11 +47,21 @@ class Informer final : public std::enable_shared_from_this<Informer> {
 
     // Lists, watches and dispatches until ctx ends, then returns OK once the reflector and the
     // resync timer have stopped; Internal if the reflector failed (a bug: it retries every
-    // failure of the server). A second call returns AlreadyExists at once.
+    // failure of the server). When the server stops serving the kind, returns its NotFound
+    // (StopReason); after Stop, OK. A second call returns AlreadyExists at once.
     Task<Status> Run(Context ctx);
     bool Started() const { return started_.load(); }
     // Whether Run has returned.
     bool Stopped() const { return stopped_.HasBeenNotified(); }
+    // Ends Run (now, or as soon as it starts) and empties the store: the informer is removed
+    // (Cache::RemoveInformer). Handlers get no more events and no deletes.
+    void Stop();
+    // Why the informer stopped on its own or was stopped: NotFound when the server stopped
+    // serving the kind, Cancelled after Stop; OK while it runs or once its context ended.
+    Status StopReason() const;
+    // Cancels ctx, with StopReason, once Run has returned (at once when it has): how a source
+    // learns that its informer is gone.
+    void CancelOnStop(Context ctx);
 
     bool HasSynced() const { return reflector_.HasSynced(); }
     // Waits until synced; when ctx ends first, an error naming the kind, the resource and the last
@@ -73,6 +88,9 @@ class Informer final : public std::enable_shared_from_this<Informer> {
     // Once synced, every resync_period_ until ctx ends: OnUpdate(object, object) to every handler
     // for every object held.
     static Task<void> ResyncLoop(Context ctx, std::shared_ptr<Informer> self);
+    // The end of Run: empties the store when the informer was removed or its kind is not served,
+    // then wakes Stopped's listeners; what Run returns.
+    Status Finish(Status ended);
 
     const GroupVersionKind gvk_;
     const std::shared_ptr<rest::RestClient> client_;
@@ -81,6 +99,12 @@ class Informer final : public std::enable_shared_from_this<Informer> {
     Reflector reflector_;
     std::atomic<bool> started_{false};
     Notification stopped_;
+
+    mutable std::mutex stop_mu_;
+    std::optional<Context> run_ctx_;  // Run's, while it runs
+    bool stop_requested_ = false;
+    bool finished_ = false;  // Finish took the listeners
+    std::vector<Context> stop_listeners_;
     const std::chrono::milliseconds resync_period_;
 };
 

@@ -35,6 +35,9 @@ class Informers {
     // Adds a field index to gvk's informers: List with MatchingFields(field, value) then finds the
     // objects whose extract() returns value.
     virtual Task<Status> IndexField(Context ctx, GroupVersionKind gvk, std::string field, FieldExtractor extract) = 0;
+    // Stops gvk's informers (in that form) and frees what they hold; the next GetInformers makes
+    // new ones. NotFound when there are none.
+    virtual Status RemoveInformer(const GroupVersionKind& gvk, bool metadata_only) = 0;
 };
 
 }  // namespace ctrl::cache

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "ctrl/cache/internal/backoff.hpp"
 #include "ctrl/cache/internal/informer_faults.hpp"
@@ -64,6 +65,10 @@ Task<void> Reflector::Run(Context ctx) {
         if (!ctx.Err().Ok())
             break;
         Fail(status);
+        if (IsNotFound(status) && options_.stop_when_not_served) {
+            StopNotServed(state, status);
+            break;
+        }
         if (IsGone(status)) {
             state.log.V(1).Info("resourceVersion expired: relisting", "err", status, "expiredInARow",
                                 state.gone_in_a_row + 1);
@@ -258,8 +263,31 @@ Status Reflector::ApplyAddedOrModified(Object object) {
     return change.GetStatus();
 }
 
+void Reflector::StopNotServed(State& state, const Status& status) {
+    Status reason = NotFoundError(target_.Describe() + " is not served any more (the server answered 404 Not Found: " +
+                                  status.Message() + "); the reflector stopped");
+    state.log.Info("the server does not serve the resource any more: stopping", "err", status);
+    {
+        std::lock_guard lock(mu_);
+        stop_reason_ = std::move(reason);
+    }
+    synced_event_.Notify();  // a sync wait answers at once (WaitForSync)
+}
+
+void Reflector::Clear() {
+    (void)store_.Replace(std::vector<Object>{}, "");
+    metrics_->Stored(0, 0);
+}
+
+Status Reflector::StopReason() const {
+    std::lock_guard lock(mu_);
+    return stop_reason_;
+}
+
 Task<Status> Reflector::WaitForSync(Context ctx) const {
     Status synced = co_await synced_event_.Wait(std::move(ctx));
+    if (synced.Ok() && !HasSynced())
+        co_return StopReason();
     if (synced.Ok())
         co_return synced;
     const Status last = LastError();
@@ -280,6 +308,8 @@ void Reflector::Fail(Status status) {
     ++stats_.failures;
     if (IsGone(status))
         ++stats_.expired;
+    if (IsNotFound(status))
+        ++stats_.not_found;
     last_error_ = std::move(status);
 }
 

@@ -54,6 +54,11 @@ struct ReflectorOptions {
     // object held, so a controller re-reconciles everything (controller-runtime's SyncPeriod).
     // Default 0: never.
     std::chrono::milliseconds resync_period{0};
+    // A list or watch answered 404 Not Found means the server no longer serves the resource (its
+    // CRD was deleted, its API service removed): the reflector then stops (Run returns, StopReason
+    // says why) instead of retrying a path that is gone. The cache retires such an informer and
+    // its sources wait for the kind again. Default true; false: retry with backoff, as any failure.
+    bool stop_when_not_served = true;
 };
 
 // Counters of what a Reflector did, for tests and metrics.
@@ -67,8 +72,9 @@ struct ReflectorStats {
     int64_t watches = 0;               // watch requests opened
     int64_t events = 0;                // ADDED, MODIFIED and DELETED events applied
     int64_t bookmarks = 0;
-    int64_t failures = 0;  // failed list or watch attempts
-    int64_t expired = 0;   // of which 410 Gone / Expired (each followed by a relist)
+    int64_t failures = 0;   // failed list or watch attempts
+    int64_t expired = 0;    // of which 410 Gone / Expired (each followed by a relist)
+    int64_t not_found = 0;  // of which 404 Not Found (the resource is not served)
 };
 
 // Keeps a Store equal to the server's set of objects of one resource and tells the informer's
@@ -103,13 +109,18 @@ class Reflector final {
     Reflector(const Reflector&) = delete;
     Reflector& operator=(const Reflector&) = delete;
 
-    // Lists, watches, renews and relists until ctx is cancelled; then returns. Call once.
+    // Lists, watches, renews and relists until ctx is cancelled, or until the server stops serving
+    // the resource (ReflectorOptions::stop_when_not_served); then returns. Call once.
     Task<void> Run(Context ctx);
+    // Why Run returned on its own: NotFound naming the resource once the server stopped serving it;
+    // OK while it runs, and when it returned because its context ended.
+    Status StopReason() const;
 
     // Whether the first list is in the store and its events were handed to the handlers.
     bool HasSynced() const { return synced_.load(std::memory_order_acquire); }
     // Waits until HasSynced. When ctx ends first: Timeout (or the context's error) naming the
-    // resource and the last failure ("pods.v1 did not sync: Forbidden: ...").
+    // resource and the last failure ("pods.v1 did not sync: Forbidden: ..."); when Run stopped
+    // first because the resource is not served, that NotFound (StopReason) at once.
     Task<Status> WaitForSync(Context ctx) const;
     // The error of the last failed list or watch attempt; OK since the last successful list.
     Status LastError() const;
@@ -117,6 +128,9 @@ class Reflector final {
     std::string LastResourceVersion() const;
     ReflectorStats Stats() const;
     const ListWatchTarget& Target() const { return target_; }
+    // Empties the store (its informer is gone): the objects freed, the gauges 0, no events to the
+    // handlers. Call after Run has returned.
+    void Clear();
 
   private:
     // The state machine: list pages until the last (kListing), or read a watch-list's initial
@@ -144,6 +158,8 @@ class Reflector final {
     Status ApplyAddedOrModified(Object object);
     void SetResourceVersion(std::string resource_version);
     void Fail(Status status);
+    // Records that the server does not serve the resource (a 404) and wakes sync waiters.
+    void StopNotServed(State& state, const Status& status);
     int64_t WatchTimeoutSeconds();
     // How a watch's stream is decoded for this reflector's store.
     rest::WatchStreamOptions StreamOptions() const;
@@ -166,6 +182,7 @@ class Reflector final {
 
     mutable std::mutex mu_;
     Status last_error_;
+    Status stop_reason_;
     std::string resource_version_;
     ReflectorStats stats_;
 };

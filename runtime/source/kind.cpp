@@ -66,20 +66,48 @@ Task<Status> KindSource::Start(Context ctx, RequestQueue& queue) {
 }
 
 Task<void> KindSource::Run(Context ctx, std::shared_ptr<KindSource> self, RequestQueue* queue) {
-    std::vector<cache::Informer*> informers;
-    bool going = co_await self->AcquireInformers(ctx, informers);
-    going = going && self->Register(ctx, informers, *queue);
-    if (going)
-        going = co_await self->AwaitInformersSynced(ctx, informers);
-    // Each registration syncs once its handler got the informer's first list, a delivery after
-    // the informer's own sync.
-    if (going)
-        going = co_await self->AwaitRegistrationsSynced(ctx);
-    if (!going) {
-        self->SetPhase(Phase::kStopped, ctx.Err());
-        co_return;
+    for (;;) {
+        // One round per set of informers: it ends when ctx does, or when one of them stops (the
+        // kind is not served any more, or its informers were removed); then the source waits for
+        // the kind again, as before a late CRD.
+        Context round = Context::WithCancel(ctx);
+        std::vector<cache::Informer*> informers;
+        bool going = co_await self->AcquireInformers(ctx, informers);
+        going = going && self->Register(ctx, round, informers, *queue);
+        if (going)
+            going = co_await self->AwaitInformersSynced(round, informers);
+        // Each registration syncs once its handler got the informer's first list, a delivery after
+        // the informer's own sync.
+        if (going)
+            going = co_await self->AwaitRegistrationsSynced(round);
+        if (!ctx.Err().Ok()) {
+            self->SetPhase(Phase::kStopped, ctx.Err());
+            co_return;
+        }
+        if (going) {
+            self->SetPhase(Phase::kSynced, OkStatus());
+            const Notification until_an_informer_stops;  // nothing notifies it: the wait ends with round
+            (void)co_await until_an_informer_stops.Wait(round);
+            if (!ctx.Err().Ok())
+                co_return;
+        }
+        self->InformersStopped(round.Err());
     }
-    self->SetPhase(Phase::kSynced, OkStatus());
+}
+
+void KindSource::InformersStopped(const Status& why) {
+    RemoveRegistrations();
+    // NoMatch when the server stopped serving the kind, as when it never did (Ready, the
+    // operator's "served" metrics and checks read the code).
+    const Status reason = IsNotFound(why) ? NoMatchError(why.Message()) : UnavailableError(why.Message());
+    {
+        std::lock_guard lock(mu_);
+        if (phase_ == Phase::kFailed || phase_ == Phase::kStopped)
+            return;
+        phase_ = Phase::kWaiting;
+        reason_ = WaitingFor(gvk_, reason);
+    }
+    log_.Info("the kind's informers stopped: waiting for the kind again", "reason", why.Message());
 }
 
 Task<bool> KindSource::AcquireInformers(Context& ctx, std::vector<cache::Informer*>& informers) {
@@ -99,6 +127,10 @@ Task<bool> KindSource::AcquireInformers(Context& ctx, std::vector<cache::Informe
             failure = (co_await handler_->Prepare(ctx)).Annotate("preparing the event handler");
             if (!ctx.Err().Ok())
                 co_return false;
+            // An informer that stopped (its kind gone) and is not yet out of the cache.
+            for (const cache::Informer* informer : got.Value())
+                if (failure.Ok() && informer->Stopped())
+                    failure = informer->StopReason().Annotate("its informer stopped");
             if (failure.Ok()) {
                 informers = std::move(got).Value();
                 const int64_t attempts = Stats().attempts;
@@ -118,19 +150,25 @@ Task<bool> KindSource::AcquireInformers(Context& ctx, std::vector<cache::Informe
     }
 }
 
-bool KindSource::Register(const Context& ctx, const std::vector<cache::Informer*>& informers, RequestQueue& queue) {
+bool KindSource::Register(const Context& ctx, const Context& round, const std::vector<cache::Informer*>& informers,
+                          RequestQueue& queue) {
     std::lock_guard lock(mu_);
     if (gate_->stopped.load() || !ctx.Err().Ok())
         return false;
     for (cache::Informer* informer : informers) {
         auto adapter = std::make_shared<internal::EventHandlerAdapter>(ctx, queue, handler_, predicates_, gate_);
         registrations_.emplace_back(informer, informer->AddEventHandler(std::move(adapter)));
+        informer->CancelOnStop(round);
     }
     return true;
 }
 
 void KindSource::Unregister() {
     gate_->stopped.store(true);
+    RemoveRegistrations();
+}
+
+void KindSource::RemoveRegistrations() {
     std::vector<std::pair<cache::Informer*, cache::EventHandlerRegistration>> registrations;
     {
         std::lock_guard lock(mu_);
@@ -163,6 +201,12 @@ Task<bool> KindSource::AwaitInformersSynced(Context& ctx, const std::vector<cach
                 break;
             if (!ctx.Err().Ok())
                 co_return false;
+            if (IsNotFound(synced)) {
+                // The informer stopped (its kind is not served): ctx, a round, ends once it has.
+                const Notification until_it_has_stopped;
+                (void)co_await until_it_has_stopped.Wait(ctx);
+                co_return false;
+            }
             if (const Status last = informer->LastError(); !last.Ok())
                 ReportWaiting(last);
         }

@@ -63,6 +63,12 @@ struct KindSourceStats {
 //
 // The informers must outlive the source's run: cancel Start's context, and wait until Running()
 // is false, before destroying them. Thread-safe.
+//
+// The source follows its informers: when one stops (the server stopped serving the kind, its CRD
+// deleted, or the cache's RemoveInformer), the handler leaves them all, Ready() says NoMatch (or
+// Unavailable for a removal) and the source waits for the kind again, as before a late CRD; new
+// informers deliver their first list as creates. The informers it held must then stay alive
+// until it has left them (the Cache keeps retired informers).
 class KindSource final : public Source, public std::enable_shared_from_this<KindSource> {
   public:
     KindSource(cache::Informers& informers, GroupVersionKind gvk, std::shared_ptr<handler::EventHandler> handler,
@@ -93,10 +99,16 @@ class KindSource final : public Source, public std::enable_shared_from_this<Kind
     Task<bool> AcquireInformers(Context& ctx, std::vector<cache::Informer*>& informers);
     // Waits for each informer's first list, reporting its reflector's errors; false when ctx ended.
     Task<bool> AwaitInformersSynced(Context& ctx, const std::vector<cache::Informer*>& informers);
-    // Adds the handler to each informer; false when ctx ended first.
-    bool Register(const Context& ctx, const std::vector<cache::Informer*>& informers, RequestQueue& queue);
-    // Removes the handler from every informer (Start's context ended).
+    // Adds the handler to each informer, and has each cancel round when it stops; false when ctx
+    // ended first.
+    bool Register(const Context& ctx, const Context& round, const std::vector<cache::Informer*>& informers,
+                  RequestQueue& queue);
+    // Removes the handler from every informer and stops deliveries (Start's context ended).
     void Unregister();
+    // Removes the handler from every informer.
+    void RemoveRegistrations();
+    // An informer stopped (why): back to waiting for the kind, the handler off every informer.
+    void InformersStopped(const Status& why);
     // Waits until every registration got its informer's first list; false when ctx ended first.
     Task<bool> AwaitRegistrationsSynced(Context& ctx);
 

@@ -2,7 +2,8 @@
 // not installed): the operator starts and serves pods without the CRD, says so (/readyz/
 // sgp-kind-served, the sgp_kind_served metric, a log line) and leaves pods without groups; the CRD
 // is installed 20 s after the start, and every matching pod gets its groups within 15 s of that,
-// from the same process (its pid unchanged, never exited).
+// from the same process (its pid unchanged, never exited). Then (issue 29) the CRD is deleted
+// under a running operator and comes back.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -157,6 +158,67 @@ spec:
     EXPECT_TRUE(Eventually([&] { return MetricValue(op->MetricsText(), "sgp_kind_served") == 1.0; }, testing::kTestWait,
                            200ms));
     EXPECT_EQ(op->LogLinesWith({"Starting manager"}), 1) << "one start in the log";
+}
+
+// Issue 29, acceptance 2, end to end: the CRD deleted while the operator runs turns
+// sgp_kind_served to 0 and /readyz/sgp-kind-served names the kind (its informer stopped, the
+// source waits for the kind again); recreated, the same process applies policies again and
+// sgp_kind_served is 1, without a restart.
+TEST_F(LateCrdTest, ACrdDeletedWhileRunningIsReportedThenPickedUpAgainWithoutARestart) {
+    ASSERT_TRUE(InstallSgpCrd().Ok());
+    const std::string ns = MakeNamespace();
+    Apply(ns, PodYaml("web-1", "app=web"));
+    OperatorProcess* op = StartOperator({.name = "crd-deleted", .watch_namespaces = {ns}});
+    ASSERT_NE(op, nullptr);
+    const pid_t pid = op->Pid();
+    EXPECT_TRUE(Eventually([&] { return MetricValue(op->MetricsText(), "sgp_kind_served") == 1.0; }, testing::kTestWait,
+                           200ms));
+
+    const auto deleting = std::chrono::steady_clock::now();
+    const StatusOr<std::string> deleted = KubectlOut({"delete", "crd", std::string(kSgpCrdName), "--wait=true"});
+    ASSERT_TRUE(deleted.Ok()) << deleted.GetStatus();
+    const auto gone = std::chrono::steady_clock::now();
+    testing::CurlResult check;
+    EXPECT_TRUE(Eventually(
+        [&] {
+            check = op->ReadyzCheck("sgp-kind-served");
+            return check.status == 500 && SaysKindMissing(check.body) &&
+                   MetricValue(op->MetricsText(), "sgp_kind_served") == 0.0;
+        },
+        10s, 100ms))
+        << "/readyz/sgp-kind-served answered " << check.status << ": " << check.body << "\n"
+        << MetricLines(op->MetricsText(), "sgp_kind_served");
+    std::printf("[ figures ] CRD delete took %.2f s; gone -> sgp_kind_served 0: %.2f s\n",
+                std::chrono::duration<double>(gone - deleting).count(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - gone).count());
+    std::printf("[ e2e ] after the CRD was deleted, /readyz/sgp-kind-served: %d %s", check.status, check.body.c_str());
+
+    const auto reinstalled = std::chrono::steady_clock::now();
+    ASSERT_TRUE(InstallSgpCrd().Ok());
+    Apply(ns, R"(
+apiVersion: vpcresources.k8s.aws/v1beta1
+kind: SecurityGroupPolicy
+metadata:
+  name: web
+spec:
+  podSelector:
+    matchLabels:
+      app: web
+  securityGroups:
+    groupIds: [sg-web]
+)");
+    EXPECT_TRUE(AnnotationsConverge({ns}, kLateCrdBound));
+    StatusOr<ClusterSnapshot> after = ReadSnapshot({ns});
+    ASSERT_TRUE(after.Ok()) << after.GetStatus();
+    const Object* pod = FindPod(*after, ns, "web-1");
+    ASSERT_NE(pod, nullptr);
+    EXPECT_EQ(ActualAnnotation(*pod), "sg-web");
+    EXPECT_TRUE(Eventually([&] { return MetricValue(op->MetricsText(), "sgp_kind_served") == 1.0; }, testing::kTestWait,
+                           200ms));
+    std::printf("[ figures ] CRD reinstalled -> the pod with its groups and sgp_kind_served 1: %.2f s\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - reinstalled).count());
+    EXPECT_TRUE(op->Running()) << op->LogTail(40);
+    EXPECT_EQ(op->Pid(), pid);
 }
 
 }  // namespace

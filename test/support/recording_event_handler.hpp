@@ -40,6 +40,11 @@ class RecordingHandler final : public handler::EventHandler {
         std::lock_guard lock(mu_);
         return log_;
     }
+    // Forgets the calls recorded so far.
+    void Clear() {
+        std::lock_guard lock(mu_);
+        log_.clear();
+    }
 
     std::atomic<int> prepared{0};
     Status prepare_result;

@@ -213,6 +213,17 @@ class FakeInformers final : public cache::Informers {
     Task<Status> IndexField(Context, GroupVersionKind, std::string, cache::FieldExtractor) override {
         co_return OkStatus();
     }
+    // Stops the informer; the next GetInformers makes a new one (the stopped one is kept: a
+    // source may still hold it).
+    Status RemoveInformer(const GroupVersionKind&, bool) override {
+        std::lock_guard lock(mu_);
+        if (!informer_)
+            return NotFoundError("no informer");
+        informer_->Stop();
+        removed_.push_back(std::move(informer_));
+        informer_.reset();
+        return OkStatus();
+    }
 
   private:
     metrics::Registry registry_;
@@ -222,6 +233,7 @@ class FakeInformers final : public cache::Informers {
     std::atomic<int> calls_{0};
     std::mutex mu_;
     std::shared_ptr<cache::Informer> informer_;
+    std::vector<std::shared_ptr<cache::Informer>> removed_;
     Context run_ctx_ = Context::WithCancel(Context::Background());
 };
 
