@@ -66,7 +66,12 @@ Cache::Cache(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<discovery::
       executor_(std::move(executor)),
       options_(std::move(options)),
       running_(std::make_shared<Running>()),
-      owner_(std::make_shared<Owner>(this)) {}
+      owner_(std::make_shared<Owner>(this)) {
+    namespaces_.insert(options_.default_namespaces.begin(), options_.default_namespaces.end());
+    namespaces_.erase("");
+    if (options_.namespace_selector)
+        namespace_informer_ = MakeNamespaceInformer();
+}
 
 Cache::~Cache() {
     {
@@ -86,8 +91,10 @@ std::optional<Context> Cache::Begin(const Context& ctx) {
         if (started_ctx_)
             return std::nullopt;
         started_ctx_ = Context::WithCancel(ctx);
+        if (namespace_informer_)
+            RunInformerLocked(EntryKey{namespace_informer_->Kind(), true}, namespace_informer_);
         for (auto& [key, entry] : entries_)
-            for (auto& informer : entry->informers)
+            for (const auto& informer : entry->scope->informers)
                 RunInformerLocked(key, informer);
         started = started_ctx_;
     }
@@ -144,10 +151,15 @@ Task<Status> Cache::WaitForStarted(Context ctx) const {
 bool Cache::Stopped() const {
     std::lock_guard lock(mu_);
     for (const auto& [key, entry] : entries_)
-        for (const auto& informer : entry->informers)
+        for (const auto& informer : entry->scope->informers)
             if (informer->Started() && !informer->Stopped())
                 return false;
-    return true;
+    return !namespace_informer_ || !namespace_informer_->Started() || namespace_informer_->Stopped();
+}
+
+std::shared_ptr<const Cache::Scope> Cache::ScopeOf(const Entry& entry) const {
+    std::lock_guard lock(mu_);
+    return entry.scope;
 }
 
 StoreOptions Cache::StoreOptionsFor(const GroupVersionKind& gvk) const {
@@ -181,64 +193,82 @@ Task<StatusOr<Cache::Entry*>> Cache::EntryFor(Context& ctx, const GroupVersionKi
             co_return found.GetStatus();
         mapping = std::move(found).Value();
     }
-
-    auto entry = std::make_unique<Entry>();
-    entry->mapping = *mapping;
     const auto by_object = options_.by_object.find(gvk);
     const ByObject* per_kind = by_object != options_.by_object.end() ? &by_object->second : nullptr;
-    std::vector<std::string> namespaces = options_.default_namespaces;
-    if (per_kind != nullptr && per_kind->namespaces)
+    const bool follows = mapping->Namespaced() && (per_kind == nullptr || !per_kind->namespaces);
+    if (follows)
+        CTRL_CO_RETURN_IF_ERROR(co_await WaitForNamespaces(ctx));
+
+    std::lock_guard lock(mu_);
+    if (auto it = entries_.find(key); it != entries_.end())
+        co_return it->second.get();  // made meanwhile
+    auto entry = std::make_unique<Entry>();
+    entry->mapping = *mapping;
+    entry->follows_namespaces = follows;
+    std::vector<std::string> namespaces{""};
+    if (follows)
+        namespaces = FollowedNamespacesLocked();
+    else if (mapping->Namespaced() && !per_kind->namespaces->empty())
         namespaces = *per_kind->namespaces;
-    if (namespaces.empty() || !mapping->Namespaced())
-        namespaces = {""};
+    auto scope = std::make_shared<Scope>();
+    for (const std::string& namespace_name : namespaces) {
+        scope->namespaces.push_back(namespace_name);
+        scope->informers.push_back(MakeInformer(gvk, metadata_only, *mapping, namespace_name));
+    }
+    entry->scope = std::move(scope);
+    auto [it, inserted] = entries_.emplace(key, std::move(entry));
+    if (started_ctx_)
+        for (const auto& informer : it->second->scope->informers)
+            RunInformerLocked(key, informer);
+    co_return it->second.get();
+}
+
+std::shared_ptr<Informer> Cache::MakeInformer(const GroupVersionKind& gvk, bool metadata_only,
+                                              const discovery::RESTMapping& mapping,
+                                              const std::string& namespace_name) const {
+    const auto by_object = options_.by_object.find(gvk);
+    const ByObject* per_kind = by_object != options_.by_object.end() ? &by_object->second : nullptr;
     const LabelSelector& labels =
         per_kind != nullptr && per_kind->label_selector ? *per_kind->label_selector : options_.default_label_selector;
     const FieldSelector& fields =
         per_kind != nullptr && per_kind->field_selector ? *per_kind->field_selector : options_.default_field_selector;
-    for (const std::string& namespace_name : namespaces) {
-        ListWatchTarget target;
-        target.resource = mapping->resource;
-        target.namespaced = mapping->Namespaced();
-        target.namespace_name = namespace_name;
-        target.label_selector = labels.String();
-        target.field_selector = fields.String();
-        target.metadata_only = metadata_only;
-        target.protobuf = options_.protobuf && !metadata_only && protobuf::HasBuiltinSchema(gvk.ApiVersion(), gvk.kind);
-        entry->namespaces.push_back(namespace_name);
-        entry->informers.push_back(
-            std::make_shared<Informer>(gvk, rest_, std::move(target), StoreOptionsFor(gvk), options_.reflector,
-                                       options_.registry != nullptr ? *options_.registry : metrics::DefaultRegistry()));
-    }
-
-    std::lock_guard lock(mu_);
-    auto [it, inserted] = entries_.emplace(key, std::move(entry));
-    if (inserted && started_ctx_)
-        for (auto& informer : it->second->informers)
-            RunInformerLocked(key, informer);
-    co_return it->second.get();
+    ListWatchTarget target;
+    target.resource = mapping.resource;
+    target.namespaced = mapping.Namespaced();
+    target.namespace_name = namespace_name;
+    target.label_selector = labels.String();
+    target.field_selector = fields.String();
+    target.metadata_only = metadata_only;
+    target.protobuf = options_.protobuf && !metadata_only && protobuf::HasBuiltinSchema(gvk.ApiVersion(), gvk.kind);
+    return std::make_shared<Informer>(gvk, rest_, std::move(target), StoreOptionsFor(gvk), options_.reflector,
+                                      options_.registry != nullptr ? *options_.registry : metrics::DefaultRegistry());
 }
 
 Task<StatusOr<std::vector<Informer*>>> Cache::GetInformers(Context ctx, GroupVersionKind gvk, bool metadata_only) {
     CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(ctx, gvk, metadata_only, /*for_read=*/false));
     std::vector<Informer*> informers;
-    for (auto& informer : entry->informers)
+    for (const auto& informer : ScopeOf(*entry)->informers)
         informers.push_back(informer.get());
     co_return informers;
 }
 
-StatusOr<std::vector<Informer*>> Cache::ChooseInformers(const Entry& entry, std::string_view namespace_name,
-                                                        bool named_read) const {
+StatusOr<std::vector<Informer*>> Cache::ChooseInformers(const Entry& entry, const Scope& scope,
+                                                        std::string_view namespace_name, bool named_read) const {
     if (!Started())
         return NotStarted();
     std::vector<Informer*> chosen;
-    for (std::size_t i = 0; i < entry.informers.size(); ++i) {
-        const std::string& cached = entry.namespaces[i];
+    for (std::size_t i = 0; i < scope.informers.size(); ++i) {
+        const std::string& cached = scope.namespaces[i];
         if (cached.empty() || namespace_name.empty() || cached == namespace_name)
-            chosen.push_back(entry.informers[i].get());
+            chosen.push_back(scope.informers[i].get());
     }
+    // No namespace cached yet (a namespace selector that selects none): a list of every
+    // namespace is empty.
+    if (chosen.empty() && namespace_name.empty() && !named_read)
+        return chosen;
     if (chosen.empty() || (named_read && chosen.size() > 1)) {
         std::string held;
-        for (const std::string& ns : entry.namespaces)
+        for (const std::string& ns : scope.namespaces)
             held += (held.empty() ? "\"" : ", \"") + ns + "\"";
         return BadRequestError("the cache holds " + entry.mapping.resource.resource + " of namespaces " + held +
                                " only; namespace \"" + std::string(namespace_name) + "\" is not cached");
@@ -246,17 +276,18 @@ StatusOr<std::vector<Informer*>> Cache::ChooseInformers(const Entry& entry, std:
     return chosen;
 }
 
-Task<StatusOr<std::vector<const Store*>>> Cache::SyncedStores(Context& ctx, Entry& entry,
-                                                              std::string_view namespace_name, bool named_read) {
-    CTRL_CO_ASSIGN_OR_RETURN(std::vector<Informer*> chosen, ChooseInformers(entry, namespace_name, named_read));
-    std::vector<const Store*> stores;
+Task<StatusOr<Cache::SyncedScope>> Cache::SyncedStores(Context& ctx, Entry& entry, std::string_view namespace_name,
+                                                       bool named_read) {
+    SyncedScope synced{ScopeOf(entry), {}};
+    CTRL_CO_ASSIGN_OR_RETURN(std::vector<Informer*> chosen,
+                             ChooseInformers(entry, *synced.scope, namespace_name, named_read));
     for (Informer* informer : chosen) {
         // Once synced, a read costs no wait (no coroutine frames on the hot path).
         if (!informer->HasSynced())
             CTRL_CO_RETURN_IF_ERROR(co_await informer->WaitForSync(ctx));
-        stores.push_back(&informer->GetStore());
+        synced.stores.push_back(&informer->GetStore());
     }
-    co_return stores;
+    co_return synced;
 }
 
 Task<Status> Cache::WaitForCacheSync(Context ctx) {
@@ -265,8 +296,10 @@ Task<Status> Cache::WaitForCacheSync(Context ctx) {
         std::lock_guard lock(mu_);
         if (!started_ctx_)
             co_return NotStarted();
+        if (namespace_informer_)
+            informers.push_back(namespace_informer_.get());
         for (auto& [key, entry] : entries_)
-            for (auto& informer : entry->informers)
+            for (const auto& informer : entry->scope->informers)
                 informers.push_back(informer.get());
     }
     std::string failures;
@@ -282,8 +315,10 @@ Task<Status> Cache::WaitForCacheSync(Context ctx) {
 Task<Status> Cache::IndexField(Context ctx, GroupVersionKind gvk, std::string field, FieldExtractor extract) {
     CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(ctx, gvk, /*metadata_only=*/false, /*for_read=*/false));
     const std::string name = internal::FieldIndexName(field);
-    for (auto& informer : entry->informers)
+    std::lock_guard lock(mu_);
+    for (const auto& informer : entry->scope->informers)
         CTRL_CO_RETURN_IF_ERROR(informer->AddIndex(name, extract));
+    entry->indexes.emplace_back(name, IndexFunc(std::move(extract)));
     co_return OkStatus();
 }
 
@@ -294,9 +329,9 @@ Task<StatusOr<CachedObject>> Cache::Find(Context& ctx, const GroupVersionKind& g
     CTRL_CO_ASSIGN_OR_RETURN(Entry * entry, co_await EntryFor(ctx, gvk, metadata_only, /*for_read=*/true));
     CTRL_CO_RETURN_IF_ERROR(client::CheckNamedKey(entry->mapping, key, "get"));
     const std::string namespace_name = entry->mapping.Namespaced() ? key.namespace_name : std::string();
-    CTRL_CO_ASSIGN_OR_RETURN(std::vector<const Store*> stores,
+    CTRL_CO_ASSIGN_OR_RETURN(SyncedScope synced,
                              co_await SyncedStores(ctx, *entry, namespace_name, /*named_read=*/true));
-    for (const Store* store : stores)
+    for (const Store* store : synced.stores)
         if (CachedObject cached = store->Get(namespace_name, key.name))
             co_return cached;
     co_return internal::ObjectNotFound(entry->mapping, key.name);
@@ -309,11 +344,11 @@ Task<StatusOr<std::vector<CachedObject>>> Cache::Select(Context& ctx, const Grou
         co_return std::vector<CachedObject>();
     if (!entry->mapping.Namespaced())
         options.namespace_name.clear();
-    CTRL_CO_ASSIGN_OR_RETURN(std::vector<const Store*> stores,
+    CTRL_CO_ASSIGN_OR_RETURN(SyncedScope synced,
                              co_await SyncedStores(ctx, *entry, options.namespace_name, /*named_read=*/false));
-    if (stores.size() == 1)
-        resource_version = stores.front()->LastSyncResourceVersion();
-    co_return internal::SelectObjects(stores, options);
+    if (synced.stores.size() == 1)
+        resource_version = synced.stores.front()->LastSyncResourceVersion();
+    co_return internal::SelectObjects(synced.stores, options);
 }
 
 Task<Status> Cache::GetObject(Context ctx, ObjectKey key, Object& object, client::ObjectForm form,

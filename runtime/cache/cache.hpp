@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,6 +79,21 @@ class Cache final : public client::Reader, public Informers {
     Status RemoveInformerFor(bool metadata_only = false) {
         return RemoveInformer(scheme::GroupVersionKindOf<T>(), metadata_only);
     }
+    // Cancels ctx when gvk's informers change (a cached namespace added or removed), once.
+    void CancelOnInformersChanged(const GroupVersionKind& gvk, bool metadata_only, Context ctx) override;
+
+    // cache_namespaces.cpp: the cached namespaces at run time. A cache made with namespaces
+    // (CacheOptions::default_namespaces or namespace_selector) can add and remove them while it
+    // runs: every namespaced kind that follows them (no ByObject namespaces of its own) gets an
+    // informer for an added namespace, started at once, without relisting the others; a removed
+    // namespace's informers stop and free what they held. Sources follow (see
+    // source::KindSource). BadRequest for a cache of every namespace and for an empty name. With a namespace_selector,
+    // the selector's namespaces are added and removed as they are labelled and unlabelled, and these calls change the
+    // set as well.
+    Status AddNamespace(const std::string& namespace_name);
+    Status RemoveNamespace(const std::string& namespace_name);
+    // The cached namespaces; empty for a cache of every namespace.
+    std::vector<std::string> Namespaces() const;
 
     Task<Status> GetObject(Context ctx, ObjectKey key, Object& object, client::ObjectForm form,
                            client::GetOptions options) override;
@@ -133,28 +149,38 @@ class Cache final : public client::Reader, public Informers {
 
   private:
     struct Entry;
+    struct Scope;
     struct Running;
     struct Owner;
+    class NamespaceFollower;
     using EntryKey = std::pair<GroupVersionKind, bool>;  // kind, metadata only
+    // The stores a read chose, synced, and the scope that keeps them alive while it reads.
+    struct SyncedScope {
+        std::shared_ptr<const Scope> scope;
+        std::vector<const Store*> stores;
+    };
 
     // The entry of gvk, made if missing (unless reads must not make one).
     Task<StatusOr<Entry*>> EntryFor(Context& ctx, const GroupVersionKind& gvk, bool metadata_only, bool for_read);
-    // The informers to read for namespace_name ("" = all); BadRequest naming the cached namespaces
-    // when none (or, for a named read, more than one) fits.
-    StatusOr<std::vector<Informer*>> ChooseInformers(const Entry& entry, std::string_view namespace_name,
-                                                     bool named_read) const;
+    // The entry's current scope.
+    std::shared_ptr<const Scope> ScopeOf(const Entry& entry) const;
+    // The informers of scope to read for namespace_name ("" = all); BadRequest naming the cached
+    // namespaces when none (or, for a named read, more than one) fits.
+    StatusOr<std::vector<Informer*>> ChooseInformers(const Entry& entry, const Scope& scope,
+                                                     std::string_view namespace_name, bool named_read) const;
     // The synced informer entry of gvk for a read that must not wait (full objects first, else
-    // metadata-only); Unavailable when there is none or it has not synced.
-    StatusOr<const Entry*> SyncedEntryNow(const GroupVersionKind& gvk) const;
+    // metadata-only), and its scope; Unavailable when there is none or it has not synced.
+    StatusOr<std::pair<const Entry*, std::shared_ptr<const Scope>>> SyncedEntryNow(const GroupVersionKind& gvk) const;
     // The stores to read for namespace_name ("" = all), after their informers synced.
-    Task<StatusOr<std::vector<const Store*>>> SyncedStores(Context& ctx, Entry& entry, std::string_view namespace_name,
-                                                           bool named_read);
+    Task<StatusOr<SyncedScope>> SyncedStores(Context& ctx, Entry& entry, std::string_view namespace_name,
+                                             bool named_read);
     // Find without suspending, when the kind's informers exist and have synced (the common case,
     // which then costs no coroutine frame beyond Find's); nullopt when Find must wait.
     std::optional<StatusOr<CachedObject>> FindNow(const GroupVersionKind& gvk, bool metadata_only,
                                                   const ObjectKey& key) const;
-    // A named read's informers of entry (the key checked; namespace_name set to the one read).
-    StatusOr<std::vector<Informer*>> NamedReadInformers(const Entry& entry, const ObjectKey& key,
+    // A named read's informers of entry in scope (the key checked; namespace_name set to the one
+    // read).
+    StatusOr<std::vector<Informer*>> NamedReadInformers(const Entry& entry, const Scope& scope, const ObjectKey& key,
                                                         std::string& namespace_name) const;
     // The object named in the stores of informers (synced); NotFound as the server says it.
     static StatusOr<CachedObject> GetNamed(const Entry& entry, const std::vector<Informer*>& informers,
@@ -168,6 +194,24 @@ class Cache final : public client::Reader, public Informers {
     Task<StatusOr<std::vector<CachedObject>>> Select(Context& ctx, const GroupVersionKind& gvk, bool metadata_only,
                                                      client::ListOptions& options, std::string& resource_version);
     StoreOptions StoreOptionsFor(const GroupVersionKind& gvk) const;
+    // A new informer of gvk (in that form) for one namespace ("" = every namespace), not run.
+    std::shared_ptr<Informer> MakeInformer(const GroupVersionKind& gvk, bool metadata_only,
+                                           const discovery::RESTMapping& mapping,
+                                           const std::string& namespace_name) const;
+    // cache_namespaces.cpp: the namespaces a new entry of a following kind starts with.
+    std::vector<std::string> FollowedNamespacesLocked() const;
+    // Replaces key's scope with `scope` and takes the key's change listeners (to cancel once the
+    // lock is released).
+    void SetScopeLocked(const EntryKey& key, Entry& entry, std::shared_ptr<const Scope> scope,
+                        std::vector<Context>& listeners);
+    // Waits until a namespace selector's first list is in (at once without a selector, or before
+    // the cache runs).
+    Task<Status> WaitForNamespaces(Context& ctx);
+    // The informer of the namespaces CacheOptions::namespace_selector selects, which adds and
+    // removes them (metadata only).
+    std::shared_ptr<Informer> MakeNamespaceInformer();
+    // Takes key's change listeners (to cancel once the lock is released).
+    std::vector<Context> TakeListenersLocked(const EntryKey& key);
     // Marks the cache started and runs the informers made so far; the context they run under, or
     // nullopt when the cache was started already.
     std::optional<Context> Begin(const Context& ctx);
@@ -184,6 +228,12 @@ class Cache final : public client::Reader, public Informers {
 
     mutable std::mutex mu_;
     std::map<EntryKey, std::unique_ptr<Entry>> entries_;
+    // Cancelled when their key's scope changes (CancelOnInformersChanged).
+    std::map<EntryKey, std::vector<Context>> scope_listeners_;
+    // The cached namespaces; empty: every namespace (unless a namespace selector follows them).
+    std::set<std::string> namespaces_;
+    // Follows CacheOptions::namespace_selector (null without one).
+    std::shared_ptr<Informer> namespace_informer_;
     // Entries taken out by Retire: kept (their informers stopped and emptied) because a read under
     // way may still hold one.
     std::vector<std::unique_ptr<Entry>> retired_;

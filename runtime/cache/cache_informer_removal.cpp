@@ -20,6 +20,7 @@ Status Cache::RemoveInformer(const GroupVersionKind& gvk, bool metadata_only) {
 
 bool Cache::Retire(const EntryKey& key, const Informer* informer, const Status& why) {
     std::vector<std::shared_ptr<Informer>> informers;
+    std::vector<Context> listeners;
     {
         std::lock_guard lock(mu_);
         const auto it = entries_.find(key);
@@ -28,15 +29,18 @@ bool Cache::Retire(const EntryKey& key, const Informer* informer, const Status& 
         Entry& entry = *it->second;
         if (informer != nullptr) {
             bool holds = false;
-            for (const auto& held : entry.informers)
+            for (const auto& held : entry.scope->informers)
                 holds = holds || held.get() == informer;
             if (!holds)
                 return false;  // an informer of an entry retired before
         }
-        informers = entry.informers;
+        informers = entry.scope->informers;
         retired_.push_back(std::move(it->second));
         entries_.erase(it);
+        listeners = TakeListenersLocked(key);
     }
+    for (const Context& listener : listeners)
+        listener.Cancel(CancelledError("the informers of " + key.first.String() + " were removed"));
     const GroupVersionKind& gvk = key.first;
     for (const std::shared_ptr<Informer>& stopping : informers)
         stopping->Stop();

@@ -28,7 +28,13 @@ struct ByObject {
 // How a Cache lists and holds objects. Every field says its default.
 struct CacheOptions {
     // Namespaces cached for namespaced kinds (one informer per namespace). Default: every namespace.
+    // Cache::AddNamespace and RemoveNamespace change them at run time.
     std::vector<std::string> default_namespaces{};
+    // Cache the namespaces this selects (by their labels), followed at run time: a namespace
+    // labelled to match is added (its objects listed and watched, the others untouched), one
+    // unlabelled or deleted is removed (its informers stopped, their objects freed). Added to
+    // default_namespaces. Namespaced kinds with ByObject namespaces keep theirs. Default: none.
+    std::optional<LabelSelector> namespace_selector{};
     // Only objects these select are listed and watched (the server filters). Default: everything.
     LabelSelector default_label_selector{};
     FieldSelector default_field_selector{};

@@ -12,13 +12,16 @@
 
 namespace ctrl::cache {
 
-StatusOr<const Cache::Entry*> Cache::SyncedEntryNow(const GroupVersionKind& gvk) const {
+StatusOr<std::pair<const Cache::Entry*, std::shared_ptr<const Cache::Scope>>> Cache::SyncedEntryNow(
+    const GroupVersionKind& gvk) const {
     const Entry* entry = nullptr;
+    std::shared_ptr<const Scope> scope;
     {
         std::lock_guard lock(mu_);
         for (const bool metadata_only : {false, true}) {
             if (auto it = entries_.find(EntryKey{gvk, metadata_only}); it != entries_.end()) {
                 entry = it->second.get();
+                scope = entry->scope;
                 break;
             }
         }
@@ -26,17 +29,17 @@ StatusOr<const Cache::Entry*> Cache::SyncedEntryNow(const GroupVersionKind& gvk)
     if (entry == nullptr)
         return UnavailableError("the cache has no informer for " + gvk.String() +
                                 " yet: read the kind once (or GetInformers) before reading it without waiting");
-    for (const std::shared_ptr<Informer>& informer : entry->informers)
+    for (const std::shared_ptr<Informer>& informer : scope->informers)
         if (!informer->HasSynced())
             return UnavailableError("the informer of " + gvk.String() + " has not synced yet");
-    return entry;
+    return std::make_pair(entry, std::move(scope));
 }
 
-StatusOr<std::vector<Informer*>> Cache::NamedReadInformers(const Entry& entry, const ObjectKey& key,
+StatusOr<std::vector<Informer*>> Cache::NamedReadInformers(const Entry& entry, const Scope& scope, const ObjectKey& key,
                                                            std::string& namespace_name) const {
     CTRL_RETURN_IF_ERROR(client::CheckNamedKey(entry.mapping, key, "get"));
     namespace_name = entry.mapping.Namespaced() ? key.namespace_name : std::string();
-    return ChooseInformers(entry, namespace_name, /*named_read=*/true);
+    return ChooseInformers(entry, scope, namespace_name, /*named_read=*/true);
 }
 
 StatusOr<CachedObject> Cache::GetNamed(const Entry& entry, const std::vector<Informer*>& informers,
@@ -50,15 +53,18 @@ StatusOr<CachedObject> Cache::GetNamed(const Entry& entry, const std::vector<Inf
 std::optional<StatusOr<CachedObject>> Cache::FindNow(const GroupVersionKind& gvk, bool metadata_only,
                                                      const ObjectKey& key) const {
     const Entry* entry = nullptr;
+    std::shared_ptr<const Scope> scope;
     {
         std::lock_guard lock(mu_);
-        if (auto it = entries_.find(EntryKey{gvk, metadata_only}); it != entries_.end())
+        if (auto it = entries_.find(EntryKey{gvk, metadata_only}); it != entries_.end()) {
             entry = it->second.get();
+            scope = entry->scope;
+        }
     }
     if (entry == nullptr || !Started())
         return std::nullopt;
     std::string namespace_name;
-    StatusOr<std::vector<Informer*>> chosen = NamedReadInformers(*entry, key, namespace_name);
+    StatusOr<std::vector<Informer*>> chosen = NamedReadInformers(*entry, *scope, key, namespace_name);
     if (!chosen.Ok())
         return chosen.GetStatus();
     for (const Informer* informer : *chosen)
@@ -68,16 +74,18 @@ std::optional<StatusOr<CachedObject>> Cache::FindNow(const GroupVersionKind& gvk
 }
 
 StatusOr<std::shared_ptr<const Object>> Cache::GetSharedNow(const GroupVersionKind& gvk, const ObjectKey& key) const {
-    CTRL_ASSIGN_OR_RETURN(const Entry* entry, SyncedEntryNow(gvk));
+    CTRL_ASSIGN_OR_RETURN(auto synced, SyncedEntryNow(gvk));
+    const auto& [entry, scope] = synced;
     std::string namespace_name;
-    CTRL_ASSIGN_OR_RETURN(std::vector<Informer*> chosen, NamedReadInformers(*entry, key, namespace_name));
+    CTRL_ASSIGN_OR_RETURN(std::vector<Informer*> chosen, NamedReadInformers(*entry, *scope, key, namespace_name));
     CTRL_ASSIGN_OR_RETURN(CachedObject cached, GetNamed(*entry, chosen, namespace_name, key.name));
     return cached.Shared();
 }
 
 StatusOr<std::vector<std::shared_ptr<const Object>>> Cache::ListSharedNow(const GroupVersionKind& gvk,
                                                                           const client::ListOptions& options) const {
-    CTRL_ASSIGN_OR_RETURN(const Entry* entry, SyncedEntryNow(gvk));
+    CTRL_ASSIGN_OR_RETURN(auto synced, SyncedEntryNow(gvk));
+    const auto& [entry, scope] = synced;
     std::vector<std::shared_ptr<const Object>> shared;
     if (options.label_selector.IsNothing())
         return shared;
@@ -85,7 +93,7 @@ StatusOr<std::vector<std::shared_ptr<const Object>>> Cache::ListSharedNow(const 
     if (!entry->mapping.Namespaced())
         selected.namespace_name.clear();
     CTRL_ASSIGN_OR_RETURN(std::vector<Informer*> chosen,
-                          ChooseInformers(*entry, selected.namespace_name, /*named_read=*/false));
+                          ChooseInformers(*entry, *scope, selected.namespace_name, /*named_read=*/false));
     std::vector<const Store*> stores;
     for (const Informer* informer : chosen)
         stores.push_back(&informer->GetStore());

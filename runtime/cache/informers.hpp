@@ -38,6 +38,9 @@ class Informers {
     // Stops gvk's informers (in that form) and frees what they hold; the next GetInformers makes
     // new ones. NotFound when there are none.
     virtual Status RemoveInformer(const GroupVersionKind& gvk, bool metadata_only) = 0;
+    // Cancels ctx once gvk's informers change (one added or removed for a cached namespace).
+    // Default: the informers never change but by stopping (Informer::CancelOnStop).
+    virtual void CancelOnInformersChanged(const GroupVersionKind& /*gvk*/, bool /*metadata_only*/, Context /*ctx*/) {}
 };
 
 }  // namespace ctrl::cache

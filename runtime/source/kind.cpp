@@ -71,6 +71,7 @@ Task<void> KindSource::Run(Context ctx, std::shared_ptr<KindSource> self, Reques
         // kind is not served any more, or its informers were removed); then the source waits for
         // the kind again, as before a late CRD.
         Context round = Context::WithCancel(ctx);
+        self->informers_.CancelOnInformersChanged(self->gvk_, self->options_.metadata_only, round);
         std::vector<cache::Informer*> informers;
         bool going = co_await self->AcquireInformers(ctx, informers);
         going = going && self->Register(ctx, round, informers, *queue);
@@ -91,7 +92,11 @@ Task<void> KindSource::Run(Context ctx, std::shared_ptr<KindSource> self, Reques
             if (!ctx.Err().Ok())
                 co_return;
         }
-        self->InformersStopped(round.Err());
+        // The kind is not served any more: back to waiting for it. Otherwise the informers
+        // changed (a cached namespace added or removed, or removed by RemoveInformer): the next
+        // round keeps the handler on those that stay and adds it to the new ones.
+        if (const Status why = round.Err(); IsNotFound(why))
+            self->InformersStopped(why);
     }
 }
 
@@ -152,14 +157,33 @@ Task<bool> KindSource::AcquireInformers(Context& ctx, std::vector<cache::Informe
 
 bool KindSource::Register(const Context& ctx, const Context& round, const std::vector<cache::Informer*>& informers,
                           RequestQueue& queue) {
-    std::lock_guard lock(mu_);
-    if (gate_->stopped.load() || !ctx.Err().Ok())
-        return false;
-    for (cache::Informer* informer : informers) {
-        auto adapter = std::make_shared<internal::EventHandlerAdapter>(ctx, queue, handler_, predicates_, gate_);
-        registrations_.emplace_back(informer, informer->AddEventHandler(std::move(adapter)));
-        informer->CancelOnStop(round);
+    std::vector<Registration> dropped;
+    {
+        std::lock_guard lock(mu_);
+        if (gate_->stopped.load() || !ctx.Err().Ok())
+            return false;
+        const auto listed = [&informers](const cache::Informer* informer) {
+            return std::find(informers.begin(), informers.end(), informer) != informers.end();
+        };
+        std::vector<Registration> kept;
+        for (Registration& registration : registrations_)
+            (listed(registration.informer) && !registration.informer->Stopped() ? kept : dropped)
+                .push_back(std::move(registration));
+        registrations_ = std::move(kept);
+        for (cache::Informer* informer : informers) {
+            const bool registered = std::any_of(registrations_.begin(), registrations_.end(),
+                                                [informer](const Registration& r) { return r.informer == informer; });
+            if (!registered) {
+                auto adapter =
+                    std::make_shared<internal::EventHandlerAdapter>(ctx, queue, handler_, predicates_, gate_);
+                registrations_.push_back(Registration{informer, informer->weak_from_this().lock(),
+                                                      informer->AddEventHandler(std::move(adapter))});
+            }
+            informer->CancelOnStop(round);
+        }
     }
+    for (const Registration& registration : dropped)
+        (void)registration.informer->RemoveEventHandler(registration.handle);
     return true;
 }
 
@@ -169,21 +193,21 @@ void KindSource::Unregister() {
 }
 
 void KindSource::RemoveRegistrations() {
-    std::vector<std::pair<cache::Informer*, cache::EventHandlerRegistration>> registrations;
+    std::vector<Registration> registrations;
     {
         std::lock_guard lock(mu_);
         registrations.swap(registrations_);
     }
-    for (const auto& [informer, registration] : registrations)
-        (void)informer->RemoveEventHandler(registration);
+    for (const Registration& registration : registrations)
+        (void)registration.informer->RemoveEventHandler(registration.handle);
 }
 
 Task<bool> KindSource::AwaitRegistrationsSynced(Context& ctx) {
     std::vector<cache::EventHandlerRegistration> registrations;
     {
         std::lock_guard lock(mu_);
-        for (const auto& [informer, registration] : registrations_)
-            registrations.push_back(registration);
+        for (const Registration& registration : registrations_)
+            registrations.push_back(registration.handle);
     }
     for (const cache::EventHandlerRegistration& registration : registrations)
         if (!(co_await registration.WaitForSync(ctx)).Ok())

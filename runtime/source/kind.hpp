@@ -64,11 +64,12 @@ struct KindSourceStats {
 // The informers must outlive the source's run: cancel Start's context, and wait until Running()
 // is false, before destroying them. Thread-safe.
 //
-// The source follows its informers: when one stops (the server stopped serving the kind, its CRD
-// deleted, or the cache's RemoveInformer), the handler leaves them all, Ready() says NoMatch (or
-// Unavailable for a removal) and the source waits for the kind again, as before a late CRD; new
-// informers deliver their first list as creates. The informers it held must then stay alive
-// until it has left them (the Cache keeps retired informers).
+// The source follows its informers: when the server stops serving the kind (its CRD deleted), the
+// handler leaves them, Ready() says NoMatch and the source waits for the kind again, as before a
+// late CRD. When the informers change (Informers::CancelOnInformersChanged: a cached namespace
+// added or removed; or RemoveInformer), it takes the current ones: the handler stays on those that
+// remain, leaves the others, and a new one delivers its first list as creates. An informer it
+// leaves is kept alive until it has left (shared ownership when the informer has it).
 class KindSource final : public Source, public std::enable_shared_from_this<KindSource> {
   public:
     KindSource(cache::Informers& informers, GroupVersionKind gvk, std::shared_ptr<handler::EventHandler> handler,
@@ -99,8 +100,8 @@ class KindSource final : public Source, public std::enable_shared_from_this<Kind
     Task<bool> AcquireInformers(Context& ctx, std::vector<cache::Informer*>& informers);
     // Waits for each informer's first list, reporting its reflector's errors; false when ctx ended.
     Task<bool> AwaitInformersSynced(Context& ctx, const std::vector<cache::Informer*>& informers);
-    // Adds the handler to each informer, and has each cancel round when it stops; false when ctx
-    // ended first.
+    // Puts the handler on exactly these informers (kept where it is, added where it is not, taken
+    // off the others), and has each cancel round when it stops; false when ctx ended first.
     bool Register(const Context& ctx, const Context& round, const std::vector<cache::Informer*>& informers,
                   RequestQueue& queue);
     // Removes the handler from every informer and stops deliveries (Start's context ended).
@@ -133,7 +134,14 @@ class KindSource final : public Source, public std::enable_shared_from_this<Kind
     Status reason_;  // why not synced (kWaiting, kFailed)
     std::vector<StatusCode> logged_codes_;
     KindSourceStats stats_;
-    std::vector<std::pair<cache::Informer*, cache::EventHandlerRegistration>> registrations_;
+    // The handler on one informer; owned keeps an informer the cache dropped (a removed namespace)
+    // alive until the handler is off it (null for an informer not owned by a shared_ptr).
+    struct Registration {
+        cache::Informer* informer = nullptr;
+        std::shared_ptr<cache::Informer> owned;
+        cache::EventHandlerRegistration handle;
+    };
+    std::vector<Registration> registrations_;
 };
 
 // A source of the events of gvk's informers (controller-runtime's source.Kind): typed kinds,

@@ -6,17 +6,30 @@
 #include <vector>
 
 #include "ctrl/cache/cache.hpp"
+#include "ctrl/cache/index_func.hpp"
 #include "ctrl/cache/informer.hpp"
 #include "ctrl/discovery/rest_mapper.hpp"
 
 namespace ctrl::cache {
 
-// One kind's informers in a Cache (one per cached namespace), made together. A retired entry
+// A kind's informers at one moment: one per cached namespace ("" = every namespace). Immutable:
+// a change of the cached namespaces makes a new Scope, and a read holds the one it started with,
+// so the informers it reads stay alive until it is done.
+struct Cache::Scope {
+    std::vector<std::string> namespaces{};  // parallel to informers
+    std::vector<std::shared_ptr<Informer>> informers{};
+};
+
+// One kind (in one form) in a Cache: its mapping and its current Scope. A retired entry
 // (Cache::Retire) is kept, so a pointer to an Entry stays valid while the Cache lives.
 struct Cache::Entry {
     discovery::RESTMapping mapping{};
-    std::vector<std::string> namespaces{};  // parallel to informers; "" = every namespace
-    std::vector<std::shared_ptr<Informer>> informers{};
+    // Whether the scope follows the cache's namespaces (AddNamespace, RemoveNamespace, the
+    // namespace selector): a namespaced kind without namespaces of its own (ByObject).
+    bool follows_namespaces = false;
+    std::shared_ptr<const Scope> scope;  // guarded by Cache::mu_ (ScopeOf)
+    // Field indexes (IndexField), given to informers made later too; guarded by Cache::mu_.
+    std::vector<std::pair<std::string, IndexFunc>> indexes{};
 };
 
 // The Cache as an informer's end sees it: null once the Cache is destroyed.
@@ -28,6 +41,12 @@ struct Cache::Owner {
         std::lock_guard lock(mu);
         if (cache != nullptr)
             (void)cache->Retire(key, informer, why);
+    }
+    // Cache::AddNamespace or RemoveNamespace, while the Cache lives.
+    void FollowNamespace(const std::string& namespace_name, bool cached) {
+        std::lock_guard lock(mu);
+        if (cache != nullptr)
+            (void)(cached ? cache->AddNamespace(namespace_name) : cache->RemoveNamespace(namespace_name));
     }
 
     std::mutex mu;
