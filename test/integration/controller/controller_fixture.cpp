@@ -74,6 +74,7 @@ void ControllerFixture::SetUp() {
     ASSERT_TRUE(api::AddAllBuiltinsToScheme(*scheme).Ok());
     ASSERT_TRUE(vpcresources::vpcresourcesv1beta1::AddToScheme(*scheme).Ok());
     options.scheme = scheme;
+    ConfigureCluster(options);
     StatusOr<CountedCluster> counted = NewCountedCluster(config, io_.get_executor(), registry_, std::move(options));
     ASSERT_TRUE(counted.Ok()) << counted.GetStatus();
     transport_ = counted->transport;

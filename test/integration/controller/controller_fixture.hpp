@@ -53,6 +53,9 @@ class ReconcileLog {
 class ControllerFixture : public ::testing::Test {
   protected:
     void SetUp() override;
+    // Changes the cluster's options before it is made (default: namespaced kinds cached in the
+    // test's namespace only).
+    virtual void ConfigureCluster(cluster::Options& /*options*/) {}
     void TearDown() override;
 
     // Runs the host (cache and controllers) in the background until TearDown.
