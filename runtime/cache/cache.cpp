@@ -228,16 +228,20 @@ std::shared_ptr<Informer> Cache::MakeInformer(const GroupVersionKind& gvk, bool 
                                               const std::string& namespace_name) const {
     const auto by_object = options_.by_object.find(gvk);
     const ByObject* per_kind = by_object != options_.by_object.end() ? &by_object->second : nullptr;
-    const LabelSelector& labels =
-        per_kind != nullptr && per_kind->label_selector ? *per_kind->label_selector : options_.default_label_selector;
-    const FieldSelector& fields =
-        per_kind != nullptr && per_kind->field_selector ? *per_kind->field_selector : options_.default_field_selector;
+    const LabelSelector* labels =
+        per_kind != nullptr && per_kind->label_selector ? &*per_kind->label_selector : &options_.default_label_selector;
+    const FieldSelector* fields =
+        per_kind != nullptr && per_kind->field_selector ? &*per_kind->field_selector : &options_.default_field_selector;
+    if (auto set = selectors_.find(EntryKey{gvk, metadata_only}); set != selectors_.end()) {
+        labels = &set->second.first;
+        fields = &set->second.second;
+    }
     ListWatchTarget target;
     target.resource = mapping.resource;
     target.namespaced = mapping.Namespaced();
     target.namespace_name = namespace_name;
-    target.label_selector = labels.String();
-    target.field_selector = fields.String();
+    target.label_selector = labels->String();
+    target.field_selector = fields->String();
     target.metadata_only = metadata_only;
     target.protobuf = options_.protobuf && !metadata_only && protobuf::HasBuiltinSchema(gvk.ApiVersion(), gvk.kind);
     return std::make_shared<Informer>(gvk, rest_, std::move(target), StoreOptionsFor(gvk), options_.reflector,

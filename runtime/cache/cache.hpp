@@ -82,7 +82,7 @@ class Cache final : public client::Reader, public Informers {
     // Cancels ctx when gvk's informers change (a cached namespace added or removed), once.
     void CancelOnInformersChanged(const GroupVersionKind& gvk, bool metadata_only, Context ctx) override;
 
-    // cache_namespaces.cpp: the cached namespaces at run time. A cache made with namespaces
+    // cache_scope.cpp: the cached namespaces at run time. A cache made with namespaces
     // (CacheOptions::default_namespaces or namespace_selector) can add and remove them while it
     // runs: every namespaced kind that follows them (no ByObject namespaces of its own) gets an
     // informer for an added namespace, started at once, without relisting the others; a removed
@@ -94,6 +94,12 @@ class Cache final : public client::Reader, public Informers {
     Status RemoveNamespace(const std::string& namespace_name);
     // The cached namespaces; empty for a cache of every namespace.
     std::vector<std::string> Namespaces() const;
+    // Lists and watches gvk (in that form) with these selectors from now on (instead of
+    // CacheOptions' and ByObject's), by restarting its informers alone: new ones list with the
+    // selectors, the old ones stop and free what they held, other kinds are untouched, and
+    // sources move to the new informers (whose first list they get as creates; objects that are
+    // not selected any more leave the cache without a delete). Kept for informers made later.
+    Status SetSelectors(const GroupVersionKind& gvk, bool metadata_only, LabelSelector labels, FieldSelector fields);
 
     Task<Status> GetObject(Context ctx, ObjectKey key, Object& object, client::ObjectForm form,
                            client::GetOptions options) override;
@@ -194,11 +200,12 @@ class Cache final : public client::Reader, public Informers {
     Task<StatusOr<std::vector<CachedObject>>> Select(Context& ctx, const GroupVersionKind& gvk, bool metadata_only,
                                                      client::ListOptions& options, std::string& resource_version);
     StoreOptions StoreOptionsFor(const GroupVersionKind& gvk) const;
-    // A new informer of gvk (in that form) for one namespace ("" = every namespace), not run.
+    // A new informer of gvk (in that form) for one namespace ("" = every namespace), not run;
+    // call with mu_ held (it reads selectors_).
     std::shared_ptr<Informer> MakeInformer(const GroupVersionKind& gvk, bool metadata_only,
                                            const discovery::RESTMapping& mapping,
                                            const std::string& namespace_name) const;
-    // cache_namespaces.cpp: the namespaces a new entry of a following kind starts with.
+    // cache_scope.cpp: the namespaces a new entry of a following kind starts with.
     std::vector<std::string> FollowedNamespacesLocked() const;
     // Replaces key's scope with `scope` and takes the key's change listeners (to cancel once the
     // lock is released).
@@ -232,6 +239,8 @@ class Cache final : public client::Reader, public Informers {
     std::map<EntryKey, std::vector<Context>> scope_listeners_;
     // The cached namespaces; empty: every namespace (unless a namespace selector follows them).
     std::set<std::string> namespaces_;
+    // Selectors set at run time (SetSelectors), by kind and form.
+    std::map<EntryKey, std::pair<LabelSelector, FieldSelector>> selectors_;
     // Follows CacheOptions::namespace_selector (null without one).
     std::shared_ptr<Informer> namespace_informer_;
     // Entries taken out by Retire: kept (their informers stopped and emptied) because a read under

@@ -19,6 +19,7 @@
 
 #include "ctrl/api/config_map.hpp"
 #include "ctrl/api/namespace.hpp"
+#include "ctrl/api/secret.hpp"
 #include "ctrl/builder/builder.hpp"
 #include "ctrl/reconcile/reconciler.hpp"
 #include "test/integration/controller/controller_fixture.hpp"
@@ -43,17 +44,21 @@ std::string NamespaceName(int i) {
     return std::string("scope-") + (i < 10 ? "0" : "") + std::to_string(i);
 }
 
-// The value of name{gvk="/v1, Kind=ConfigMap", <label>="<value>"} in the default registry (the
-// cache's), -1 when absent.
-double ConfigMapMetric(const std::string& name, const std::string& label, const std::string& value) {
+// The value of name{gvk="<gvk>", <label>="<value>"} in the default registry (the cache's), -1
+// when absent.
+double InformerMetric(const std::string& name, const std::string& gvk, const std::string& label,
+                      const std::string& value) {
     std::istringstream text(metrics::DefaultRegistry().SerializeText());
     for (std::string line; std::getline(text, line);) {
-        if (line.starts_with(name + "{") &&
-            line.find(std::string("gvk=\"") + kConfigMapGvk + "\"") != std::string::npos &&
+        if (line.starts_with(name + "{") && line.find("gvk=\"" + gvk + "\"") != std::string::npos &&
             line.find(label + "=\"" + value + "\"") != std::string::npos)
             return std::stod(line.substr(line.rfind(' ') + 1));
     }
     return -1;
+}
+
+double ConfigMapMetric(const std::string& name, const std::string& label, const std::string& value) {
+    return InformerMetric(name, kConfigMapGvk, label, value);
 }
 
 // Bytes the allocator has handed out and not had back.
@@ -226,6 +231,61 @@ TEST_F(NamespaceScopeTest, LabellingANamespaceAddsItsObjectsAndUnlabellingFreesT
     ASSERT_TRUE(Run(Direct().Create(TestContext(), late)).Ok());
     std::this_thread::sleep_for(1s);
     EXPECT_EQ(ReconciledIn(added), before_extra);
+}
+
+using SelectorRestartTest = ctrl::testing::ControllerFixture;
+
+// Scope: an informer's selector changed at run time restarts that informer alone.
+TEST_F(SelectorRestartTest, NewSelectorsRestartThatKindsInformersAlone) {
+    ctrl::testing::ReconcileLog log;
+    auto recorder =
+        reconcile::AsReconciler([&log](Context, reconcile::Request request) -> Task<StatusOr<reconcile::Result>> {
+            log.Begin(request.String());
+            log.End(request.String());
+            co_return reconcile::Result{};
+        });
+    for (const char* name : {"picked", "left"}) {
+        api::ConfigMap cm;
+        cm.SetNamespace(Namespace());
+        cm.SetName(name);
+        if (std::string(name) == "picked")
+            cm.SetLabels({{"pick", "yes"}});
+        ASSERT_TRUE(Run(Direct().Create(TestContext(), cm)).Ok());
+    }
+    ASSERT_TRUE(
+        builder::ControllerFor<api::ConfigMap>(*host_).Owns<api::Secret>().Named("picker").Complete(recorder).Ok());
+    StartHost();
+    ASSERT_TRUE(Eventually([&] { return log.Keys().size() == 2; })) << log.Keys().size();
+    const auto secrets_synced = [&] {
+        return InformerMetric("ctrl_informer_last_sync_timestamp_seconds", "/v1, Kind=Secret", "namespace",
+                              Namespace());
+    };
+    const double secrets_synced_before = secrets_synced();
+    ASSERT_GT(secrets_synced_before, 0);
+
+    StatusOr<LabelSelector> pick = LabelSelector::Parse("pick=yes");
+    ASSERT_TRUE(pick.Ok());
+    const GroupVersionKind gvk = scheme::GroupVersionKindOf<api::ConfigMap>();
+    ASSERT_TRUE(cluster_->GetCache().SetSelectors(gvk, false, *pick, FieldSelector{}).Ok());
+    // The cache holds the picked one only; a new picked one is reconciled, a new unpicked one not.
+    EXPECT_TRUE(Eventually([&] {
+        api::ConfigMapList list;
+        return Run(Client().List(TestContext(), list, client::InNamespace(Namespace()))).Ok() &&
+               list.Items().size() == 1;
+    }));
+    for (const char* name : {"picked-2", "left-2"}) {
+        api::ConfigMap cm;
+        cm.SetNamespace(Namespace());
+        cm.SetName(name);
+        if (std::string(name) == "picked-2")
+            cm.SetLabels({{"pick", "yes"}});
+        ASSERT_TRUE(Run(Direct().Create(TestContext(), cm)).Ok());
+    }
+    EXPECT_TRUE(Eventually([&] { return log.Count(Namespace() + "/picked-2") > 0; }));
+    std::this_thread::sleep_for(1s);
+    EXPECT_EQ(log.Count(Namespace() + "/left-2"), 0);
+    // The Secrets' informer (another kind of the same controller) did not list again.
+    EXPECT_EQ(secrets_synced(), secrets_synced_before);
 }
 
 }  // namespace

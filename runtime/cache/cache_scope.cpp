@@ -1,5 +1,5 @@
-// Cache: the cached namespaces at run time (AddNamespace, RemoveNamespace, the namespace
-// selector) and the listeners told when a kind's informers change.
+// Cache: a kind's informers at run time: the cached namespaces (AddNamespace, RemoveNamespace, the
+// namespace selector), its selectors (SetSelectors), and the listeners told when they change.
 
 #include <memory>
 #include <string>
@@ -125,6 +125,41 @@ Status Cache::RemoveNamespace(const std::string& namespace_name) {
                                          removed.size());
     for (const Context& listener : listeners)
         listener.Cancel(CancelledError("namespace " + namespace_name + " was removed from the cache"));
+    return OkStatus();
+}
+
+Status Cache::SetSelectors(const GroupVersionKind& gvk, bool metadata_only, LabelSelector labels,
+                           FieldSelector fields) {
+    const EntryKey key{gvk, metadata_only};
+    std::vector<Context> listeners;
+    std::vector<std::shared_ptr<Informer>> replaced;
+    {
+        std::lock_guard lock(mu_);
+        selectors_[key] = {std::move(labels), std::move(fields)};
+        const auto it = entries_.find(key);
+        if (it == entries_.end())
+            return OkStatus();  // informers made later use them
+        Entry& entry = *it->second;
+        auto scope = std::make_shared<Scope>();
+        scope->namespaces = entry.scope->namespaces;
+        for (const std::string& namespace_name : scope->namespaces) {
+            std::shared_ptr<Informer> informer = MakeInformer(gvk, metadata_only, entry.mapping, namespace_name);
+            for (const auto& [index, fn] : entry.indexes)
+                (void)informer->AddIndex(index, fn);
+            scope->informers.push_back(std::move(informer));
+        }
+        replaced = entry.scope->informers;
+        SetScopeLocked(key, entry, scope, listeners);
+        if (started_ctx_)
+            for (const auto& informer : scope->informers)
+                RunInformerLocked(key, informer);
+    }
+    for (const std::shared_ptr<Informer>& informer : replaced)
+        informer->Stop();
+    log::Logger().WithName("cache").Info("informers restarted with new selectors", "kind", gvk, "informers",
+                                         replaced.size());
+    for (const Context& listener : listeners)
+        listener.Cancel(CancelledError("the selectors of " + gvk.String() + " changed"));
     return OkStatus();
 }
 
