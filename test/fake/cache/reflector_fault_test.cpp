@@ -213,6 +213,42 @@ TEST_P(ReflectorFaultTest, ForbiddenListIsRetriedAndNamedByWaitForSync) {
     EXPECT_TRUE(reflector_->LastError().Ok());
 }
 
+// Issue 29: a 404 means the server does not serve the resource any more (its CRD deleted): the
+// reflector stops instead of retrying the gone path, and says why.
+TEST_P(ReflectorFaultTest, NotFoundOnTheWatchStopsTheReflector) {
+    script_.SetLists({Json(PodList("10", {PodItem("a", "1")}))});
+    script_.SetWatches({FakeResponse::Body(404, "text/plain; charset=utf-8", "404 page not found")});
+    Start();
+    ASSERT_TRUE(Eventually([&] { return stopped_.load(); })) << "Run did not return after a 404";
+    const Status reason = reflector_->StopReason();
+    EXPECT_TRUE(IsNotFound(reason)) << reason;
+    EXPECT_THAT(reason.Message(), HasSubstr("pods.v1 is not served any more"));
+    EXPECT_EQ(script_.Watches().size(), 1u) << "no retry of the gone path";
+    EXPECT_EQ(reflector_->Stats().not_found, 1);
+    EXPECT_TRUE(reflector_->HasSynced());  // it had synced; its store is the caller's to clear
+}
+
+TEST_P(ReflectorFaultTest, NotFoundOnTheFirstListAnswersSyncWaitersAtOnce) {
+    script_.SetLists({FakeResponse::Body(404, "text/plain; charset=utf-8", "404 page not found")});
+    Start();
+    const Status synced = RunOn(io_.get_executor(), reflector_->WaitForSync(TestContext()));
+    EXPECT_TRUE(IsNotFound(synced)) << synced;
+    EXPECT_FALSE(reflector_->HasSynced());
+    EXPECT_EQ(script_.Lists().size(), 1u);
+}
+
+TEST_P(ReflectorFaultTest, NotFoundIsRetriedWhenStoppingIsTurnedOff) {
+    script_.SetLists({FakeResponse::Body(404, "text/plain; charset=utf-8", "404 page not found"),
+                      Json(PodList("10", {PodItem("a", "1")}))});
+    script_.SetWatches({OpenWatch("")});
+    ReflectorOptions options = FastOptions();
+    options.stop_when_not_served = false;
+    Start(options);
+    EXPECT_TRUE(RunOn(io_.get_executor(), reflector_->WaitForSync(TestContext())).Ok());
+    EXPECT_TRUE(reflector_->StopReason().Ok());
+    EXPECT_FALSE(stopped_.load());
+}
+
 TEST_P(ReflectorFaultTest, HandlerAddedAfterSyncGetsTheStoreThenChanges) {
     script_.SetLists({Json(PodList("10", {PodItem("a", "1"), PodItem("b", "2")}))});
     script_.SetWatches({FakeResponse::Stream(

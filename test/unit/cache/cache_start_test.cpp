@@ -2,10 +2,13 @@
 // timer), returns at once once started, and ends with its context otherwise. No request is made:
 // the cache has no informer.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "ctrl/cache/cache.hpp"
 #include "ctrl/discovery/static_rest_mapper.hpp"
@@ -66,6 +69,32 @@ TEST_F(CacheStartTest, AWaitEndsWithItsContextWhenTheCacheDoesNotStart) {
     ASSERT_TRUE(waited->has_value());
     EXPECT_TRUE(IsCancelled(waited->value())) << waited->value();
     EXPECT_FALSE(cache_->Started());
+}
+
+// Namespaces at run time: a cache of every namespace refuses them (there is nothing to add to);
+// a cache of named namespaces adds and removes names, and says which it holds.
+TEST_F(CacheStartTest, NamespacesChangeOnlyInACacheOfNamedNamespaces) {
+    const Status refused = cache_->AddNamespace("team-b");
+    EXPECT_TRUE(IsBadRequest(refused)) << refused;
+    EXPECT_THAT(refused.Message(), ::testing::HasSubstr("holds every namespace"));
+    EXPECT_TRUE(IsBadRequest(cache_->RemoveNamespace("team-b")));
+    EXPECT_TRUE(cache_->Namespaces().empty());
+
+    rest::Config config;
+    config.host = "https://127.0.0.1:1";
+    auto client = rest::RestClient::New(config, loop_.Executor(), registry_);
+    ASSERT_TRUE(client.Ok());
+    CacheOptions options;
+    options.default_namespaces = {"team-a"};
+    Cache named(std::move(client).Value(), std::make_shared<discovery::StaticRESTMapper>(), loop_.Executor(), options);
+    EXPECT_TRUE(IsBadRequest(named.AddNamespace("")));
+    EXPECT_TRUE(named.AddNamespace("team-b").Ok());
+    EXPECT_TRUE(named.AddNamespace("team-b").Ok());  // already there
+    EXPECT_EQ(named.Namespaces(), (std::vector<std::string>{"team-a", "team-b"}));
+    EXPECT_TRUE(named.RemoveNamespace("team-a").Ok());
+    EXPECT_TRUE(named.RemoveNamespace("absent").Ok());
+    EXPECT_EQ(named.Namespaces(), (std::vector<std::string>{"team-b"}));
+    EXPECT_TRUE(IsNotFound(named.RemoveInformer(GroupVersionKind{"", "v1", "Pod"}, false)));
 }
 
 }  // namespace
