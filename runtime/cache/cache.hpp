@@ -80,7 +80,7 @@ class Cache final : public client::Reader, public Informers {
         return RemoveInformer(scheme::GroupVersionKindOf<T>(), metadata_only);
     }
     // Cancels ctx when gvk's informers change (a cached namespace added or removed), once.
-    void CancelOnInformersChanged(const GroupVersionKind& gvk, bool metadata_only, Context ctx) override;
+    void CancelOnInformersChanged(Context ctx, const GroupVersionKind& gvk, bool metadata_only) override;
 
     // cache_scope.cpp: the cached namespaces at run time. A cache made with namespaces
     // (CacheOptions::default_namespaces or namespace_selector) can add and remove them while it

@@ -179,7 +179,7 @@ std::vector<Context> Cache::TakeListenersLocked(const EntryKey& key) {
     return listeners;
 }
 
-void Cache::CancelOnInformersChanged(const GroupVersionKind& gvk, bool metadata_only, Context ctx) {
+void Cache::CancelOnInformersChanged(Context ctx, const GroupVersionKind& gvk, bool metadata_only) {
     std::lock_guard lock(mu_);
     std::vector<Context>& listeners = scope_listeners_[EntryKey{gvk, metadata_only}];
     // Listeners whose context ended (a source's finished round) are dropped as new ones come.

@@ -40,7 +40,7 @@ class Informers {
     virtual Status RemoveInformer(const GroupVersionKind& gvk, bool metadata_only) = 0;
     // Cancels ctx once gvk's informers change (one added or removed for a cached namespace).
     // Default: the informers never change but by stopping (Informer::CancelOnStop).
-    virtual void CancelOnInformersChanged(const GroupVersionKind& /*gvk*/, bool /*metadata_only*/, Context /*ctx*/) {}
+    virtual void CancelOnInformersChanged(Context /*ctx*/, const GroupVersionKind& /*gvk*/, bool /*metadata_only*/) {}
 };
 
 }  // namespace ctrl::cache

@@ -71,10 +71,14 @@ Task<void> KindSource::Run(Context ctx, std::shared_ptr<KindSource> self, Reques
         // kind is not served any more, or its informers were removed); then the source waits for
         // the kind again, as before a late CRD.
         Context round = Context::WithCancel(ctx);
-        self->informers_.CancelOnInformersChanged(self->gvk_, self->options_.metadata_only, round);
+        self->informers_.CancelOnInformersChanged(round, self->gvk_, self->options_.metadata_only);
         std::vector<cache::Informer*> informers;
         bool going = co_await self->AcquireInformers(ctx, informers);
-        going = going && self->Register(ctx, round, informers, *queue);
+        going = going && self->Register(ctx, informers, *queue);
+        if (going) {
+            for (cache::Informer* informer : informers)
+                informer->CancelOnStop(round);  // the round ends when one of them stops
+        }
         if (going)
             going = co_await self->AwaitInformersSynced(round, informers);
         // Each registration syncs once its handler got the informer's first list, a delivery after
@@ -155,8 +159,7 @@ Task<bool> KindSource::AcquireInformers(Context& ctx, std::vector<cache::Informe
     }
 }
 
-bool KindSource::Register(const Context& ctx, const Context& round, const std::vector<cache::Informer*>& informers,
-                          RequestQueue& queue) {
+bool KindSource::Register(const Context& ctx, const std::vector<cache::Informer*>& informers, RequestQueue& queue) {
     std::vector<Registration> dropped;
     {
         std::lock_guard lock(mu_);
@@ -179,7 +182,6 @@ bool KindSource::Register(const Context& ctx, const Context& round, const std::v
                 registrations_.push_back(Registration{informer, informer->weak_from_this().lock(),
                                                       informer->AddEventHandler(std::move(adapter))});
             }
-            informer->CancelOnStop(round);
         }
     }
     for (const Registration& registration : dropped)

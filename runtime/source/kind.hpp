@@ -101,9 +101,8 @@ class KindSource final : public Source, public std::enable_shared_from_this<Kind
     // Waits for each informer's first list, reporting its reflector's errors; false when ctx ended.
     Task<bool> AwaitInformersSynced(Context& ctx, const std::vector<cache::Informer*>& informers);
     // Puts the handler on exactly these informers (kept where it is, added where it is not, taken
-    // off the others), and has each cancel round when it stops; false when ctx ended first.
-    bool Register(const Context& ctx, const Context& round, const std::vector<cache::Informer*>& informers,
-                  RequestQueue& queue);
+    // off the others); false when ctx ended first.
+    bool Register(const Context& ctx, const std::vector<cache::Informer*>& informers, RequestQueue& queue);
     // Removes the handler from every informer and stops deliveries (Start's context ended).
     void Unregister();
     // Removes the handler from every informer.
