@@ -6,10 +6,14 @@
 #include <thread>
 
 #include "test/e2e/kubectl_admin.hpp"
-#include "test/e2e/metrics_text.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/metrics_text.hpp"
 
 namespace ctrl::e2e {
+
+using ctrl::testing::MetricLines;
+using ctrl::testing::MetricSum;
+using ctrl::testing::MetricValue;
 namespace {
 
 using namespace std::chrono_literals;

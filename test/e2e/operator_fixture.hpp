@@ -12,12 +12,17 @@
 #include <vector>
 
 #include "test/e2e/kubectl_admin.hpp"
-#include "test/e2e/metrics_text.hpp"
 #include "test/e2e/operator_manifests.hpp"
 #include "test/e2e/operator_process.hpp"
 #include "test/e2e/sgp_expectation.hpp"
+#include "test/support/metrics_text.hpp"
 
 namespace ctrl::e2e {
+
+// The /metrics readers (test/support/metrics_text.hpp).
+using ctrl::testing::MetricLines;
+using ctrl::testing::MetricSum;
+using ctrl::testing::MetricValue;
 
 // The acceptance bounds: a matching change shows on the pods within 5 s; once the CRD is
 // installed, pods get their groups within 15 s. Used as Eventually deadlines, nothing else.

@@ -5,12 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <sstream>
 #include <string>
 
 #include "ctrl/metrics/registry.hpp"
 #include "test/integration/cache/cluster_fixture.hpp"
 #include "test/integration/cache/pod_ops.hpp"
+#include "test/support/metrics_text.hpp"
 
 namespace ctrl::cache::test {
 namespace {
@@ -19,12 +19,8 @@ using namespace std::chrono_literals;
 
 // The value of `name`{..., namespace="<ns>"} in the default registry, or -1 when absent.
 double StoreGauge(const std::string& name, const std::string& ns) {
-    std::istringstream text(metrics::DefaultRegistry().SerializeText());
-    for (std::string line; std::getline(text, line);) {
-        if (line.starts_with(name + "{") && line.find("namespace=\"" + ns + "\"") != std::string::npos)
-            return std::stod(line.substr(line.rfind(' ') + 1));
-    }
-    return -1;
+    return ctrl::testing::MetricValue(metrics::DefaultRegistry().SerializeText(), name, {{"namespace", ns}})
+        .value_or(-1);
 }
 
 class StoreMetricsTest : public ClusterTest {};

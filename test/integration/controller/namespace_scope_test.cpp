@@ -25,6 +25,7 @@
 #include "test/integration/controller/controller_fixture.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/kubectl.hpp"
+#include "test/support/metrics_text.hpp"
 
 namespace ctrl {
 namespace {
@@ -48,13 +49,8 @@ std::string NamespaceName(int i) {
 // when absent.
 double InformerMetric(const std::string& name, const std::string& gvk, const std::string& label,
                       const std::string& value) {
-    std::istringstream text(metrics::DefaultRegistry().SerializeText());
-    for (std::string line; std::getline(text, line);) {
-        if (line.starts_with(name + "{") && line.find("gvk=\"" + gvk + "\"") != std::string::npos &&
-            line.find(label + "=\"" + value + "\"") != std::string::npos)
-            return std::stod(line.substr(line.rfind(' ') + 1));
-    }
-    return -1;
+    return ctrl::testing::MetricValue(metrics::DefaultRegistry().SerializeText(), name, {{"gvk", gvk}, {label, value}})
+        .value_or(-1);
 }
 
 double ConfigMapMetric(const std::string& name, const std::string& label, const std::string& value) {

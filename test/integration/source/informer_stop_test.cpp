@@ -15,6 +15,7 @@
 #include "test/integration/source/source_fixture.hpp"
 #include "test/support/crds.hpp"
 #include "test/support/kubeconfig_config.hpp"
+#include "test/support/metrics_text.hpp"
 #include "test/support/recording_event_handler.hpp"
 
 namespace ctrl::source {
@@ -38,13 +39,12 @@ int GonePathRequests(const std::vector<std::string>& paths, std::size_t first) {
     return count;
 }
 
-// The value of ctrl_informer_objects for gvk (all namespaces) in the default registry (the
-// cache's), or -1 when absent.
+// ctrl_informer_objects of gvk's informer of every namespace in the default registry (the
+// cache's); -1 when absent.
 double ObjectsGauge(const std::string& gvk) {
-    const std::string text = metrics::DefaultRegistry().SerializeText();
-    const std::string prefix = "ctrl_informer_objects{gvk=\"" + gvk + "\",namespace=\"\"} ";
-    const std::size_t at = text.find(prefix);
-    return at == std::string::npos ? -1 : std::stod(text.substr(at + prefix.size()));
+    return ctrl::testing::MetricValue(metrics::DefaultRegistry().SerializeText(), "ctrl_informer_objects",
+                                      {{"gvk", gvk}, {"namespace", ""}})
+        .value_or(-1);
 }
 
 class InformerStopTest : public SourceTest {

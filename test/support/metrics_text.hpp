@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace ctrl::e2e {
+namespace ctrl::testing {
 
 // The value of the first sample of metric `name` whose labels include `labels` (any order, others
 // allowed); nullopt when there is none.
@@ -20,4 +20,4 @@ double MetricSum(std::string_view text, std::string_view name, const std::map<st
 // The sample lines of text whose metric name starts with prefix, for failure messages.
 std::string MetricLines(std::string_view text, std::string_view prefix);
 
-}  // namespace ctrl::e2e
+}  // namespace ctrl::testing

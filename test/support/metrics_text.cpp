@@ -1,10 +1,10 @@
-#include "test/e2e/metrics_text.hpp"
+#include "test/support/metrics_text.hpp"
 
 #include <cstdlib>
 #include <functional>
 #include <sstream>
 
-namespace ctrl::e2e {
+namespace ctrl::testing {
 namespace {
 
 // Parses `{a="x",b="y"}` starting at text[at] == '{'; returns the index after '}' or npos.
@@ -89,4 +89,4 @@ std::string MetricLines(std::string_view text, std::string_view prefix) {
     return lines.empty() ? "(no " + std::string(prefix) + "* sample)\n" : lines;
 }
 
-}  // namespace ctrl::e2e
+}  // namespace ctrl::testing
