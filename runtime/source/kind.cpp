@@ -74,6 +74,8 @@ Task<void> KindSource::Run(Context ctx, std::shared_ptr<KindSource> self, Reques
         self->informers_.CancelOnInformersChanged(round, self->gvk_, self->options_.metadata_only);
         std::vector<cache::Informer*> informers;
         bool going = co_await self->AcquireInformers(ctx, informers);
+        if (going)
+            self->Syncing();
         going = going && self->Register(ctx, informers, *queue);
         if (going) {
             for (cache::Informer* informer : informers)
@@ -117,6 +119,7 @@ void KindSource::InformersStopped(const Status& why) {
         reason_ = WaitingFor(gvk_, reason);
     }
     log_.Info("the kind's informers stopped: waiting for the kind again", "reason", why.Message());
+    Decided()->Notify();
 }
 
 Task<bool> KindSource::AcquireInformers(Context& ctx, std::vector<cache::Informer*>& informers) {
@@ -254,7 +257,21 @@ void KindSource::ReportWaiting(const Status& reason) {
     }
     (first ? log_ : log_.V(1)).Info("waiting for kind", "reason", waiting.Message());
     if (IsNoMatch(reason) || IsForbidden(reason))
-        decided_->Notify();
+        Decided()->Notify();
+}
+
+void KindSource::Syncing() {
+    std::lock_guard lock(mu_);
+    if (phase_ != Phase::kWaiting)
+        return;
+    reason_ = UnavailableError("waiting for kind " + gvk_.String() + ": it is served; its informers are syncing");
+    if (decided_->HasBeenNotified())
+        decided_ = std::make_shared<Notification>();
+}
+
+std::shared_ptr<Notification> KindSource::Decided() const {
+    std::lock_guard lock(mu_);
+    return decided_;
 }
 
 void KindSource::SetPhase(Phase phase, Status reason) {
@@ -271,11 +288,11 @@ void KindSource::SetPhase(Phase phase, Status reason) {
     }
     if (phase == Phase::kSynced)
         log_.V(1).Info("kind source synced");
-    decided_->Notify();
+    Decided()->Notify();
 }
 
 Task<Status> KindSource::WaitForSync(Context ctx) {
-    const std::shared_ptr<Notification> decided = decided_;
+    const std::shared_ptr<Notification> decided = Decided();
     const Status waited = co_await decided->Wait(ctx);
     std::lock_guard lock(mu_);
     if (phase_ == Phase::kSynced)

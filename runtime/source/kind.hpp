@@ -116,6 +116,10 @@ class KindSource final : public Source, public std::enable_shared_from_this<Kind
     // V(1). NoMatch and Forbidden also answer WaitForSync.
     void ReportWaiting(const Status& reason);
     void SetPhase(Phase phase, Status reason);
+    // The informers were had (the kind is served): a waiting source now waits for their sync, and
+    // WaitForSync no longer answers with the reason it waited for.
+    void Syncing();
+    std::shared_ptr<Notification> Decided() const;
 
     cache::Informers& informers_;
     const GroupVersionKind gvk_;
@@ -124,7 +128,9 @@ class KindSource final : public Source, public std::enable_shared_from_this<Kind
     const KindOptions options_;
     const log::Logger log_;
     // Notified once WaitForSync can answer: synced, waiting for a known reason, failed or stopped.
-    const std::shared_ptr<Notification> decided_;
+    // Re-armed (Syncing) when the kind turns out served after a NoMatch or Forbidden answered it,
+    // so that a wait begun then waits for the sync; guarded by mu_.
+    std::shared_ptr<Notification> decided_;
     const std::shared_ptr<internal::DeliveryGate> gate_;
     std::atomic<bool> running_{false};
 

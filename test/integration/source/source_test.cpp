@@ -131,8 +131,9 @@ TEST_F(SourceTest, AKindServedOnlyLaterIsReportedThenDeliveredWithoutARestart) {
     ASSERT_TRUE(Eventually([&] { return Contains(handler->Log(), "create existing initial"); }))
         << ::testing::PrintToString(handler->Log()) << " " << source->Ready();
     const Clock::duration delivered_after = Clock::now() - crd_created;
+    // Synced once every handler got the first list: just after this delivery.
+    EXPECT_TRUE(Run(source->WaitForSync(Within(30s))).Ok()) << source->Ready();
     EXPECT_TRUE(source->Ready().Ok()) << source->Ready();
-    EXPECT_TRUE(Run(source->WaitForSync(Within(30s))).Ok());
     const KindSourceStats stats = source->Stats();
     std::printf(
         "CRD created %.1f s after Start; Create of the existing object delivered %.3f s after the CRD was created\n"
