@@ -66,6 +66,11 @@ Cache::Cache(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<discovery::
       executor_(std::move(executor)),
       options_(std::move(options)),
       running_(std::make_shared<Running>()),
+      evicted_reads_((options_.registry != nullptr ? *options_.registry : metrics::DefaultRegistry())
+                         .AddCounter("ctrl_cache_evicted_reads_total",
+                                     "Cache reads of a bounded kind that went to the API server because objects "
+                                     "were evicted, by kind and verb (get, list).",
+                                     {"gvk", "verb"})),
       owner_(std::make_shared<Owner>(this)) {
     namespaces_.insert(options_.default_namespaces.begin(), options_.default_namespaces.end());
     namespaces_.erase("");
@@ -166,8 +171,11 @@ StoreOptions Cache::StoreOptionsFor(const GroupVersionKind& gvk) const {
     StoreOptions store;
     store.transform = options_.default_transform;
     store.hot_views = options_.hot_views;
-    if (auto it = options_.by_object.find(gvk); it != options_.by_object.end() && it->second.transform)
-        store.transform = *it->second.transform;
+    if (auto it = options_.by_object.find(gvk); it != options_.by_object.end()) {
+        if (it->second.transform)
+            store.transform = *it->second.transform;
+        store.max_bytes = it->second.max_bytes.value_or(0);
+    }
     return store;
 }
 
@@ -353,48 +361,6 @@ Task<StatusOr<std::vector<CachedObject>>> Cache::Select(Context& ctx, const Grou
     if (synced.stores.size() == 1)
         resource_version = synced.stores.front()->LastSyncResourceVersion();
     co_return internal::SelectObjects(synced.stores, options);
-}
-
-Task<Status> Cache::GetObject(Context ctx, ObjectKey key, Object& object, client::ObjectForm form,
-                              client::GetOptions /*options*/) {
-    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, client::KindOfObject(object));
-    const bool metadata_only = form == client::ObjectForm::kMetadata;
-    CTRL_CO_ASSIGN_OR_RETURN(CachedObject cached, co_await Find(ctx, gvk, metadata_only, key));
-    object = internal::MaterializeCopy(cached, form, gvk);
-    co_return OkStatus();
-}
-
-Task<Status> Cache::ListObjects(Context ctx, ObjectList& list, client::ObjectForm form, client::ListOptions options) {
-    CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, client::ItemKindOfList(list));
-    const bool metadata_only = form == client::ObjectForm::kMetadata;
-    std::string resource_version;
-    CTRL_CO_ASSIGN_OR_RETURN(std::vector<CachedObject> selected,
-                             co_await Select(ctx, gvk, metadata_only, options, resource_version));
-    list.Items().clear();
-    list.SetContinue("");
-    list.Items().reserve(selected.size());
-    for (const CachedObject& cached : selected)
-        list.Items().push_back(internal::MaterializeCopy(cached, form, gvk));
-    if (!resource_version.empty())
-        list.SetResourceVersion(resource_version);
-    co_return OkStatus();
-}
-
-Task<StatusOr<std::shared_ptr<const Object>>> Cache::GetShared(Context ctx, GroupVersionKind gvk, ObjectKey key) {
-    CTRL_CO_ASSIGN_OR_RETURN(CachedObject cached, co_await Find(ctx, gvk, /*metadata_only=*/false, key));
-    co_return cached.Shared();
-}
-
-Task<StatusOr<std::vector<std::shared_ptr<const Object>>>> Cache::ListSharedSelected(Context ctx, GroupVersionKind gvk,
-                                                                                     client::ListOptions options) {
-    std::string resource_version;
-    CTRL_CO_ASSIGN_OR_RETURN(std::vector<CachedObject> selected,
-                             co_await Select(ctx, gvk, /*metadata_only=*/false, options, resource_version));
-    std::vector<std::shared_ptr<const Object>> shared;
-    shared.reserve(selected.size());
-    for (const CachedObject& cached : selected)
-        shared.push_back(cached.Shared());
-    co_return shared;
 }
 
 }  // namespace ctrl::cache

@@ -147,6 +147,11 @@ class Cache final : public client::Reader, public Informers {
         return ListSharedNow(scheme::GroupVersionKindOf<T>(), selected);
     }
 
+    // Where a bounded kind's reads of evicted objects go (ByObject::max_bytes): the server, through
+    // this reader (cluster::Cluster sets its direct client). Without one such a read answers
+    // Unavailable. Set before the cache is read from.
+    void SetLiveReader(client::Reader* reader) { live_reader_ = reader; }
+
     // The informers of a typed kind (as GetInformers): `co_await cache.GetInformersFor<api::Pod>(ctx)`.
     template <scheme::TypedObject T>
     Task<StatusOr<std::vector<Informer*>>> GetInformersFor(Context ctx) {
@@ -211,6 +216,17 @@ class Cache final : public client::Reader, public Informers {
     // lock is released).
     void SetScopeLocked(const EntryKey& key, Entry& entry, std::shared_ptr<const Scope> scope,
                         std::vector<Context>& listeners);
+    // cache_evicted_reads.cpp: whether a store of gvk that a read of namespace_name ("" = all)
+    // would use has evicted objects (a bounded kind, ByObject::max_bytes).
+    bool MayHaveEvicted(const GroupVersionKind& gvk, bool metadata_only, std::string_view namespace_name) const;
+    // The server's answer for an evicted object (one GET; counted).
+    Task<Status> GetEvicted(Context& ctx, const GroupVersionKind& gvk, const ObjectKey& key, Object& object,
+                            client::ObjectForm form);
+    // Unavailable for a synchronous read of a kind whose cache evicted objects.
+    static Status EvictedNow(const GroupVersionKind& gvk);
+    // The server's list for a kind whose cache evicted objects (one LIST; counted).
+    Task<Status> ListEvicted(Context& ctx, const GroupVersionKind& gvk, ObjectList& list, client::ObjectForm form,
+                             const client::ListOptions& options);
     // Waits until a namespace selector's first list is in (at once without a selector, or before
     // the cache runs).
     Task<Status> WaitForNamespaces(Context& ctx);
@@ -249,6 +265,9 @@ class Cache final : public client::Reader, public Informers {
     std::optional<Context> started_ctx_;  // a child of Run's context, cancelled by the destructor
     Notification started_;                // notified once started_ctx_ is set
     const std::shared_ptr<Running> running_;
+    client::Reader* live_reader_ = nullptr;  // SetLiveReader
+    // ctrl_cache_evicted_reads_total{gvk, verb}: reads of evicted objects sent to the server.
+    metrics::CounterFamily evicted_reads_;
     // Lets an informer's end reach the Cache while it lives (cleared by the destructor).
     const std::shared_ptr<Owner> owner_;
 };

@@ -23,6 +23,14 @@ struct ByObject {
     std::optional<LabelSelector> label_selector{};
     std::optional<FieldSelector> field_selector{};
     std::optional<TransformFunc> transform{};
+    // A bounded cache of this kind: past this many bytes of compact forms (per informer), the
+    // objects least recently stored or read are evicted (StoreOptions::max_bytes,
+    // ctrl_informer_evictions_total). A Get of an evicted object (of any missing one, once some
+    // were evicted) is one GET to the server, a List one LIST (ctrl_cache_evicted_reads_total);
+    // the synchronous reads (GetSharedNow, ListSharedNow) answer Unavailable instead. Event
+    // handlers still get every change; an update of an evicted object arrives as an add, and a
+    // handler added after evictions is replayed only what is held. Default: unbounded.
+    std::optional<std::size_t> max_bytes{};
 };
 
 // How a Cache lists and holds objects. Every field says its default.

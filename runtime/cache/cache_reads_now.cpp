@@ -78,8 +78,17 @@ StatusOr<std::shared_ptr<const Object>> Cache::GetSharedNow(const GroupVersionKi
     const auto& [entry, scope] = synced;
     std::string namespace_name;
     CTRL_ASSIGN_OR_RETURN(std::vector<Informer*> chosen, NamedReadInformers(*entry, *scope, key, namespace_name));
-    CTRL_ASSIGN_OR_RETURN(CachedObject cached, GetNamed(*entry, chosen, namespace_name, key.name));
-    return cached.Shared();
+    StatusOr<CachedObject> cached = GetNamed(*entry, chosen, namespace_name, key.name);
+    if (!cached.Ok() && IsNotFound(cached.GetStatus()) && MayHaveEvicted(gvk, false, namespace_name))
+        return EvictedNow(gvk);
+    CTRL_RETURN_IF_ERROR(cached.GetStatus());
+    return cached->Shared();
+}
+
+Status Cache::EvictedNow(const GroupVersionKind& gvk) {
+    return UnavailableError("the cache of " + gvk.String() +
+                            " evicted objects (ByObject::max_bytes): a read that must not wait cannot ask the server; "
+                            "read it with GetShared or the client");
 }
 
 StatusOr<std::vector<std::shared_ptr<const Object>>> Cache::ListSharedNow(const GroupVersionKind& gvk,
@@ -89,6 +98,8 @@ StatusOr<std::vector<std::shared_ptr<const Object>>> Cache::ListSharedNow(const 
     std::vector<std::shared_ptr<const Object>> shared;
     if (options.label_selector.IsNothing())
         return shared;
+    if (MayHaveEvicted(gvk, false, entry->mapping.Namespaced() ? options.namespace_name : std::string()))
+        return EvictedNow(gvk);
     client::ListOptions selected = options;
     if (!entry->mapping.Namespaced())
         selected.namespace_name.clear();

@@ -179,7 +179,7 @@ Status Reflector::ApplyList(State& state) {
                         Clock::now() - state.list_started, "resourceVersion", state.resource_version);
     SetResourceVersion(state.resource_version);
     metrics_->Listed(initial, state.gone_in_a_row > 0);
-    metrics_->Stored(store_.Size(), store_.EncodedBytes());
+    metrics_->Stored(store_.Size(), store_.EncodedBytes(), store_.Evictions());
     {
         std::lock_guard lock(mu_);
         ++stats_.lists;
@@ -220,7 +220,7 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
     if (!applied.Ok())
         faults_->TransformFailed(applied.Annotate("watching " + target_.Describe()));
     if (event.type != Type::kBookmark) {
-        metrics_->Stored(store_.Size(), store_.EncodedBytes());
+        metrics_->Stored(store_.Size(), store_.EncodedBytes(), store_.Evictions());
         std::lock_guard lock(mu_);
         ++stats_.events;
     }
@@ -239,11 +239,12 @@ Status Reflector::ApplyDeleted(Object object) {
     internal::Processor::Batch batch = processor_.Begin();
     const CachedObject previous = store_.Delete(object.Namespace(), object.Name());
     Status applied = store_.ApplyTransform(object);
-    if (previous && batch.HasHandlers()) {
+    // An object a bounded store evicted is deleted too: the event's final state is all there is.
+    if ((previous || store_.HasEvicted()) && batch.HasHandlers()) {
         // A final state the transform refuses is replaced by the last one held.
         if (applied.Ok())
             batch.Deleted(std::make_shared<const Object>(std::move(object)), false);
-        else
+        else if (previous)
             batch.Deleted(previous.Shared(), /*final_state_unknown=*/true);
     }
     return applied;

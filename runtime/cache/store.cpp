@@ -75,7 +75,9 @@ StatusOr<StoreChange> Store::Upsert(Object object) {
     // The object as ingested is the shared view while someone holds it (an event handler).
     auto view = std::make_shared<const Object>(std::move(object));
     entry->RememberView(view);
+    Touch(*entry);
     EntryPtr previous;
+    std::vector<EntryPtr> evicted;  // released after the lock
     {
         std::unique_lock lock(mu_);
         indexer_->Put(std::string(entry->Key()), *view);
@@ -83,6 +85,7 @@ StatusOr<StoreChange> Store::Upsert(Object object) {
         previous = PutLocked(objects_, entry);
         if (previous)
             encoded_bytes_ -= previous->Value().Size();
+        EvictLocked(evicted);
     }
     return StoreChange{Handle(std::move(previous)), Handle(std::move(entry))};
 }
@@ -169,7 +172,9 @@ StatusOr<StoreReplaceResult> Store::Replace(StoreReplacement replacement, std::s
     std::vector<EntryPtr>& entries = replacement.entries_;
     EntryMap fresh;
     std::size_t encoded_bytes = 0;
+    std::vector<EntryPtr> evicted;  // released after the lock
     for (const EntryPtr& entry : entries) {
+        Touch(*entry);
         encoded_bytes += entry->Value().Size();
         if (EntryPtr duplicate = PutLocked(fresh, entry))
             encoded_bytes -= duplicate->Value().Size();
@@ -206,6 +211,8 @@ StatusOr<StoreReplaceResult> Store::Replace(StoreReplacement replacement, std::s
         old = std::exchange(objects_, std::move(fresh));
         encoded_bytes_ = encoded_bytes;
         last_sync_resource_version_ = std::move(resource_version);
+        evicted_ = false;  // a complete set
+        EvictLocked(evicted);
     }
     // The old entries the result does not hold are released here, outside the lock.
     return result;
@@ -215,7 +222,10 @@ CachedObject Store::Get(std::string_view namespace_name, std::string_view name) 
     const std::string key = internal::ObjectStoreKey(namespace_name, name);
     std::shared_lock lock(mu_);
     auto it = objects_.find(std::string_view(key));
-    return it == objects_.end() ? CachedObject() : Handle(it->second);
+    if (it == objects_.end())
+        return CachedObject();
+    Touch(*it->second);
+    return Handle(it->second);
 }
 
 std::vector<CachedObject> Store::ListLocked(std::string_view namespace_name) const {

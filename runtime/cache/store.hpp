@@ -1,6 +1,8 @@
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <shared_mutex>
@@ -35,6 +37,11 @@ struct StoreOptions {
     // hot_views decodes, so rereading a hot object costs no decode. Memory: up to hot_views decoded
     // objects (a 4 KB pod decodes to ~10 KB). Default 256; 0 keeps none.
     std::size_t hot_views = 256;
+    // A bounded store: past this many bytes of compact forms (EncodedBytes), the objects least
+    // recently stored or read are evicted until it holds at most 90% of it. A store that evicted
+    // does not hold every object it was given (HasEvicted): a miss may be an evicted object, which
+    // the cache then reads from the server. Default 0: unbounded.
+    std::size_t max_bytes = 0;
 };
 
 // What one ingest did: the stored state before (null for a new object) and after.
@@ -147,6 +154,11 @@ class Store final {
     std::string LastSyncResourceVersion() const;
     // Bytes of the compact forms of the objects held (their heap cost, less per-object overhead).
     std::size_t EncodedBytes() const;
+    // Whether an object of the last complete set (Replace) or given since was evicted (a bounded
+    // store, StoreOptions::max_bytes): then a missing object may exist, and List is incomplete.
+    bool HasEvicted() const;
+    // Objects evicted since the store was made.
+    int64_t Evictions() const;
 
   private:
     using EntryPtr = std::shared_ptr<const internal::StoredObject>;
@@ -160,6 +172,11 @@ class Store final {
     // Puts entry in map, replacing an entry with its key; returns the replaced one.
     static EntryPtr PutLocked(EntryMap& map, EntryPtr entry);
     CachedObject Handle(EntryPtr entry) const;
+    // store_eviction.cpp: marks entry as used now.
+    void Touch(const internal::StoredObject& entry) const;
+    // Past max_bytes: moves the least recently used entries to evicted until the store holds at
+    // most 90% of max_bytes (released by the caller once the lock is gone).
+    void EvictLocked(std::vector<EntryPtr>& evicted);
     std::vector<CachedObject> ListLocked(std::string_view namespace_name) const;
 
     const StoreOptions options_;
@@ -169,6 +186,9 @@ class Store final {
     std::unique_ptr<internal::Indexer> indexer_;
     std::string last_sync_resource_version_;
     std::size_t encoded_bytes_ = 0;
+    mutable std::atomic<uint64_t> clock_{0};  // Touch's ticks
+    bool evicted_ = false;                    // since the last Replace
+    int64_t evictions_ = 0;
 };
 
 }  // namespace ctrl::cache

@@ -42,6 +42,7 @@ StatusOr<std::unique_ptr<Cluster>> Cluster::NewForRestClient(std::shared_ptr<res
 
     cluster->cache_ =
         std::make_unique<cache::Cache>(cluster->rest_, cluster->mapper_, cluster->executor_, std::move(options.cache));
+    cluster->cache_->SetLiveReader(cluster->direct_.get());  // for what a bounded kind evicted
     cluster->delegating_ = std::make_unique<client::DelegatingClient>(*cluster->direct_, *cluster->cache_,
                                                                       std::move(options.client_cache));
     return cluster;

@@ -34,7 +34,11 @@ ReflectorMetrics::ReflectorMetrics(const std::string& gvk, const std::string& na
       last_sync_(StoreGauge(registry, "ctrl_informer_last_sync_timestamp_seconds",
                             "When an informer's last complete list went into its cache (Unix seconds), by kind and "
                             "namespace; 0 before the first.",
-                            gvk, namespace_name)) {}
+                            gvk, namespace_name)),
+      evictions_(registry
+                     .AddCounter("ctrl_informer_evictions_total",
+                                 "Objects a bounded informer cache evicted (ByObject::max_bytes), by kind.", {"gvk"})
+                     .WithLabelValues({gvk})) {}
 
 ReflectorMetrics::~ReflectorMetrics() {
     objects_.Set(0);
@@ -52,9 +56,12 @@ void ReflectorMetrics::Listed(bool initial, bool after_gone) const {
     last_sync_.Set(std::chrono::duration<double>(now).count());
 }
 
-void ReflectorMetrics::Stored(std::size_t objects, std::size_t bytes) const {
+void ReflectorMetrics::Stored(std::size_t objects, std::size_t bytes, int64_t evictions) const {
     objects_.Set(static_cast<double>(objects));
     bytes_.Set(static_cast<double>(bytes));
+    const int64_t before = evictions_seen_.exchange(evictions);
+    if (evictions > before)
+        evictions_.Inc(static_cast<double>(evictions - before));
 }
 
 }  // namespace ctrl::cache::internal

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,8 +28,9 @@ class ReflectorMetrics final {
 
     // A complete list went into the store; `initial`: the first one; `after_gone`: a 410 caused it.
     void Listed(bool initial, bool after_gone) const;
-    // The store holds `objects` objects in `bytes` bytes now.
-    void Stored(std::size_t objects, std::size_t bytes) const;
+    // The store holds `objects` objects in `bytes` bytes now, and has evicted `evictions` in all
+    // (a bounded store).
+    void Stored(std::size_t objects, std::size_t bytes, int64_t evictions = 0) const;
 
   private:
     const metrics::Counter initial_;
@@ -36,6 +39,8 @@ class ReflectorMetrics final {
     mutable metrics::Gauge objects_;
     mutable metrics::Gauge bytes_;
     mutable metrics::Gauge last_sync_;
+    const metrics::Counter evictions_;
+    mutable std::atomic<int64_t> evictions_seen_{0};
 };
 
 }  // namespace ctrl::cache::internal

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -33,12 +34,16 @@ class StoredObject {
     // The shared view someone still holds, or null.
     std::shared_ptr<const Object> LiveView() const { return view_.Load().lock(); }
     void RememberView(const std::shared_ptr<const Object>& view) const { view_.Store(view); }
+    // When it was last stored or read, in the store's ticks (a bounded store evicts the oldest).
+    uint64_t LastUse() const { return last_use_.load(std::memory_order_relaxed); }
+    void Touch(uint64_t tick) const { last_use_.store(tick, std::memory_order_relaxed); }
 
   private:
     const std::string key_;
     const uint32_t namespace_length_;
     const CompactValue value_;
     mutable ctrl::internal::LockedSlot<std::weak_ptr<const Object>> view_;
+    mutable std::atomic<uint64_t> last_use_{0};
 };
 
 // "namespace/name", or "name" when namespace_name is empty (client-go's MetaNamespaceKeyFunc).
