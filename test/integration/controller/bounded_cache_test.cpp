@@ -2,8 +2,6 @@
 // over 10,000 of them holds at most its limit; a Get of an evicted object costs exactly one GET
 // to the server and returns the server's object, a Get of a held one costs none, and a List
 // costs one LIST.
-#include <malloc.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -17,6 +15,7 @@
 #include "ctrl/cache/cache.hpp"
 #include "ctrl/metrics/registry.hpp"
 #include "test/integration/controller/controller_fixture.hpp"
+#include "test/support/heap_in_use.hpp"
 #include "test/support/metrics_text.hpp"
 
 namespace ctrl {
@@ -65,7 +64,7 @@ class BoundedCacheTest : public ctrl::testing::ControllerFixture {
 
 TEST_F(BoundedCacheTest, HoldsAtMostItsLimitAndReadsAnEvictedObjectWithOneGet) {
     MakeConfigMaps();
-    const std::size_t heap_before = mallinfo2().uordblks;
+    const std::size_t heap_before = ctrl::testing::HeapInUse();
     StartHost();
     ASSERT_TRUE(Run(cluster_->GetCache().WaitForStarted(TestContext())).Ok());
     const GroupVersionKind gvk = scheme::GroupVersionKindOf<api::ConfigMap>();
@@ -87,8 +86,8 @@ TEST_F(BoundedCacheTest, HoldsAtMostItsLimitAndReadsAnEvictedObjectWithOneGet) {
                 kConfigMaps, store.EncodedBytes(), evictions);
     EXPECT_EQ(store.Size() + static_cast<std::size_t>(evictions), static_cast<std::size_t>(kConfigMaps));
     std::this_thread::sleep_for(500ms);  // the first list's events handed out and released
-    std::printf("heap: %zu -> %zu bytes (+%zd) with the informer synced\n", heap_before, mallinfo2().uordblks,
-                static_cast<ssize_t>(mallinfo2().uordblks) - static_cast<ssize_t>(heap_before));
+    std::printf("heap: %zu -> %zu bytes (+%zd) with the informer synced\n", heap_before, ctrl::testing::HeapInUse(),
+                static_cast<ssize_t>(ctrl::testing::HeapInUse()) - static_cast<ssize_t>(heap_before));
 
     // A held object: no request.
     const std::vector<std::string> held = store.ListKeys();

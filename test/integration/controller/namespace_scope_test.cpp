@@ -4,8 +4,6 @@
 // without another informer listing again; unlabelling it stops its watch, sets its objects gauge
 // to 0 and frees its objects (the heap drops by at least 90% of its store's bytes). After churn,
 // each informer's objects gauge equals `kubectl get configmaps --no-headers | wc -l` there.
-#include <malloc.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -24,14 +22,9 @@
 #include "ctrl/reconcile/reconciler.hpp"
 #include "test/integration/controller/controller_fixture.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/heap_in_use.hpp"
 #include "test/support/kubectl.hpp"
 #include "test/support/metrics_text.hpp"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define CTRL_SANITIZED 1
-// The sanitizer runtime's count (its header, sanitizer/allocator_interface.h, is not installed here).
-extern "C" std::size_t __sanitizer_get_current_allocated_bytes();
-#endif
 
 namespace ctrl {
 namespace {
@@ -63,19 +56,11 @@ double ConfigMapMetric(const std::string& name, const std::string& label, const 
     return InformerMetric(name, kConfigMapGvk, label, value);
 }
 
-// Bytes the allocator has handed out and not had back (a sanitizer's allocator under ASan and
-// TSan, where mallinfo2 reports nothing).
-std::size_t HeapInUse() {
-#ifdef CTRL_SANITIZED
-    return __sanitizer_get_current_allocated_bytes();
-#else
-    return mallinfo2().uordblks;
-#endif
-}
+using ctrl::testing::HeapInUse;
 
 // The acceptance's bound for an added namespace's objects to be reconciled; sanitizers run the
 // process several times slower.
-#ifdef CTRL_SANITIZED
+#ifdef CTRL_TEST_SANITIZED
 constexpr auto kAddedNamespaceBound = 10s;
 #else
 constexpr auto kAddedNamespaceBound = 2s;
