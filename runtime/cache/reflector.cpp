@@ -170,16 +170,10 @@ Status Reflector::ApplyList(State& state) {
             return result.GetStatus().Annotate("replacing the cache of " + target_.Describe());
         batch.Replaced(*result, initial);
     }  // the batch's end hands the changes to the handlers
-    // The gauges first: a reader woken by the sync sees them as the store is.
+    // The gauges, the counters and the resourceVersion first: a reader woken by the sync sees them
+    // as the store is.
     metrics_->Listed(initial, state.gone_in_a_row > 0);
     metrics_->Stored(store_.Size(), store_.EncodedBytes(), store_.Evictions());
-    if (initial) {
-        synced_.store(true, std::memory_order_release);
-        synced_event_.Notify();
-    }
-    state.log.V(1).Info(initial ? "synced" : "relisted", "objects", store_.Size(), "how",
-                        state.phase == Phase::kStreaming ? "watch-list" : "pages", "pages", state.list_pages, "took",
-                        Clock::now() - state.list_started, "resourceVersion", state.resource_version);
     SetResourceVersion(state.resource_version);
     {
         std::lock_guard lock(mu_);
@@ -188,6 +182,13 @@ Status Reflector::ApplyList(State& state) {
             ++stats_.watch_lists;
         last_error_ = OkStatus();
     }
+    if (initial) {
+        synced_.store(true, std::memory_order_release);
+        synced_event_.Notify();
+    }
+    state.log.V(1).Info(initial ? "synced" : "relisted", "objects", store_.Size(), "how",
+                        state.phase == Phase::kStreaming ? "watch-list" : "pages", "pages", state.list_pages, "took",
+                        Clock::now() - state.list_started, "resourceVersion", state.resource_version);
     state.phase = Phase::kWatching;
     state.backoff.Reset();
     state.gone_in_a_row = 0;
