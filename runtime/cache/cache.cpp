@@ -221,7 +221,7 @@ Task<StatusOr<Cache::Entry*>> Cache::EntryFor(Context& ctx, const GroupVersionKi
     auto scope = std::make_shared<Scope>();
     for (const std::string& namespace_name : namespaces) {
         scope->namespaces.push_back(namespace_name);
-        scope->informers.push_back(MakeInformer(gvk, metadata_only, *mapping, namespace_name));
+        scope->informers.push_back(MakeInformer(key, *entry, namespace_name));
     }
     entry->scope = std::move(scope);
     auto [it, inserted] = entries_.emplace(key, std::move(entry));
@@ -231,16 +231,17 @@ Task<StatusOr<Cache::Entry*>> Cache::EntryFor(Context& ctx, const GroupVersionKi
     co_return it->second.get();
 }
 
-std::shared_ptr<Informer> Cache::MakeInformer(const GroupVersionKind& gvk, bool metadata_only,
-                                              const discovery::RESTMapping& mapping,
+std::shared_ptr<Informer> Cache::MakeInformer(const EntryKey& key, const Entry& entry,
                                               const std::string& namespace_name) const {
+    const auto& [gvk, metadata_only] = key;
+    const discovery::RESTMapping& mapping = entry.mapping;
     const auto by_object = options_.by_object.find(gvk);
     const ByObject* per_kind = by_object != options_.by_object.end() ? &by_object->second : nullptr;
     const LabelSelector* labels =
         per_kind != nullptr && per_kind->label_selector ? &*per_kind->label_selector : &options_.default_label_selector;
     const FieldSelector* fields =
         per_kind != nullptr && per_kind->field_selector ? &*per_kind->field_selector : &options_.default_field_selector;
-    if (auto set = selectors_.find(EntryKey{gvk, metadata_only}); set != selectors_.end()) {
+    if (auto set = selectors_.find(key); set != selectors_.end()) {
         labels = &set->second.first;
         fields = &set->second.second;
     }
@@ -252,8 +253,12 @@ std::shared_ptr<Informer> Cache::MakeInformer(const GroupVersionKind& gvk, bool 
     target.field_selector = fields->String();
     target.metadata_only = metadata_only;
     target.protobuf = options_.protobuf && !metadata_only && protobuf::HasBuiltinSchema(gvk.ApiVersion(), gvk.kind);
-    return std::make_shared<Informer>(gvk, rest_, std::move(target), StoreOptionsFor(gvk), options_.reflector,
-                                      options_.registry != nullptr ? *options_.registry : metrics::DefaultRegistry());
+    auto informer =
+        std::make_shared<Informer>(gvk, rest_, std::move(target), StoreOptionsFor(gvk), options_.reflector,
+                                   options_.registry != nullptr ? *options_.registry : metrics::DefaultRegistry());
+    for (const auto& [index, fn] : entry.indexes)
+        (void)informer->AddIndex(index, fn);
+    return informer;
 }
 
 Task<StatusOr<std::vector<Informer*>>> Cache::GetInformers(Context ctx, GroupVersionKind gvk, bool metadata_only) {
@@ -269,11 +274,9 @@ StatusOr<std::vector<Informer*>> Cache::ChooseInformers(const Entry& entry, cons
     if (!Started())
         return NotStarted();
     std::vector<Informer*> chosen;
-    for (std::size_t i = 0; i < scope.informers.size(); ++i) {
-        const std::string& cached = scope.namespaces[i];
-        if (cached.empty() || namespace_name.empty() || cached == namespace_name)
+    for (std::size_t i = 0; i < scope.informers.size(); ++i)
+        if (scope.Serves(i, namespace_name))
             chosen.push_back(scope.informers[i].get());
-    }
     // No namespace cached yet (a namespace selector that selects none): a list of every
     // namespace is empty.
     if (chosen.empty() && namespace_name.empty() && !named_read)

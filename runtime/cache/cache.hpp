@@ -205,10 +205,9 @@ class Cache final : public client::Reader, public Informers {
     Task<StatusOr<std::vector<CachedObject>>> Select(Context& ctx, const GroupVersionKind& gvk, bool metadata_only,
                                                      client::ListOptions& options, std::string& resource_version);
     StoreOptions StoreOptionsFor(const GroupVersionKind& gvk) const;
-    // A new informer of gvk (in that form) for one namespace ("" = every namespace), not run;
-    // call with mu_ held (it reads selectors_).
-    std::shared_ptr<Informer> MakeInformer(const GroupVersionKind& gvk, bool metadata_only,
-                                           const discovery::RESTMapping& mapping,
+    // A new informer of key's kind (in its form) for one namespace ("" = every namespace), with
+    // the entry's field indexes, not run; call with mu_ held (it reads selectors_ and the indexes).
+    std::shared_ptr<Informer> MakeInformer(const EntryKey& key, const Entry& entry,
                                            const std::string& namespace_name) const;
     // cache_scope.cpp: the namespaces a new entry of a following kind starts with.
     std::vector<std::string> FollowedNamespacesLocked() const;

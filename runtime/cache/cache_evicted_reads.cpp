@@ -9,6 +9,10 @@
 namespace ctrl::cache {
 
 bool Cache::MayHaveEvicted(const GroupVersionKind& gvk, bool metadata_only, std::string_view namespace_name) const {
+    // Every cached List asks: an unbounded kind answers without the lock.
+    const auto by_object = options_.by_object.find(gvk);
+    if (by_object == options_.by_object.end() || by_object->second.max_bytes.value_or(0) == 0)
+        return false;
     std::shared_ptr<const Scope> scope;
     {
         std::lock_guard lock(mu_);
@@ -17,12 +21,9 @@ bool Cache::MayHaveEvicted(const GroupVersionKind& gvk, bool metadata_only, std:
             return false;
         scope = it->second->scope;
     }
-    for (std::size_t i = 0; i < scope->informers.size(); ++i) {
-        const std::string& cached = scope->namespaces[i];
-        const bool read = cached.empty() || namespace_name.empty() || cached == namespace_name;
-        if (read && scope->informers[i]->GetStore().HasEvicted())
+    for (std::size_t i = 0; i < scope->informers.size(); ++i)
+        if (scope->Serves(i, namespace_name) && scope->informers[i]->GetStore().HasEvicted())
             return true;
-    }
     return false;
 }
 

@@ -1,5 +1,6 @@
 // Cache: retiring a kind's informers (RemoveInformer, and a kind the server stopped serving).
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -27,13 +28,10 @@ bool Cache::Retire(const EntryKey& key, const Informer* informer, const Status& 
         if (it == entries_.end())
             return false;
         Entry& entry = *it->second;
-        if (informer != nullptr) {
-            bool holds = false;
-            for (const auto& held : entry.scope->informers)
-                holds = holds || held.get() == informer;
-            if (!holds)
-                return false;  // an informer of an entry retired before
-        }
+        const auto& held = entry.scope->informers;
+        if (informer != nullptr &&
+            std::none_of(held.begin(), held.end(), [informer](const auto& one) { return one.get() == informer; }))
+            return false;  // an informer of an entry retired before
         informers = entry.scope->informers;
         retired_.push_back(std::move(it->second));
         entries_.erase(it);

@@ -76,9 +76,7 @@ Status Cache::AddNamespace(const std::string& namespace_name) {
             if (!entry->follows_namespaces)
                 continue;
             auto scope = std::make_shared<Scope>(*entry->scope);
-            std::shared_ptr<Informer> informer = MakeInformer(key.first, key.second, entry->mapping, namespace_name);
-            for (const auto& [index, fn] : entry->indexes)
-                (void)informer->AddIndex(index, fn);
+            std::shared_ptr<Informer> informer = MakeInformer(key, *entry, namespace_name);
             scope->namespaces.push_back(namespace_name);
             scope->informers.push_back(informer);
             SetScopeLocked(key, *entry, std::move(scope), listeners);
@@ -142,12 +140,8 @@ Status Cache::SetSelectors(const GroupVersionKind& gvk, bool metadata_only, Labe
         Entry& entry = *it->second;
         auto scope = std::make_shared<Scope>();
         scope->namespaces = entry.scope->namespaces;
-        for (const std::string& namespace_name : scope->namespaces) {
-            std::shared_ptr<Informer> informer = MakeInformer(gvk, metadata_only, entry.mapping, namespace_name);
-            for (const auto& [index, fn] : entry.indexes)
-                (void)informer->AddIndex(index, fn);
-            scope->informers.push_back(std::move(informer));
-        }
+        for (const std::string& namespace_name : scope->namespaces)
+            scope->informers.push_back(MakeInformer(key, entry, namespace_name));
         replaced = entry.scope->informers;
         SetScopeLocked(key, entry, scope, listeners);
         if (started_ctx_)

@@ -80,9 +80,9 @@ Status Informer::Finish(Status ended) {
     if (ended.Ok() && !not_served.Ok())
         ended = not_served;
     stopped_.Notify();
-    const Status reason = StopReason();
+    const Status reason = StopListenersReason();
     for (const Context& listener : listeners)
-        listener.Cancel(reason.Ok() ? CancelledError("the informer of " + gvk_.String() + " stopped") : reason);
+        listener.Cancel(reason);
     return ended;
 }
 
@@ -102,16 +102,22 @@ Status Informer::StopReason() const {
     return OkStatus();
 }
 
+Status Informer::StopListenersReason() const {
+    Status reason = StopReason();
+    return reason.Ok() ? CancelledError("the informer of " + gvk_.String() + " stopped") : reason;
+}
+
 void Informer::CancelOnStop(Context ctx) {
     {
         std::lock_guard lock(stop_mu_);
         if (!finished_) {
+            // Listeners whose context ended (a source's finished round) are dropped as new ones come.
+            std::erase_if(stop_listeners_, [](const Context& listener) { return !listener.Err().Ok(); });
             stop_listeners_.push_back(std::move(ctx));
             return;
         }
     }
-    const Status reason = StopReason();
-    ctx.Cancel(reason.Ok() ? CancelledError("the informer of " + gvk_.String() + " stopped") : reason);
+    ctx.Cancel(StopListenersReason());
 }
 
 Task<void> Informer::ResyncLoop(Context ctx, std::shared_ptr<Informer> self) {

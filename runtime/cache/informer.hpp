@@ -91,6 +91,9 @@ class Informer final : public std::enable_shared_from_this<Informer> {
     // The end of Run: empties the store when the informer was removed or its kind is not served,
     // then wakes Stopped's listeners; what Run returns.
     Status Finish(Status ended);
+    // What a CancelOnStop context is cancelled with: StopReason, or Cancelled when Run returned
+    // because its own context ended.
+    Status StopListenersReason() const;
 
     const GroupVersionKind gvk_;
     const std::shared_ptr<rest::RestClient> client_;

@@ -3,6 +3,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ctrl/cache/cache.hpp"
@@ -18,6 +19,11 @@ namespace ctrl::cache {
 struct Cache::Scope {
     std::vector<std::string> namespaces{};  // parallel to informers
     std::vector<std::shared_ptr<Informer>> informers{};
+
+    // Whether informer i holds objects a read of namespace_name ("" = every namespace) wants.
+    bool Serves(std::size_t i, std::string_view namespace_name) const {
+        return namespaces[i].empty() || namespace_name.empty() || namespaces[i] == namespace_name;
+    }
 };
 
 // One kind (in one form) in a Cache: its mapping and its current Scope. A retired entry
