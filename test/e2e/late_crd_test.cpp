@@ -111,29 +111,8 @@ TEST_F(LateCrdTest, StartsWithoutTheCrdAndAppliesPoliciesOnceItIsInstalledWithou
     const auto installed = std::chrono::steady_clock::now();
     const Status crd = InstallSgpCrd();
     ASSERT_TRUE(crd.Ok()) << crd;
-    Apply(ns, R"(
-apiVersion: vpcresources.k8s.aws/v1beta1
-kind: SecurityGroupPolicy
-metadata:
-  name: web
-spec:
-  podSelector:
-    matchLabels:
-      app: web
-  securityGroups:
-    groupIds: [sg-web]
----
-apiVersion: vpcresources.k8s.aws/v1beta1
-kind: SecurityGroupPolicy
-metadata:
-  name: payments
-spec:
-  serviceAccountSelector:
-    matchLabels:
-      role: payments
-  securityGroups:
-    groupIds: [sg-pay]
-)");
+    Apply(ns, PodSelectorPolicyYaml("web", "app=web", "sg-web") +
+                  ServiceAccountSelectorPolicyYaml("payments", "role=payments", "sg-pay"));
     // Every matching pod gets its groups within 15 s of the CRD's installation.
     const auto left = installed + kLateCrdBound - std::chrono::steady_clock::now();
     EXPECT_TRUE(AnnotationsConverge({ns}, std::max<std::chrono::steady_clock::duration>(left, 0s)));
@@ -195,18 +174,7 @@ TEST_F(LateCrdTest, ACrdDeletedWhileRunningIsReportedThenPickedUpAgainWithoutARe
 
     const auto reinstalled = std::chrono::steady_clock::now();
     ASSERT_TRUE(InstallSgpCrd().Ok());
-    Apply(ns, R"(
-apiVersion: vpcresources.k8s.aws/v1beta1
-kind: SecurityGroupPolicy
-metadata:
-  name: web
-spec:
-  podSelector:
-    matchLabels:
-      app: web
-  securityGroups:
-    groupIds: [sg-web]
-)");
+    Apply(ns, PodSelectorPolicyYaml("web", "app=web", "sg-web"));
     EXPECT_TRUE(AnnotationsConverge({ns}, kLateCrdBound));
     StatusOr<ClusterSnapshot> after = ReadSnapshot({ns});
     ASSERT_TRUE(after.Ok()) << after.GetStatus();

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <future>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,27 +37,18 @@ class BoundedCacheTest : public ctrl::testing::ControllerFixture {
         options.cache.by_object[scheme::GroupVersionKindOf<api::ConfigMap>()] = cache::ByObject{.max_bytes = kLimit};
     }
 
-    // kConfigMaps ConfigMaps of ~1 KB in the test's namespace (10 threads at once).
+    // kConfigMaps ConfigMaps of ~1 KB in the test's namespace.
     void MakeConfigMaps() {
         const std::string payload(1000, 'x');
-        std::vector<std::future<Status>> makers;
-        for (int t = 0; t < 10; ++t) {
-            makers.push_back(std::async(std::launch::async, [this, t, &payload] {
-                for (int i = t; i < kConfigMaps; i += 10) {
-                    api::ConfigMap cm;
-                    cm.SetNamespace(Namespace());
-                    cm.SetName("cm-" + std::to_string(i));
-                    cm.SetDataValue("payload", payload);
-                    cm.SetDataValue("index", std::to_string(i));
-                    const Status made = Run(Direct().Create(TestContext(), cm));
-                    if (!made.Ok() && !IsAlreadyExists(made))
-                        return made;
-                }
-                return OkStatus();
-            }));
-        }
-        for (auto& maker : makers)
-            ASSERT_TRUE(maker.get().Ok());
+        const Status made = CreateConfigMaps(kConfigMaps, [&](int i) {
+            api::ConfigMap cm;
+            cm.SetNamespace(Namespace());
+            cm.SetName("cm-" + std::to_string(i));
+            cm.SetDataValue("payload", payload);
+            cm.SetDataValue("index", std::to_string(i));
+            return cm;
+        });
+        ASSERT_TRUE(made.Ok()) << made;
     }
 };
 

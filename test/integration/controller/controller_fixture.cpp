@@ -89,6 +89,27 @@ void ControllerFixture::SetUp() {
     ASSERT_TRUE(created.Ok() || IsAlreadyExists(created)) << created;
 }
 
+Status ControllerFixture::CreateConfigMaps(int count, const std::function<api::ConfigMap(int)>& make) {
+    constexpr int kThreads = 10;
+    std::vector<std::future<Status>> makers;
+    for (int t = 0; t < kThreads; ++t) {
+        makers.push_back(std::async(std::launch::async, [this, t, count, &make] {
+            for (int i = t; i < count; i += kThreads) {
+                api::ConfigMap cm = make(i);
+                const Status made = Run(Direct().Create(TestContext(), cm));
+                if (!made.Ok() && !IsAlreadyExists(made))
+                    return made;
+            }
+            return OkStatus();
+        }));
+    }
+    Status first = OkStatus();
+    for (auto& maker : makers)
+        if (Status made = maker.get(); first.Ok())
+            first = made;
+    return first;
+}
+
 void ControllerFixture::StartHost() {
     host_done_ = std::make_shared<std::promise<Status>>();
     boost::asio::co_spawn(io_.get_executor(), host_->Run(stop_),

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -16,6 +17,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
+#include "ctrl/api/config_map.hpp"
 #include "ctrl/cluster/cluster.hpp"
 #include "ctrl/controller/controller.hpp"
 #include "ctrl/core/run_sync.hpp"
@@ -69,6 +71,9 @@ class ControllerFixture : public ::testing::Test {
     // A fresh namespace for this test (named after it).
     const std::string& Namespace() const { return namespace_; }
     std::string Scrape() const { return registry_.SerializeText(); }
+    // Creates make(0) .. make(count - 1) through the direct client, 10 threads at once (an object
+    // that exists already counts as made); the first other error.
+    Status CreateConfigMaps(int count, const std::function<api::ConfigMap(int)>& make);
 
     metrics::Registry registry_;
     boost::asio::io_context io_;

@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <future>
 #include <map>
 #include <sstream>
 #include <string>
@@ -79,6 +78,15 @@ int KubectlCount(const std::string& ns) {
     return lines;
 }
 
+// A reconciler that records each call in log and succeeds.
+std::shared_ptr<reconcile::Reconciler> RecordingInto(ctrl::testing::ReconcileLog& log) {
+    return reconcile::AsReconciler([&log](Context, reconcile::Request request) -> Task<StatusOr<reconcile::Result>> {
+        log.Begin(request.String());
+        log.End(request.String());
+        co_return reconcile::Result{};
+    });
+}
+
 class NamespaceScopeTest : public ctrl::testing::ControllerFixture {
   protected:
     void ConfigureCluster(cluster::Options& options) override {
@@ -112,25 +120,14 @@ class NamespaceScopeTest : public ctrl::testing::ControllerFixture {
             const Status made = Run(Direct().Create(TestContext(), ns));
             ASSERT_TRUE(made.Ok() || IsAlreadyExists(made)) << made;
         }
-        std::vector<std::future<Status>> makers;
-        for (int t = 0; t < 10; ++t) {
-            makers.push_back(std::async(std::launch::async, [this, t, &payload] {
-                for (int i = t; i < kNamespaces; i += 10) {
-                    for (int j = 0; j < kPerNamespace; ++j) {
-                        api::ConfigMap cm;
-                        cm.SetNamespace(NamespaceName(i));
-                        cm.SetName("cm-" + std::to_string(j));
-                        cm.SetDataValue("payload", payload);
-                        const Status made = Run(Direct().Create(TestContext(), cm));
-                        if (!made.Ok() && !IsAlreadyExists(made))
-                            return made;
-                    }
-                }
-                return OkStatus();
-            }));
-        }
-        for (auto& maker : makers)
-            ASSERT_TRUE(maker.get().Ok());
+        const Status made = CreateConfigMaps(kNamespaces * kPerNamespace, [&](int i) {
+            api::ConfigMap cm;
+            cm.SetNamespace(NamespaceName(i / kPerNamespace));
+            cm.SetName("cm-" + std::to_string(i % kPerNamespace));
+            cm.SetDataValue("payload", payload);
+            return cm;
+        });
+        ASSERT_TRUE(made.Ok()) << made;
     }
 
     // Reconciles of keys in ns.
@@ -141,15 +138,6 @@ class NamespaceScopeTest : public ctrl::testing::ControllerFixture {
         return count;
     }
 
-    std::shared_ptr<reconcile::Reconciler> Recorder() {
-        return reconcile::AsReconciler(
-            [this](Context, reconcile::Request request) -> Task<StatusOr<reconcile::Result>> {
-                log_.Begin(request.String());
-                log_.End(request.String());
-                co_return reconcile::Result{};
-            });
-    }
-
     ctrl::testing::ReconcileLog log_;
 };
 
@@ -158,7 +146,7 @@ TEST_F(NamespaceScopeTest, LabellingANamespaceAddsItsObjectsAndUnlabellingFreesT
     MakeObjects();
     std::printf("made %d namespaces with %d ConfigMaps each in %.1f s\n", kNamespaces, kPerNamespace,
                 std::chrono::duration<double>(Clock::now() - making).count());
-    ASSERT_TRUE(builder::ControllerFor<api::ConfigMap>(*host_).Named("team-a").Complete(Recorder()).Ok());
+    ASSERT_TRUE(builder::ControllerFor<api::ConfigMap>(*host_).Named("team-a").Complete(RecordingInto(log_)).Ok());
     StartHost();
     ASSERT_TRUE(Eventually([&] { return static_cast<int>(log_.Keys().size()) >= kLabelled * kPerNamespace; }, 60s))
         << log_.Keys().size() << " keys reconciled";
@@ -238,22 +226,22 @@ using SelectorRestartTest = ctrl::testing::ControllerFixture;
 // Scope: an informer's selector changed at run time restarts that informer alone.
 TEST_F(SelectorRestartTest, NewSelectorsRestartThatKindsInformersAlone) {
     ctrl::testing::ReconcileLog log;
-    auto recorder =
-        reconcile::AsReconciler([&log](Context, reconcile::Request request) -> Task<StatusOr<reconcile::Result>> {
-            log.Begin(request.String());
-            log.End(request.String());
-            co_return reconcile::Result{};
-        });
-    for (const char* name : {"picked", "left"}) {
+    // A ConfigMap in the test's namespace, labelled pick=yes when picked.
+    const auto create = [&](const std::string& name, bool picked) {
         api::ConfigMap cm;
         cm.SetNamespace(Namespace());
         cm.SetName(name);
-        if (std::string(name) == "picked")
+        if (picked)
             cm.SetLabels({{"pick", "yes"}});
-        ASSERT_TRUE(Run(Direct().Create(TestContext(), cm)).Ok());
-    }
-    ASSERT_TRUE(
-        builder::ControllerFor<api::ConfigMap>(*host_).Owns<api::Secret>().Named("picker").Complete(recorder).Ok());
+        return Run(Direct().Create(TestContext(), cm));
+    };
+    ASSERT_TRUE(create("picked", true).Ok());
+    ASSERT_TRUE(create("left", false).Ok());
+    ASSERT_TRUE(builder::ControllerFor<api::ConfigMap>(*host_)
+                    .Owns<api::Secret>()
+                    .Named("picker")
+                    .Complete(RecordingInto(log))
+                    .Ok());
     StartHost();
     ASSERT_TRUE(Eventually([&] { return log.Keys().size() == 2; })) << log.Keys().size();
     const auto secrets_synced = [&] {
@@ -273,14 +261,8 @@ TEST_F(SelectorRestartTest, NewSelectorsRestartThatKindsInformersAlone) {
         return Run(Client().List(TestContext(), list, client::InNamespace(Namespace()))).Ok() &&
                list.Items().size() == 1;
     }));
-    for (const char* name : {"picked-2", "left-2"}) {
-        api::ConfigMap cm;
-        cm.SetNamespace(Namespace());
-        cm.SetName(name);
-        if (std::string(name) == "picked-2")
-            cm.SetLabels({{"pick", "yes"}});
-        ASSERT_TRUE(Run(Direct().Create(TestContext(), cm)).Ok());
-    }
+    ASSERT_TRUE(create("picked-2", true).Ok());
+    ASSERT_TRUE(create("left-2", false).Ok());
     EXPECT_TRUE(Eventually([&] { return log.Count(Namespace() + "/picked-2") > 0; }));
     std::this_thread::sleep_for(1s);
     EXPECT_EQ(log.Count(Namespace() + "/left-2"), 0);

@@ -47,6 +47,15 @@ double ObjectsGauge(const std::string& gvk) {
         .value_or(-1);
 }
 
+// A SecurityGroupPolicy in namespace default selecting every pod, unstructured (the cluster's
+// scheme holds the built-in kinds only).
+StatusOr<Object> PolicyObject(const std::string& name, const std::string& group_id) {
+    return Object::Parse(R"({"apiVersion":"vpcresources.k8s.aws/v1beta1","kind":"SecurityGroupPolicy",)"
+                         R"("metadata":{"namespace":"default","name":")" +
+                         name + R"("},"spec":{"podSelector":{},"securityGroups":{"groupIds":[")" + group_id +
+                         R"("]}}})");
+}
+
 class InformerStopTest : public SourceTest {
   protected:
     // Creates obj through admin until the server accepts it (a new CRD takes a moment to serve).
@@ -85,9 +94,7 @@ TEST_F(InformerStopTest, ADeletedCrdStopsItsInformerAndTheSourceWaitsForTheKindU
     StatusOr<Object> crd_again = Object::Parse(*crd_json);  // created after the first is deleted
     ASSERT_TRUE(crd_again.Ok());
     ASSERT_TRUE(Run(admin.GetAPIReader().Create(Within(30s), *crd)).Ok());
-    StatusOr<Object> sgp = Object::Parse(R"({"apiVersion":"vpcresources.k8s.aws/v1beta1",
-        "kind":"SecurityGroupPolicy","metadata":{"namespace":"default","name":"before"},
-        "spec":{"podSelector":{},"securityGroups":{"groupIds":["sg-1"]}}})");
+    StatusOr<Object> sgp = PolicyObject("before", "sg-1");
     ASSERT_TRUE(sgp.Ok());
     CreateWhenServed(admin, *sgp);
 
@@ -134,9 +141,7 @@ TEST_F(InformerStopTest, ADeletedCrdStopsItsInformerAndTheSourceWaitsForTheKindU
     handler->Clear();
     const Clock::time_point recreated = Clock::now();
     ASSERT_TRUE(Run(admin.GetAPIReader().Create(Within(30s), *crd_again)).Ok());
-    StatusOr<Object> again = Object::Parse(R"({"apiVersion":"vpcresources.k8s.aws/v1beta1",
-        "kind":"SecurityGroupPolicy","metadata":{"namespace":"default","name":"after"},
-        "spec":{"podSelector":{},"securityGroups":{"groupIds":["sg-2"]}}})");
+    StatusOr<Object> again = PolicyObject("after", "sg-2");
     ASSERT_TRUE(again.Ok());
     CreateWhenServed(admin, *again);
     ASSERT_TRUE(Eventually(
