@@ -113,7 +113,8 @@ Task<Status> InstallAndWait(client::Client& client, discovery::DiscoveryClient& 
             if (served[i])
                 continue;
             StatusOr<bool> now = co_await Served(ctx, client, discovery, crds[i], why[i]);
-            if (!now.Ok())
+            // A check cut short by the deadline keeps what the last one saw: that names the cause.
+            if (!now.Ok() && (ctx.Err().Ok() || why[i].empty()))
                 why[i] = now.GetStatus().ToString();
             served[i] = now.Ok() && *now;
             if (!served[i])
