@@ -40,6 +40,9 @@ std::unique_ptr<handler::RequestQueue> NewQueue(const std::string& name, const b
     queue_options.name = name;
     queue_options.registry = options.registry ? options.registry : &metrics::DefaultRegistry();
     queue_options.rate_limiter = options.rate_limiter;
+    if (options.use_priority_queue.value_or(true))
+        return std::make_unique<workqueue::PriorityQueue<reconcile::Request>>(executor, std::move(queue_options),
+                                                                              options.aging_bound);
     return std::make_unique<workqueue::Queue<reconcile::Request>>(executor, std::move(queue_options));
 }
 
@@ -212,19 +215,20 @@ Status Controller::ReadyCheck() const {
 
 Task<void> Controller::Worker() {
     for (;;) {
-        const std::optional<reconcile::Request> request = co_await queue_->AsyncGet();
-        if (!request)
+        const std::optional<workqueue::PrioritizedItem<reconcile::Request>> next =
+            co_await queue_->AsyncGetWithPriority();
+        if (!next)
             co_return;
         if (!stopping_.load()) {
             metrics_.active_workers.Inc();
-            co_await ReconcileOne(*request);
+            co_await ReconcileOne(next->item, next->priority);
             metrics_.active_workers.Dec();
         }
-        queue_->Done(*request);
+        queue_->Done(next->item);
     }
 }
 
-Task<void> Controller::ReconcileOne(reconcile::Request request) {
+Task<void> Controller::ReconcileOne(reconcile::Request request, int priority) {
     const auto start = std::chrono::steady_clock::now();
     const log::Logger logger = logger_.WithValues("namespace", request.namespace_name, "name", request.name,
                                                   "reconcileID", internal::NewReconcileId());
@@ -244,21 +248,22 @@ Task<void> Controller::ReconcileOne(reconcile::Request request) {
         if (error.IsTerminal())
             metrics_.terminal_errors.Inc();
         else
-            queue_->AddRateLimited(request);
+            queue_->AddWithOptions({.rate_limited = true, .priority = priority}, request);
         metrics_.errors.Inc();
         metrics_.reconcile_error.Inc();
         logger.Error(error, "Reconciler error");
         co_return;
     }
     const reconcile::Result& outcome = result.Value();
+    const int requeue_priority = outcome.priority.value_or(priority);
     if (outcome.requeue_after.count() > 0) {
         logger.V(5).Info("Reconcile done, requeueing after", "requeueAfter", outcome.requeue_after);
         queue_->Forget(request);
-        queue_->AddAfter(request, outcome.requeue_after);
+        queue_->AddWithOptions({.after = outcome.requeue_after, .priority = requeue_priority}, request);
         metrics_.reconcile_requeue_after.Inc();
     } else if (outcome.requeue) {
         logger.V(5).Info("Reconcile done, requeueing");
-        queue_->AddRateLimited(request);
+        queue_->AddWithOptions({.rate_limited = true, .priority = requeue_priority}, request);
         metrics_.reconcile_requeue.Inc();
     } else {
         logger.V(5).Info("Reconcile successful");

@@ -32,6 +32,9 @@ namespace ctrl::controller {
 //    delay; Result.requeue requeues it rate-limited; success forgets its backoff;
 //  - an exception escaping Reconcile is a panic: logged with its what(), counted, and the key
 //    requeued with backoff (unless recover_panic is false);
+//  - the queue is a priority queue (unless use_priority_queue is false): the sources' initial
+//    lists and resyncs come in at kLowPriority, a requeue keeps the key's priority unless
+//    Result.priority sets one, and aging bounds every key's wait (workqueue::PriorityQueue);
 //  - a reconcile running past reconcile_timeout has its Context cancelled and is counted;
 //  - every reconcile logs through a logger carrying controller, namespace, name and a fresh
 //    reconcileID, which the reconciler gets from log::FromContext(ctx);
@@ -93,8 +96,8 @@ class Controller final : public std::enable_shared_from_this<Controller> {
                boost::asio::any_io_executor executor, Options options);
     // One worker: takes keys until the queue shuts down.
     Task<void> Worker();
-    // Reconciles one key and decides what happens to it next.
-    Task<void> ReconcileOne(reconcile::Request request);
+    // Reconciles one key (handed out at priority) and decides what happens to it next.
+    Task<void> ReconcileOne(reconcile::Request request, int priority);
     // Reconcile with panic recovery and the timeout.
     Task<StatusOr<reconcile::Result>> CallReconciler(Context ctx, const reconcile::Request& request);
     // Starts one source (Watch after Run began).

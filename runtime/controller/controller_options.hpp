@@ -28,6 +28,13 @@ struct Options {
     // AddRateLimited's delays. Null: DefaultControllerRateLimiter (5 ms doubling to 1000 s per
     // key, at most 10 retries per second after a burst of 100).
     std::shared_ptr<workqueue::RateLimiter<reconcile::Request>> rate_limiter{};
+    // Whether the queue is a workqueue::PriorityQueue (controller-runtime's UsePriorityQueue,
+    // default true): events of the initial list and resyncs wait behind other work, and
+    // Result.priority is honoured. false: the plain FIFO workqueue::Queue.
+    std::optional<bool> use_priority_queue{};
+    // The priority queue's aging bound: once a key has waited this long, nothing queued after it
+    // goes ahead of it; a kLowPriority key yields to normal keys for half of it. Default 5 minutes.
+    std::chrono::nanoseconds aging_bound = std::chrono::minutes(5);
     // Whether the controller runs only on the elected leader. Default true.
     std::optional<bool> needs_leader_election{};
     // Whether an exception escaping Reconcile is caught, logged and counted as a panic (and the

@@ -14,3 +14,4 @@ using RequestQueue = workqueue::RateLimitingInterface<reconcile::Request>;
 
 // Instantiated once, in runtime/handler/request_queue.cpp.
 extern template class ctrl::workqueue::Queue<ctrl::reconcile::Request>;
+extern template class ctrl::workqueue::PriorityQueue<ctrl::reconcile::Request>;

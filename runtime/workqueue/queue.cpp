@@ -13,5 +13,7 @@ void internal::LogShutDown(const std::string& queue, bool drain, std::size_t pen
 // Compiles every member for the common key types once, here, rather than in each user.
 template class Queue<ObjectKey>;
 template class Queue<std::string>;
+template class PriorityQueue<ObjectKey>;
+template class PriorityQueue<std::string>;
 
 }  // namespace ctrl::workqueue

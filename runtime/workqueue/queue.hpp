@@ -13,6 +13,7 @@
 #include "ctrl/metrics/registry.hpp"
 #include "ctrl/workqueue/default_rate_limiter.hpp"
 #include "ctrl/workqueue/internal/queue_core.hpp"
+#include "ctrl/workqueue/priority.hpp"
 #include "ctrl/workqueue/queue_metrics.hpp"
 #include "ctrl/workqueue/rate_limiter.hpp"
 #include "ctrl/workqueue/rate_limiting_interface.hpp"
@@ -50,20 +51,14 @@ struct QueueOptions {
 // The caller guarantees: the executor's execution context outlives the queue and keeps
 // running while consumers wait in AsyncGet or keys wait in AddAfter; no call is in progress
 // when the queue is destroyed. Destroying the queue shuts it down. All methods are thread-safe.
+// Priorities given to AddWithOptions are ignored (and handed out as 0): PriorityQueue honours them.
 template <typename T, typename Hash = std::hash<T>, typename Eq = std::equal_to<T>>
-class Queue final : public RateLimitingInterface<T> {
+class Queue : public RateLimitingInterface<T> {
   public:
     using Options = QueueOptions<T, Hash, Eq>;
 
     explicit Queue(const boost::asio::any_io_executor& executor, Options options = {})
-        : name_(options.name),
-          rate_limiter_(options.rate_limiter ? std::move(options.rate_limiter)
-                                             : DefaultControllerRateLimiter<T, Hash, Eq>()),
-          core_(std::make_shared<internal::QueueCore<T, Hash, Eq>>(
-              executor,
-              options.name.empty() ? std::nullopt
-                                   : std::optional<QueueMetrics>(NewQueueMetrics(*options.registry, options.name)),
-              options.metrics_update_period)) {}
+        : Queue(executor, std::move(options), {}) {}
 
     ~Queue() override { core_->ShutDown(); }
     Queue(const Queue&) = delete;
@@ -72,9 +67,22 @@ class Queue final : public RateLimitingInterface<T> {
     void Add(const T& item) override { core_->Add(item); }
     std::optional<T> Get() override { return core_->Get(); }
     Task<std::optional<T>> AsyncGet() override { return core_->AsyncGet(); }
+    Task<std::optional<PrioritizedItem<T>>> AsyncGetWithPriority() override { return core_->AsyncGetWithPriority(); }
     void Done(const T& item) override { core_->Done(item); }
     void AddAfter(const T& item, std::chrono::nanoseconds delay) override { core_->AddAfter(item, delay); }
     void AddRateLimited(const T& item) override { core_->AddAfter(item, rate_limiter_->When(item)); }
+    void AddWithOptions(const AddOptions& options, const T& item) override {
+        std::chrono::nanoseconds delay = options.after;
+        if (options.rate_limited) {
+            const std::chrono::nanoseconds limited = rate_limiter_->When(item);
+            delay = delay.count() <= 0 || limited < delay ? limited : delay;
+        }
+        const int priority = options.priority.value_or(0);
+        if (delay.count() > 0 || options.rate_limited)
+            core_->AddAfter(item, delay, priority);
+        else
+            core_->Add(item, priority);
+    }
     void Forget(const T& item) override { rate_limiter_->Forget(item); }
     int NumRequeues(const T& item) const override { return rate_limiter_->NumRequeues(item); }
     std::size_t Len() const override { return core_->Len(); }
@@ -92,6 +100,19 @@ class Queue final : public RateLimitingInterface<T> {
     }
     bool ShuttingDown() const override { return core_->ShuttingDown(); }
 
+  protected:
+    using Ordering = typename internal::QueueCore<T, Hash, Eq>::Ordering;
+
+    Queue(const boost::asio::any_io_executor& executor, Options options, Ordering ordering)
+        : name_(options.name),
+          rate_limiter_(options.rate_limiter ? std::move(options.rate_limiter)
+                                             : DefaultControllerRateLimiter<T, Hash, Eq>()),
+          core_(std::make_shared<internal::QueueCore<T, Hash, Eq>>(
+              executor,
+              options.name.empty() ? std::nullopt
+                                   : std::optional<QueueMetrics>(NewQueueMetrics(*options.registry, options.name)),
+              options.metrics_update_period, ordering)) {}
+
   private:
     void LogShutDown(bool drain) const {
         if (!core_->ShuttingDown())
@@ -103,8 +124,38 @@ class Queue final : public RateLimitingInterface<T> {
     const std::shared_ptr<internal::QueueCore<T, Hash, Eq>> core_;
 };
 
+// A Queue that hands out keys by priority (controller-runtime's priorityqueue): higher first,
+// first in first out within a priority, with aging so nothing starves. Keys come in at priority 0
+// (Add, AddAfter, AddRateLimited) or at AddOptions::priority (AddWithOptions); a key already
+// waiting keeps the higher priority and the earlier time. A key's rank is the time it was queued
+// minus a head start of aging_bound / 200 per priority point (priorities count as clamped to
+// [-100, 100] for this), and the smallest rank goes first: a kLowPriority key waits behind normal
+// keys queued up to aging_bound / 2 after it, and once a key has waited aging_bound nothing
+// queued after it goes ahead of it, whatever its priority. workqueue_depth is reported per
+// priority level.
+template <typename T, typename Hash = std::hash<T>, typename Eq = std::equal_to<T>>
+class PriorityQueue final : public Queue<T, Hash, Eq> {
+  public:
+    using Options = QueueOptions<T, Hash, Eq>;
+
+    explicit PriorityQueue(const boost::asio::any_io_executor& executor, Options options = {},
+                           std::chrono::nanoseconds aging_bound = kDefaultAgingBound)
+        : Queue<T, Hash, Eq>(executor, std::move(options), OrderingFor(aging_bound)) {}
+
+    // The default aging bound: five minutes.
+    static constexpr std::chrono::nanoseconds kDefaultAgingBound = std::chrono::minutes(5);
+
+  private:
+    static typename Queue<T, Hash, Eq>::Ordering OrderingFor(std::chrono::nanoseconds aging_bound) {
+        const auto step = std::chrono::duration_cast<std::chrono::steady_clock::duration>(aging_bound) / 200;
+        return {true, step.count() > 0 ? step : std::chrono::steady_clock::duration(1)};
+    }
+};
+
 // Instantiated once in queue.cpp for the common key types.
 extern template class Queue<ObjectKey>;
 extern template class Queue<std::string>;
+extern template class PriorityQueue<ObjectKey>;
+extern template class PriorityQueue<std::string>;
 
 }  // namespace ctrl::workqueue

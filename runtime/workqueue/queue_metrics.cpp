@@ -9,11 +9,13 @@ std::vector<double> DurationBuckets() {
 QueueMetrics NewQueueMetrics(metrics::Registry& registry, const std::string& name) {
     const std::vector<std::string> labels = {"name", "controller"};
     const std::vector<std::string> values = {name, name};
+    const metrics::GaugeFamily depth =
+        registry.AddGauge("workqueue_depth", "Current depth of the work queue, by queue and priority",
+                          {"name", "controller", "priority"});
     return QueueMetrics{
-        .depth = registry
-                     .AddGauge("workqueue_depth", "Current depth of the work queue, by queue and priority",
-                               {"name", "controller", "priority"})
-                     .WithLabelValues({name, name, ""}),
+        .name = name,
+        .depth_by_priority = depth,
+        .depth = depth.WithLabelValues({name, name, ""}),
         .adds = registry.AddCounter("workqueue_adds_total", "Total number of adds handled by the work queue", labels)
                     .WithLabelValues(values),
         .queue_duration = registry

@@ -9,10 +9,13 @@
 namespace ctrl::workqueue {
 
 // The series of one named queue, in the families controller-runtime registers (labels `name`
-// and `controller`, both the queue's name; `workqueue_depth` also has `priority`, always ""
-// here). Handles: cheap to copy, valid as long as their Registry.
+// and `controller`, both the queue's name; `workqueue_depth` also has `priority`: "" for a queue
+// without priorities, else the priority level, as controller-runtime's priority queue reports).
+// Handles: cheap to copy, valid as long as their Registry.
 struct QueueMetrics {
-    metrics::Gauge depth;                      // workqueue_depth: items waiting to be handed out
+    std::string name;                          // the queue's
+    metrics::GaugeFamily depth_by_priority;    // workqueue_depth{name, controller, priority}
+    metrics::Gauge depth;                      // workqueue_depth: items waiting to be handed out (priority "")
     metrics::Counter adds;                     // workqueue_adds_total: adds that were not duplicates
     metrics::Histogram queue_duration;         // workqueue_queue_duration_seconds: Add to Get
     metrics::Histogram work_duration;          // workqueue_work_duration_seconds: Get to Done

@@ -3,8 +3,10 @@
 #include <chrono>
 #include <cstddef>
 #include <optional>
+#include <utility>
 
 #include "ctrl/core/task.hpp"
+#include "ctrl/workqueue/priority.hpp"
 
 namespace ctrl::workqueue {
 
@@ -12,8 +14,9 @@ namespace ctrl::workqueue {
 // de-duplicating FIFO of keys that never hands out a key while it is being processed, with
 // delayed and rate-limited adds. Consumers take keys with Get (a plain thread) or AsyncGet (a
 // coroutine on an executor) and must call Done for every key they take. Implementations are
-// thread-safe. workqueue::Queue is the implementation; this interface lets controllers take
-// another one (a priority queue, a fake in tests).
+// thread-safe. workqueue::Queue and workqueue::PriorityQueue implement it; a fake in a test can
+// too. AddWithOptions and AsyncGetWithPriority have defaults for a queue without priorities
+// (what controller-runtime's wrapper of a plain queue does): the priority is ignored, and 0.
 template <typename T>
 class RateLimitingInterface {
   public:
@@ -51,6 +54,24 @@ class RateLimitingInterface {
     // ShutDownWithDrain for coroutines.
     virtual Task<void> AsyncShutDownWithDrain() = 0;
     virtual bool ShuttingDown() const = 0;
+
+    // Add, AddAfter or AddRateLimited as options say, at options.priority where the queue has
+    // priorities (controller-runtime's AddWithOpts).
+    virtual void AddWithOptions(const AddOptions& options, const T& item) {
+        if (options.rate_limited)
+            AddRateLimited(item);  // without priorities the rate limiter's delay is the one kept
+        else if (options.after.count() > 0)
+            AddAfter(item, options.after);
+        else
+            Add(item);
+    }
+    // AsyncGet with the priority the item was wanted at (0 without priorities).
+    virtual Task<std::optional<PrioritizedItem<T>>> AsyncGetWithPriority() {
+        std::optional<T> item = co_await AsyncGet();
+        if (!item)
+            co_return std::nullopt;
+        co_return PrioritizedItem<T>{std::move(*item), 0};
+    }
 };
 
 }  // namespace ctrl::workqueue

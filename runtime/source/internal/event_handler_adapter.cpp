@@ -1,6 +1,9 @@
 #include "ctrl/source/internal/event_handler_adapter.hpp"
 
+#include <optional>
 #include <utility>
+
+#include "ctrl/handler/priority_default.hpp"
 
 namespace ctrl::source::internal {
 
@@ -19,8 +22,14 @@ void EventHandlerAdapter::OnAdd(const std::shared_ptr<const Object>& object, boo
     if (!predicate::PassesCreate(predicates_, event))
         return;
     std::lock_guard lock(gate_->mu);
-    if (!gate_->stopped.load())
+    if (gate_->stopped.load())
+        return;
+    if (const std::optional<int> priority = handler::DefaultPriority(event)) {
+        handler::PriorityDefaultQueue queue(queue_, *priority);
+        handler_->Create(ctx_, event, queue);
+    } else {
         handler_->Create(ctx_, event, queue_);
+    }
 }
 
 void EventHandlerAdapter::OnUpdate(const std::shared_ptr<const Object>& old_object,
@@ -29,8 +38,14 @@ void EventHandlerAdapter::OnUpdate(const std::shared_ptr<const Object>& old_obje
     if (!predicate::PassesUpdate(predicates_, event))
         return;
     std::lock_guard lock(gate_->mu);
-    if (!gate_->stopped.load())
+    if (gate_->stopped.load())
+        return;
+    if (const std::optional<int> priority = handler::DefaultPriority(event)) {
+        handler::PriorityDefaultQueue queue(queue_, *priority);
+        handler_->Update(ctx_, event, queue);
+    } else {
         handler_->Update(ctx_, event, queue_);
+    }
 }
 
 void EventHandlerAdapter::OnDelete(const std::shared_ptr<const Object>& last_known, bool final_state_unknown) {

@@ -24,7 +24,9 @@ struct DeliveryGate {
 // Turns an informer's notifications into the controller's events (controller-runtime's
 // internal.EventHandler): OnAdd -> Create (is_in_initial_list), OnUpdate -> Update, OnDelete ->
 // Delete (delete_state_unknown), each delivered to the handler with the queue when every predicate
-// passes it. Calls the handler under the gate's lock, never after the gate stopped. ctx is the
+// passes it; the handler's plain adds for an object of the initial list or an update that kept its
+// resourceVersion (a resync) go in at kLowPriority (handler::DefaultPriority). Calls the handler
+// under the gate's lock, never after the gate stopped. ctx is the
 // source's (the handler's ctx argument); queue must outlive the adapter's registration.
 class EventHandlerAdapter final : public cache::EventHandler {
   public:

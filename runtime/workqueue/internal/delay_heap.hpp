@@ -30,10 +30,14 @@ class DelayHeap final {
     // The hash Push takes; thread-safe (it touches no state).
     static std::size_t HashOf(const T& item) { return Hash{}(item); }
 
-    // Schedules item for deadline, or moves its existing deadline earlier.
-    void Push(const T& item, Clock::time_point deadline) { Push(item, HashOf(item), deadline); }
-    void Push(const T& item, std::size_t hash, Clock::time_point deadline) {
+    // Schedules item for deadline at priority, or moves its existing deadline earlier and keeps
+    // the higher of its priorities.
+    void Push(const T& item, Clock::time_point deadline, int priority = 0) {
+        Push(item, HashOf(item), deadline, priority);
+    }
+    void Push(const T& item, std::size_t hash, Clock::time_point deadline, int priority = 0) {
         if (Node* node = index_.Find(item, hash)) {
+            node->priority = priority > node->priority ? priority : node->priority;
             Entry& entry = heap_[node->index];
             if (deadline < entry.deadline) {
                 entry.deadline = deadline;
@@ -43,7 +47,7 @@ class DelayHeap final {
         }
         if (heap_.size() == heap_.capacity())  // so nothing throws once the node exists
             heap_.reserve(2 * heap_.size() + 16);
-        auto owned = std::make_unique<Node>(item, hash, heap_.size());
+        auto owned = std::make_unique<Node>(item, hash, heap_.size(), priority);
         index_.Insert(owned.get(), hash);
         heap_.push_back(Entry{deadline, next_arrival_++, owned.release()});
         SiftUp(heap_.size() - 1);
@@ -54,7 +58,8 @@ class DelayHeap final {
     // The earliest deadline. Requires !Empty().
     Clock::time_point NextDeadline() const { return heap_.front().deadline; }
 
-    // Removes every item whose deadline is at or before now, earliest first, passing each to fn.
+    // Removes every item whose deadline is at or before now, earliest first, passing each and
+    // its priority to fn.
     template <typename Fn>
     void PopDue(Clock::time_point now, Fn&& fn) {
         while (!heap_.empty() && heap_.front().deadline <= now) {
@@ -64,7 +69,7 @@ class DelayHeap final {
             if (!heap_.empty())
                 SiftDown(0);
             index_.Erase(top.get(), top->hash);
-            fn(std::move(top->key));
+            fn(std::move(top->key), top->priority);
         }
     }
 
@@ -77,12 +82,13 @@ class DelayHeap final {
 
   private:
     struct Node {
-        Node(const T& item, std::size_t item_hash, std::size_t heap_index)
-            : key(item), hash(item_hash), index(heap_index) {}
+        Node(const T& item, std::size_t item_hash, std::size_t heap_index, int item_priority)
+            : key(item), hash(item_hash), index(heap_index), priority(item_priority) {}
 
         T key;
         std::size_t hash;
         std::size_t index;  // of its entry in the heap
+        int priority;
     };
     struct Entry {
         Clock::time_point deadline;

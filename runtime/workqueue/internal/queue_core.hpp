@@ -25,6 +25,7 @@
 #include "ctrl/workqueue/internal/delay_heap.hpp"
 #include "ctrl/workqueue/internal/instruments.hpp"
 #include "ctrl/workqueue/internal/key_set.hpp"
+#include "ctrl/workqueue/priority.hpp"
 #include "ctrl/workqueue/queue_metrics.hpp"
 
 namespace ctrl::workqueue::internal {
@@ -33,24 +34,30 @@ namespace ctrl::workqueue::internal {
 // around them: blocked threads on a condition variable, suspended coroutines as Resumes (core)
 // that are handed a key directly, ShutDownWithDrain callers. Timers (AddAfter deadlines, the
 // metrics refresh) run on a strand of the executor and only strand handlers touch them; the
-// handlers hold weak references, so dropping the last owner frees the queue.
+// handlers hold weak references, so dropping the last owner frees the queue. With
+// Ordering::by_priority the keys carry priorities (KeySet's levels and aging); without, every
+// priority is 0.
 template <typename T, typename Hash, typename Eq>
 class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, Eq>> {
   public:
     using Clock = std::chrono::steady_clock;
+    using Ordering = typename KeySet<T, Hash, Eq>::Ordering;
+    using Item = PrioritizedItem<T>;
 
     QueueCore(const boost::asio::any_io_executor& executor, std::optional<QueueMetrics> metrics,
-              Clock::duration metrics_period)
+              Clock::duration metrics_period, Ordering ordering = {})
         : strand_(boost::asio::make_strand(executor)),
           delay_timer_(strand_),
           metrics_timer_(strand_),
-          instruments_(std::move(metrics)),
-          metrics_period_(metrics_period) {}
+          instruments_(std::move(metrics), ordering.by_priority),
+          metrics_period_(metrics_period),
+          by_priority_(ordering.by_priority),
+          keys_(ordering) {}
 
-    void Add(const T& item) {
+    void Add(const T& item, int priority = 0) {
         const std::size_t hash = Keys::HashOf(item);
         std::unique_lock lock(mu_);
-        if (AddLocked(item, hash))
+        if (AddLocked(item, hash, priority))
             WakeOne(lock);
     }
 
@@ -70,7 +77,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
             return std::nullopt;
         Taken taken = TakeLocked();
         lock.unlock();
-        return Observe(std::move(taken));
+        return std::move(Observe(std::move(taken)).item);
     }
 
     Task<std::optional<T>> AsyncGet() {
@@ -84,24 +91,50 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
             }
         }
         if (taken)
-            co_return Observe(std::move(*taken));
+            co_return std::move(Observe(std::move(*taken)).item);
         // Captures only `this` (the owning Queue outlives the call), and named, not built inside
         // the co_await expression: GCC 12 destroys such temporaries twice.
-        std::function<void(Resume<std::optional<T>>)> wait = [this](Resume<std::optional<T>> resume) {
+        std::function<void(Resume<std::optional<Item>>)> wait = [this](Resume<std::optional<Item>> resume) {
             WaitForItem(std::move(resume));
         };
-        co_return co_await Suspend<std::optional<T>>(std::move(wait));
+        std::optional<Item> got = co_await Suspend<std::optional<Item>>(std::move(wait));
+        if (!got)
+            co_return std::nullopt;
+        co_return std::move(got->item);
+    }
+
+    // AsyncGet with the item's priority.
+    Task<std::optional<Item>> AsyncGetWithPriority() {
+        std::optional<Taken> taken;
+        {
+            std::lock_guard lock(mu_);
+            if (keys_.HasQueued()) {
+                taken.emplace(TakeLocked());
+            } else if (shutting_down_) {
+                co_return std::nullopt;
+            }
+        }
+        if (taken)
+            co_return Observe(std::move(*taken));
+        std::function<void(Resume<std::optional<Item>>)> wait = [this](Resume<std::optional<Item>> resume) {
+            WaitForItem(std::move(resume));
+        };
+        co_return co_await Suspend<std::optional<Item>>(std::move(wait));
     }
 
     void Done(const T& item) {
         const std::size_t hash = Keys::HashOf(item);
         std::unique_lock lock(mu_);
         Clock::time_point started;
-        const auto finished = keys_.Done(item, hash, &started);
+        int from = 0;
+        int to = 0;
+        const auto finished = keys_.Done(
+            item, hash, &started, [this] { return KeysNow(); }, &from, &to);
         if (finished == Keys::Finished::kNotProcessing)
             return;
         Drainers drainers = keys_.Processing() == 0 ? TakeDrainersLocked() : Drainers{};
         if (finished == Keys::Finished::kRequeued) {
+            instruments_.Moved(from, to);
             PublishQueuedLocked();
             WakeOne(lock);
         } else {
@@ -111,14 +144,14 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         Release(std::move(drainers));
     }
 
-    void AddAfter(const T& item, std::chrono::nanoseconds delay) {
+    void AddAfter(const T& item, std::chrono::nanoseconds delay, int priority = 0) {
         if (delay <= std::chrono::nanoseconds::zero()) {
             const std::size_t hash = Keys::HashOf(item);
             std::unique_lock lock(mu_);
             if (shutting_down_)
                 return;
             instruments_.Retried();
-            if (AddLocked(item, hash))
+            if (AddLocked(item, hash, priority))
                 WakeOne(lock);
             return;
         }
@@ -128,7 +161,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         std::unique_lock lock(mu_);
         if (shutting_down_)
             return;
-        delays_.Push(item, hash, deadline);
+        delays_.Push(item, hash, deadline, by_priority_ ? priority : 0);
         const bool arm = deadline < armed_deadline_;
         if (arm)
             armed_deadline_ = deadline;
@@ -187,16 +220,25 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         return now + std::chrono::duration_cast<Clock::duration>(delay);
     }
 
-    // Marks item (hashing to hash) dirty. True when it entered the FIFO, so a consumer can take
-    // it now.
+    // The time KeySet records: a real one when it ranks by priority or metrics need it.
+    Clock::time_point KeysNow() const { return by_priority_ ? Clock::now() : instruments_.Now(); }
+
+    // Marks item (hashing to hash) dirty at priority. True when it entered the FIFO, so a
+    // consumer can take it now.
     template <typename U>
-    bool AddLocked(U&& item, std::size_t hash) {
+    bool AddLocked(U&& item, std::size_t hash, int priority) {
         if (shutting_down_)
             return false;
-        const auto added = keys_.Add(std::forward<U>(item), hash, [this] { return instruments_.Now(); });
+        int from = 0;
+        const auto added = keys_.Add(
+            std::forward<U>(item), hash, priority, [this] { return KeysNow(); }, &from);
         if (added == Keys::Added::kDuplicate)
             return false;
-        instruments_.Added();
+        if (added == Keys::Added::kRaised) {
+            instruments_.Moved(from, keys_.LevelFor(priority));
+            return false;
+        }
+        instruments_.Added(keys_.LevelFor(priority));
         if (added != Keys::Added::kQueued)
             return false;
         PublishQueuedLocked();
@@ -220,24 +262,24 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
     // A key handed out, and how long it waited (observed once the lock is released: the
     // histogram takes a lock of its own).
     struct Taken {
-        T item;
+        Item item;
         Clock::duration waited{};
     };
 
     // Hands out the head of the FIFO, which must not be empty.
     Taken TakeLocked() {
         const Clock::time_point now = instruments_.Now();
-        Clock::time_point added;
-        Taken taken{keys_.Take(now, &added), now - added};
+        typename Keys::Handout handout = keys_.Take(now);
+        Taken taken{Item{std::move(handout.key), handout.priority}, now - handout.added};
         PublishQueuedLocked();
-        instruments_.Taken();
+        instruments_.Taken(handout.level);
         if (instruments_.Enabled() && !metrics_loop_running_)
             StartMetricsLoopLocked();
         return taken;
     }
 
     // Call without the lock.
-    T Observe(Taken taken) {
+    Item Observe(Taken taken) {
         instruments_.Queued(taken.waited);
         return std::move(taken.item);
     }
@@ -246,7 +288,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
     // coroutine is handed the key; a blocked thread is woken to take it.
     void WakeOne(std::unique_lock<AdaptiveMutex>& lock) {
         if (!get_waiters_.empty()) {
-            Resume<std::optional<T>> waiter = std::move(get_waiters_.front());
+            Resume<std::optional<Item>> waiter = std::move(get_waiters_.front());
             get_waiters_.pop_front();
             Taken taken = TakeLocked();
             lock.unlock();
@@ -261,7 +303,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
 
     // WakeOne for `ready` keys at once (a batch of expired deadlines); releases the lock.
     void WakeMany(std::size_t ready, std::unique_lock<AdaptiveMutex>& lock) {
-        std::vector<std::pair<Resume<std::optional<T>>, Taken>> handoffs;
+        std::vector<std::pair<Resume<std::optional<Item>>, Taken>> handoffs;
         while (ready > 0 && !get_waiters_.empty()) {
             handoffs.emplace_back(std::move(get_waiters_.front()), TakeLocked());
             get_waiters_.pop_front();
@@ -275,7 +317,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
             get_cv_.notify_one();
     }
 
-    void WaitForItem(Resume<std::optional<T>> waiter) {
+    void WaitForItem(Resume<std::optional<Item>> waiter) {
         std::unique_lock lock(mu_);
         if (!keys_.HasQueued() && !shutting_down_) {
             get_waiters_.push_back(std::move(waiter));
@@ -312,7 +354,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
     }
 
     void BeginShutDown(bool drain) {
-        std::deque<Resume<std::optional<T>>> getters;
+        std::deque<Resume<std::optional<Item>>> getters;
         Drainers drainers;
         bool first = false;
         {
@@ -374,9 +416,9 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         if (shutting_down_)
             return;
         std::size_t ready = 0;
-        delays_.PopDue(Clock::now(), [&](T&& item) {
+        delays_.PopDue(Clock::now(), [&](T&& item, int priority) {
             const std::size_t hash = Keys::HashOf(item);
-            ready += AddLocked(std::move(item), hash) ? 1 : 0;
+            ready += AddLocked(std::move(item), hash, priority) ? 1 : 0;
         });
         const bool more = !delays_.Empty();
         const Clock::time_point next = more ? delays_.NextDeadline() : Clock::time_point::max();
@@ -429,6 +471,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
     boost::asio::steady_timer metrics_timer_;  // strand only
     const Instruments instruments_;
     const Clock::duration metrics_period_;
+    const bool by_priority_;
 
     using Keys = KeySet<T, Hash, Eq>;
     using Delays = DelayHeap<T, Hash, Eq>;
@@ -443,7 +486,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
     Delays delays_;
     std::atomic<bool> queued_hint_{false};         // keys_.HasQueued(), stored under mu_
     std::atomic<bool> shutting_down_hint_{false};  // shutting_down_, stored under mu_
-    std::deque<Resume<std::optional<T>>> get_waiters_;
+    std::deque<Resume<std::optional<Item>>> get_waiters_;
     std::vector<Resume<bool>> drain_waiters_;
     std::size_t blocked_getters_ = 0;
     std::size_t blocked_drainers_ = 0;

@@ -28,7 +28,7 @@ using testing::ShutDownAtExit;
 
 std::vector<std::string> PopAllDue(internal::DelayHeap<std::string>& heap, Clock::time_point now) {
     std::vector<std::string> out;
-    heap.PopDue(now, [&](std::string&& item) { out.push_back(std::move(item)); });
+    heap.PopDue(now, [&](std::string&& item, int) { out.push_back(std::move(item)); });
     return out;
 }
 
@@ -75,7 +75,7 @@ TEST(DelayHeap, StaysOrderedUnderRandomPushes) {
     }
     Clock::time_point last = t0;
     std::size_t popped = 0;
-    heap.PopDue(t0 + 2s, [&](int&& item) {
+    heap.PopDue(t0 + 2s, [&](int&& item, int) {
         EXPECT_GE(best[item], last);
         last = best[item];
         ++popped;
