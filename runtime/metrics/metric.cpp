@@ -53,6 +53,9 @@ double Gauge::Value() const {
 void Histogram::Observe(double value) {
     impl_->Observe(value);
 }
+void Histogram::ObserveBuckets(const std::vector<double>& bucket_counts, double sum) {
+    impl_->ObserveMultiple(bucket_counts, sum);
+}
 uint64_t Histogram::SampleCount() const {
     return impl_->Collect().histogram.sample_count;
 }

@@ -45,6 +45,9 @@ class Histogram {
   public:
     explicit Histogram(prometheus::Histogram* impl) : impl_(impl) {}
     void Observe(double value);
+    // Adds many observations at once: bucket_counts[i] more in bucket i (one per bound, then
+    // +Inf), and their sum.
+    void ObserveBuckets(const std::vector<double>& bucket_counts, double sum);
     // Number of observations and their sum, read back (for tests and benchmarks).
     uint64_t SampleCount() const;
     double SampleSum() const;

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 namespace ctrl::metrics {
@@ -38,7 +39,11 @@ struct Registry::State {
     std::mutex mu;
     std::map<std::string, Entry> entries;
     std::mutex hooks_mu;  // held while hooks run: one scrape's hooks at a time
-    std::vector<std::function<void()>> collect_hooks;
+    struct Hook {
+        std::function<void()> run;
+        std::optional<std::weak_ptr<const void>> owner;  // none: kept for the registry's life
+    };
+    std::vector<Hook> collect_hooks;
 
     // Returns the family already registered under name, checking that it is the same metric.
     void* FindLocked(const std::string& name, Type type, const std::vector<std::string>& label_names,
@@ -95,14 +100,26 @@ HistogramFamily Registry::AddHistogram(const std::string& name, const std::strin
 
 void Registry::AddCollectHook(std::function<void()> hook) {
     std::lock_guard lock(state_->hooks_mu);
-    state_->collect_hooks.push_back(std::move(hook));
+    state_->collect_hooks.push_back(State::Hook{std::move(hook), std::nullopt});
+}
+
+void Registry::AddCollectHook(std::weak_ptr<const void> owner, std::function<void()> hook) {
+    std::lock_guard lock(state_->hooks_mu);
+    state_->collect_hooks.push_back(State::Hook{std::move(hook), std::move(owner)});
 }
 
 std::string Registry::SerializeText() const {
     {
         std::lock_guard lock(state_->hooks_mu);
-        for (const auto& hook : state_->collect_hooks)
-            hook();
+        std::vector<State::Hook>& hooks = state_->collect_hooks;
+        std::erase_if(hooks, [](const State::Hook& hook) { return hook.owner && hook.owner->expired(); });
+        for (const State::Hook& hook : hooks) {
+            if (!hook.owner) {
+                hook.run();
+            } else if (std::shared_ptr<const void> alive = hook.owner->lock()) {
+                hook.run();
+            }
+        }
     }
     std::ostringstream out;
     prometheus::TextSerializer().Serialize(out, state_->registry->Collect());

@@ -34,6 +34,9 @@ class Registry {
     // in the order added, on the scraping thread, one scrape at a time; a hook must not call
     // SerializeText. Hooks cannot be removed: the registry owns them until it is destroyed.
     void AddCollectHook(std::function<void()> hook);
+    // The same for as long as owner lives: a scrape after owner is gone drops the hook (what a
+    // short-lived object, such as a work queue that counts under its own lock, registers).
+    void AddCollectHook(std::weak_ptr<const void> owner, std::function<void()> hook);
 
     // Every family in the text exposition format 0.0.4 (what /metrics serves), after running
     // the collect hooks.

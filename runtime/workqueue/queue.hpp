@@ -60,7 +60,10 @@ class Queue : public RateLimitingInterface<T> {
     explicit Queue(const boost::asio::any_io_executor& executor, Options options = {})
         : Queue(executor, std::move(options), {}) {}
 
-    ~Queue() override { core_->ShutDown(); }
+    ~Queue() override {
+        core_->ShutDown();
+        core_->PublishMetrics();
+    }
     Queue(const Queue&) = delete;
     Queue& operator=(const Queue&) = delete;
 
@@ -111,7 +114,16 @@ class Queue : public RateLimitingInterface<T> {
               executor,
               options.name.empty() ? std::nullopt
                                    : std::optional<QueueMetrics>(NewQueueMetrics(*options.registry, options.name)),
-              options.metrics_update_period, ordering)) {}
+              options.metrics_update_period, ordering)) {
+        if (!options.name.empty()) {
+            // The queue counts under its lock; a scrape publishes the counts (Instruments).
+            std::weak_ptr<internal::QueueCore<T, Hash, Eq>> core = core_;
+            options.registry->AddCollectHook(core, [core] {
+                if (auto alive = core.lock())
+                    alive->PublishMetrics();
+            });
+        }
+    }
 
   private:
     void LogShutDown(bool drain) const {

@@ -75,13 +75,13 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         }
         if (!keys_.HasQueued())
             return std::nullopt;
-        Taken taken = TakeLocked();
+        Item taken = TakeLocked();
         lock.unlock();
-        return std::move(Observe(std::move(taken)).item);
+        return std::move(taken.item);
     }
 
     Task<std::optional<T>> AsyncGet() {
-        std::optional<Taken> taken;
+        std::optional<Item> taken;
         {
             std::lock_guard lock(mu_);
             if (keys_.HasQueued()) {
@@ -91,7 +91,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
             }
         }
         if (taken)
-            co_return std::move(Observe(std::move(*taken)).item);
+            co_return std::move(taken->item);
         // Captures only `this` (the owning Queue outlives the call), and named, not built inside
         // the co_await expression: GCC 12 destroys such temporaries twice.
         std::function<void(Resume<std::optional<Item>>)> wait = [this](Resume<std::optional<Item>> resume) {
@@ -105,7 +105,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
 
     // AsyncGet with the item's priority.
     Task<std::optional<Item>> AsyncGetWithPriority() {
-        std::optional<Taken> taken;
+        std::optional<Item> taken;
         {
             std::lock_guard lock(mu_);
             if (keys_.HasQueued()) {
@@ -115,7 +115,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
             }
         }
         if (taken)
-            co_return Observe(std::move(*taken));
+            co_return std::move(*taken);
         std::function<void(Resume<std::optional<Item>>)> wait = [this](Resume<std::optional<Item>> resume) {
             WaitForItem(std::move(resume));
         };
@@ -124,6 +124,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
 
     void Done(const T& item) {
         const std::size_t hash = Keys::HashOf(item);
+        const Clock::time_point finished_at = instruments_.Now();
         std::unique_lock lock(mu_);
         Clock::time_point started;
         int from = 0;
@@ -132,6 +133,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
             item, hash, &started, [this] { return KeysNow(); }, &from, &to);
         if (finished == Keys::Finished::kNotProcessing)
             return;
+        instruments_.Worked(finished_at - started);
         Drainers drainers = keys_.Processing() == 0 ? TakeDrainersLocked() : Drainers{};
         if (finished == Keys::Finished::kRequeued) {
             instruments_.Moved(from, to);
@@ -140,7 +142,6 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         } else {
             lock.unlock();
         }
-        instruments_.Worked(started);
         Release(std::move(drainers));
     }
 
@@ -162,11 +163,11 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         if (shutting_down_)
             return;
         delays_.Push(item, hash, deadline, by_priority_ ? priority : 0);
+        instruments_.Retried();
         const bool arm = deadline < armed_deadline_;
         if (arm)
             armed_deadline_ = deadline;
         lock.unlock();
-        instruments_.Retried();
         if (!arm)
             return;
         boost::asio::post(strand_, [weak = this->weak_from_this()] {
@@ -193,6 +194,16 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         ++blocked_drainers_;
         drain_cv_.wait(lock, [this] { return keys_.Processing() == 0 || !drain_; });
         --blocked_drainers_;
+    }
+
+    // Publishes the metrics counted since the last call (a scrape's collect hook, the queue's end).
+    void PublishMetrics() {
+        typename Instruments::Counts counts;
+        {
+            std::lock_guard lock(mu_);
+            counts = instruments_.TakeCounts();
+        }
+        instruments_.Publish(counts);
     }
 
     Task<void> AsyncShutDownWithDrain() {
@@ -259,29 +270,15 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         }
     }
 
-    // A key handed out, and how long it waited (observed once the lock is released: the
-    // histogram takes a lock of its own).
-    struct Taken {
-        Item item;
-        Clock::duration waited{};
-    };
-
     // Hands out the head of the FIFO, which must not be empty.
-    Taken TakeLocked() {
+    Item TakeLocked() {
         const Clock::time_point now = instruments_.Now();
         typename Keys::Handout handout = keys_.Take(now);
-        Taken taken{Item{std::move(handout.key), handout.priority}, now - handout.added};
         PublishQueuedLocked();
-        instruments_.Taken(handout.level);
+        instruments_.Taken(handout.level, now - handout.added);
         if (instruments_.Enabled() && !metrics_loop_running_)
             StartMetricsLoopLocked();
-        return taken;
-    }
-
-    // Call without the lock.
-    Item Observe(Taken taken) {
-        instruments_.Queued(taken.waited);
-        return std::move(taken.item);
+        return Item{std::move(handout.key), handout.priority};
     }
 
     // Gives one newly queued key to a waiting consumer, if any; releases the lock. A suspended
@@ -290,9 +287,9 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         if (!get_waiters_.empty()) {
             Resume<std::optional<Item>> waiter = std::move(get_waiters_.front());
             get_waiters_.pop_front();
-            Taken taken = TakeLocked();
+            Item taken = TakeLocked();
             lock.unlock();
-            waiter(Observe(std::move(taken)));
+            waiter(std::move(taken));
             return;
         }
         const bool notify = blocked_getters_ > 0;
@@ -303,7 +300,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
 
     // WakeOne for `ready` keys at once (a batch of expired deadlines); releases the lock.
     void WakeMany(std::size_t ready, std::unique_lock<AdaptiveMutex>& lock) {
-        std::vector<std::pair<Resume<std::optional<Item>>, Taken>> handoffs;
+        std::vector<std::pair<Resume<std::optional<Item>>, Item>> handoffs;
         while (ready > 0 && !get_waiters_.empty()) {
             handoffs.emplace_back(std::move(get_waiters_.front()), TakeLocked());
             get_waiters_.pop_front();
@@ -312,7 +309,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
         const std::size_t notify = std::min(ready, blocked_getters_);
         lock.unlock();
         for (auto& [waiter, taken] : handoffs)
-            waiter(Observe(std::move(taken)));
+            waiter(std::move(taken));
         for (std::size_t i = 0; i < notify; ++i)
             get_cv_.notify_one();
     }
@@ -328,9 +325,9 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
             waiter(std::nullopt);
             return;
         }
-        Taken taken = TakeLocked();
+        Item taken = TakeLocked();
         lock.unlock();
-        waiter(Observe(std::move(taken)));
+        waiter(std::move(taken));
     }
 
     void WaitForDrain(Resume<bool> waiter) {
@@ -469,7 +466,7 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
     boost::asio::strand<boost::asio::any_io_executor> strand_;
     boost::asio::steady_timer delay_timer_;    // strand only
     boost::asio::steady_timer metrics_timer_;  // strand only
-    const Instruments instruments_;
+    Instruments instruments_;                  // its counts guarded by mu_
     const Clock::duration metrics_period_;
     const bool by_priority_;
 

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <memory>
+
 namespace ctrl::metrics {
 namespace {
 
@@ -85,6 +87,28 @@ TEST(RegistryTest, CollectHooksRunBeforeEachSerializationInOrder) {
     EXPECT_THAT(registry.SerializeText(), HasSubstr("scrapes 1"));
     EXPECT_THAT(registry.SerializeText(), HasSubstr("scrapes 2"));
     EXPECT_EQ(order, (std::vector<int>{1, 2, 1, 2}));
+}
+
+TEST(RegistryTest, AnOwnedCollectHookRunsWhileItsOwnerLives) {
+    Registry registry;
+    int runs = 0;
+    auto owner = std::make_shared<int>(0);
+    registry.AddCollectHook(std::weak_ptr<const void>(owner), [&] { ++runs; });
+    (void)registry.SerializeText();
+    EXPECT_EQ(runs, 1);
+    owner.reset();
+    (void)registry.SerializeText();
+    (void)registry.SerializeText();
+    EXPECT_EQ(runs, 1);
+}
+
+TEST(RegistryTest, ObserveBucketsAddsManyObservations) {
+    Registry registry;
+    Histogram histogram = registry.AddHistogram("waits", "x", {}, {1, 10}).WithLabelValues({});
+    histogram.ObserveBuckets({2, 1, 1}, 25.5);
+    EXPECT_EQ(histogram.SampleCount(), 4u);
+    EXPECT_DOUBLE_EQ(histogram.SampleSum(), 25.5);
+    EXPECT_THAT(registry.SerializeText(), HasSubstr("waits_bucket{le=\"10\"} 3"));
 }
 
 TEST(RegistryTest, DefaultRegistryIsOneInstance) {
