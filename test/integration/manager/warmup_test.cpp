@@ -2,7 +2,7 @@
 // leader on one Lease over 2,000 ConfigMaps. With enable_warmup the standby's controller has its
 // queue filled and its informer listed while the leader lives, without a reconcile or a write;
 // once the leader stops (and releases the Lease) the standby leads and reconciles without listing
-// again. Without warmup the standby lists only after its election.
+// again. Without warmup the standby lists only after its election. A warm standby stops cleanly.
 
 #include <gtest/gtest.h>
 
@@ -150,6 +150,22 @@ TEST_F(WarmupTest, AWarmStandbyFillsItsQueueAndDoesNotListAfterElection) {
 
 TEST_F(WarmupTest, AColdStandbyListsAfterElection) {
     FailOver(false);
+}
+
+TEST_F(WarmupTest, AWarmStandbyStopsCleanlyBeforeItsElection) {
+    constexpr int kFew = 100;
+    CreateConfigMaps(kFew);
+    const std::unique_ptr<Replica> leader = StartReplica("a", true);
+    ASSERT_TRUE(leader);
+    ASSERT_TRUE(Eventually([&] { return leader->mgr->IsLeader(); }));
+    const std::unique_ptr<Replica> standby = StartReplica("b", true);
+    ASSERT_TRUE(standby);
+    ASSERT_TRUE(Eventually([&] { return standby->controller->Queue().Len() == std::size_t{kFew}; }));
+    standby->stop.Cancel();
+    ASSERT_EQ(standby->done.wait_for(ctrl::testing::kTestWait), std::future_status::ready);
+    EXPECT_TRUE(standby->done.get().Ok()) << "a warm standby stops like a cold one";
+    EXPECT_EQ(standby->reconciles->load(), 0);
+    EXPECT_TRUE(leader->mgr->IsLeader());
 }
 
 }  // namespace
