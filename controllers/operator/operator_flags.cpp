@@ -9,6 +9,8 @@ namespace {
 manager::Flags Defaults() {
     manager::Flags defaults;
     defaults.leader_election_id = kLeaderElectionId;
+    // A standby replica keeps its informers synced: failover costs no relist (--enable-warmup=false).
+    defaults.enable_warmup = true;
     return defaults;
 }
 

@@ -99,6 +99,8 @@ controller::Options Builder::MergedOptions() const {
             options.needs_leader_election = defaults.needs_leader_election;
         if (!options.recover_panic)
             options.recover_panic = defaults.recover_panic;
+        if (!options.enable_warmup)
+            options.enable_warmup = defaults.enable_warmup;
         if (!options.rate_limiter)
             options.rate_limiter = defaults.rate_limiter;
         options.skip_name_validation = options.skip_name_validation || defaults.skip_name_validation;

@@ -25,7 +25,8 @@ namespace ctrl::cluster {
 struct Options {
     // The kinds the client and cache know. Default: every built-in kind of runtime/api.
     std::shared_ptr<const scheme::Scheme> scheme{};
-    // Where rest_client_*, discovery, mapper and informer metrics go. Default: metrics::DefaultRegistry().
+    // Where rest_client_*, discovery and mapper metrics go (the informers' go to cache.registry).
+    // Default: metrics::DefaultRegistry().
     metrics::Registry* registry = nullptr;
     // The informer cache: namespaces, per-kind selectors and transforms, resync, ... (CacheOptions' defaults).
     cache::CacheOptions cache{};

@@ -122,9 +122,81 @@ Task<void> Controller::StartLate(std::shared_ptr<source::Source> source) {
                       source->String());
 }
 
+Task<Status> Controller::Warmup(Context ctx) {
+    if (!WarmupEnabled())
+        co_return OkStatus();
+    const std::shared_ptr<Controller> self = shared_from_this();
+    std::vector<std::shared_ptr<source::Source>> sources;
+    std::shared_ptr<Notification> done;
+    {
+        std::lock_guard lock(mu_);
+        if (running_ || stopped_ || warmup_done_)
+            co_return OkStatus();
+        warmup_done_ = std::make_shared<Notification>();
+        done = warmup_done_;
+        sources = sources_;
+    }
+    logger_.Info("Warming up: starting the sources before the workers", "sources", sources.size());
+    Status status = co_await StartSources(ctx, sources);
+    if (status.Ok())
+        status = co_await WaitForSources(ctx, sources);
+    if (status.Ok())
+        logger_.Info("Warmed up: the sources have synced");
+    done->Notify();
+    co_return status;
+}
+
+Task<Status> Controller::StartSources(Context ctx, std::vector<std::shared_ptr<source::Source>> sources) {
+    for (const std::shared_ptr<source::Source>& source : sources) {
+        {
+            std::lock_guard lock(mu_);
+            if (!started_sources_.insert(source.get()).second)
+                continue;  // Warmup started it
+        }
+        logger_.Info("Starting EventSource", "source", source->String());
+        const Status status = co_await source->Start(ctx, *queue_);
+        if (!status.Ok()) {
+            std::lock_guard lock(mu_);
+            started_sources_.erase(source.get());
+            co_return status.Annotate("controller " + name_ + ": starting " + source->String());
+        }
+    }
+    co_return OkStatus();
+}
+
+Task<Status> Controller::WaitForSources(Context ctx, std::vector<std::shared_ptr<source::Source>> sources) {
+    // The sync's deadline lives in this frame: Run goes on to run the workers until the controller
+    // stops, and a deadline it kept would stay pending for cache_sync_timeout.
+    const Context sync_ctx = Context::WithTimeout(ctx, options_.cache_sync_timeout);
+    for (const std::shared_ptr<source::Source>& source : sources) {
+        {
+            std::lock_guard lock(mu_);
+            if (synced_sources_.count(source.get()) > 0)
+                continue;  // Warmup saw it synced
+        }
+        const Status status = co_await source->WaitForSync(sync_ctx);
+        if (status.Ok()) {
+            std::lock_guard lock(mu_);
+            synced_sources_.insert(source.get());
+            continue;
+        }
+        if (IsNoMatch(status) || IsForbidden(status)) {
+            logger_.Info("A source waits for its kind; starting the workers anyway", "source", source->String(),
+                         "reason", status.ToString());
+            continue;
+        }
+        if (!ctx.Err().Ok())
+            co_return ctx.Err();
+        logger_.Error(status, "Could not wait for Cache to sync", "source", source->String());
+        co_return status.Annotate("controller " + name_ + ": failed to wait for " + source->String() + " to sync");
+    }
+    co_return OkStatus();
+}
+
 Task<Status> Controller::Run(Context ctx) {
     const std::shared_ptr<Controller> self = shared_from_this();
     std::vector<std::shared_ptr<source::Source>> sources;
+    std::shared_ptr<Notification> warmup;
     {
         std::lock_guard lock(mu_);
         if (running_ || stopped_)
@@ -132,6 +204,7 @@ Task<Status> Controller::Run(Context ctx) {
         running_ = true;
         run_ctx_ = ctx;
         sources = sources_;
+        warmup = warmup_done_;
     }
     const auto finish = [this](Status status) {
         stopping_.store(true);
@@ -141,34 +214,20 @@ Task<Status> Controller::Run(Context ctx) {
         return status;
     };
 
-    for (const std::shared_ptr<source::Source>& source : sources) {
-        logger_.Info("Starting EventSource", "source", source->String());
-        const Status status = co_await source->Start(ctx, *queue_);
-        if (!status.Ok())
-            co_return finish(status.Annotate("controller " + name_ + ": starting " + source->String()));
+    // A Warmup under way started the sources: wait for it rather than start them twice. What it
+    // left (a source that failed to start or sync) is done below.
+    if (warmup) {
+        const Status warmed = co_await warmup->Wait(ctx);
+        if (!warmed.Ok())
+            co_return finish(OkStatus());  // stopped while warming up
     }
-
+    const Status started = co_await StartSources(ctx, sources);
+    if (!started.Ok())
+        co_return finish(started);
     logger_.Info("Starting Controller");
-    // The sync's deadline is released with its block: this coroutine runs the workers until the
-    // controller stops, and a deadline it kept would stay pending for cache_sync_timeout.
-    {
-        const Context sync_ctx = Context::WithTimeout(ctx, options_.cache_sync_timeout);
-        for (const std::shared_ptr<source::Source>& source : sources) {
-            const Status status = co_await source->WaitForSync(sync_ctx);
-            if (status.Ok())
-                continue;
-            if (IsNoMatch(status) || IsForbidden(status)) {
-                logger_.Info("A source waits for its kind; starting the workers anyway", "source", source->String(),
-                             "reason", status.ToString());
-                continue;
-            }
-            if (!ctx.Err().Ok())
-                co_return finish(OkStatus());  // stopped before the sources synced
-            logger_.Error(status, "Could not wait for Cache to sync", "source", source->String());
-            co_return finish(
-                status.Annotate("controller " + name_ + ": failed to wait for " + source->String() + " to sync"));
-        }
-    }
+    const Status synced = co_await WaitForSources(ctx, sources);
+    if (!synced.Ok())
+        co_return finish(ctx.Err().Ok() ? synced : OkStatus());  // OK: stopped before the sources synced
 
     const int workers = options_.max_concurrent_reconciles;
     logger_.Info("Starting workers", "worker count", workers);

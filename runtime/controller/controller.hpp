@@ -3,6 +3,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,7 +43,9 @@ namespace ctrl::controller {
 //
 // Lifecycle: New, Watch sources, then Run (what a manager does; a test may call Run itself).
 // Run starts the sources, waits for them to sync, starts the workers and returns after its
-// context ends and the workers have stopped. On stop the queue takes no more work and in-flight
+// context ends and the workers have stopped. With enable_warmup, Warmup may come first (a manager
+// calls it while it campaigns for the Lease): it starts the sources and waits for their sync, and
+// Run then reuses them and starts the workers at once. On stop the queue takes no more work and in-flight
 // reconciles finish with their Context still live (unlike controller-runtime, which cancels
 // them with the manager's context): a graceful shutdown lets them complete. AbortReconciles()
 // cancels their Contexts (the manager calls it when its graceful-shutdown timeout passes); so
@@ -68,6 +71,16 @@ class Controller final : public std::enable_shared_from_this<Controller> {
     // work and returns once every in-flight reconcile has finished. An error when a source
     // fails to start or to sync in time (naming it), or when Run was called before.
     Task<Status> Run(Context ctx);
+
+    // Warm standby: when enable_warmup is set, starts the sources with ctx (they deliver into the
+    // queue until ctx ends) and waits up to cache_sync_timeout for their sync; no worker runs. Run
+    // then starts only the sources Warmup did not start, and waits only for those it did not see
+    // synced (a Run that comes while Warmup waits, waits for it first). A no-op (OK) without
+    // enable_warmup, after Run began, or when called before; the sync's error otherwise (Run then
+    // starts and waits for what is left itself).
+    Task<Status> Warmup(Context ctx);
+    // Whether Warmup does anything (options.enable_warmup).
+    bool WarmupEnabled() const { return options_.enable_warmup.value_or(false); }
 
     // Cancels the Context of every in-flight and future reconcile.
     void AbortReconciles();
@@ -102,6 +115,11 @@ class Controller final : public std::enable_shared_from_this<Controller> {
     Task<StatusOr<reconcile::Result>> CallReconciler(Context ctx, const reconcile::Request& request);
     // Starts one source (Watch after Run began).
     Task<void> StartLate(std::shared_ptr<source::Source> source);
+    // Starts those of sources not started before (by Warmup) with ctx; the first failure.
+    Task<Status> StartSources(Context ctx, std::vector<std::shared_ptr<source::Source>> sources);
+    // Waits up to cache_sync_timeout for those of sources not seen synced before: OK, or the first
+    // source that failed (a source waiting for its kind does not count: logged and passed over).
+    Task<Status> WaitForSources(Context ctx, std::vector<std::shared_ptr<source::Source>> sources);
 
     const std::string name_;
     const std::shared_ptr<reconcile::Reconciler> reconciler_;
@@ -120,6 +138,9 @@ class Controller final : public std::enable_shared_from_this<Controller> {
     bool running_ = false;                                  // Run began; guarded by mu_
     bool stopped_ = false;                                  // Run returned; guarded by mu_
     Context run_ctx_ = Context::Background();               // Run's context; guarded by mu_
+    std::set<const source::Source*> started_sources_;       // started (by Warmup or Run); guarded by mu_
+    std::set<const source::Source*> synced_sources_;        // seen synced; guarded by mu_
+    std::shared_ptr<Notification> warmup_done_;             // set while or after Warmup ran; guarded by mu_
     Notification started_;                                  // Run's sources synced and its workers started
     std::atomic<bool> stopping_{false};                     // no new reconcile starts
     std::atomic<int> running_workers_{0};

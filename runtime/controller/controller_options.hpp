@@ -37,6 +37,11 @@ struct Options {
     std::chrono::nanoseconds aging_bound = std::chrono::minutes(5);
     // Whether the controller runs only on the elected leader. Default true.
     std::optional<bool> needs_leader_election{};
+    // Warm standby (controller-runtime's EnableWarmup): a controller that needs the leader starts
+    // its sources (informers, handlers: its queue fills) and waits for them to sync while its
+    // manager is still campaigning, so that once elected it only starts its workers. Costs the
+    // standby the memory of the informers and the queue. Default false.
+    std::optional<bool> enable_warmup{};
     // Whether an exception escaping Reconcile is caught, logged and counted as a panic (and the
     // key retried). Default true; false lets it escape and end the process (std::terminate).
     std::optional<bool> recover_panic{};

@@ -45,6 +45,8 @@ bool* BoolFlag(Flags& flags, std::string_view name) {
         return &flags.leader_elect;
     if (name == "metrics-secure")
         return &flags.metrics_secure;
+    if (name == "enable-warmup")
+        return &flags.enable_warmup;
     if (name == "help" || name == "h")
         return &flags.help;
     return nullptr;
@@ -117,6 +119,10 @@ std::string FlagsUsage(const Flags& defaults) {
         "  --metrics-secure         serve /metrics over HTTPS, allowing only tokens with get on /metrics "
         "(default " +
         boolean(defaults.metrics_secure) + ")\n";
+    usage +=
+        "  --enable-warmup          with --leader-elect, start the controllers' informers before election "
+        "(a warm standby) (default " +
+        boolean(defaults.enable_warmup) + ")\n";
     usage += log::LogFlagsUsage();
     usage += "  -h, --help               this help\n";
     return usage;
@@ -127,6 +133,7 @@ void ApplyFlags(const Flags& flags, Options& options) {
     options.metrics.secure = flags.metrics_secure;
     options.health_probe_bind_address = flags.health_probe_bind_address;
     options.leader_election.enabled = flags.leader_elect;
+    options.controller.enable_warmup = flags.enable_warmup;
     if (!flags.leader_election_id.empty())
         options.leader_election.id = flags.leader_election_id;
     if (!flags.leader_election_namespace.empty())

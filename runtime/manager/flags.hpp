@@ -17,6 +17,8 @@ namespace ctrl::manager {
 //   --leader-election-id ID             the Lease's name
 //   --leader-election-namespace NS      default: the pod's namespace
 //   --metrics-secure[=BOOL]             HTTPS + TokenReview/SubjectAccessReview on /metrics; default false
+//   --enable-warmup[=BOOL]              warm standby: controllers start their sources before election
+//                                       (Options::controller.enable_warmup); default false
 //   --help, -h
 // and the logging flags of log::ParseLogFlags (-v, --zap-log-level, --log-format).
 struct Flags {
@@ -27,6 +29,7 @@ struct Flags {
     std::string leader_election_id{};
     std::string leader_election_namespace{};
     bool metrics_secure = false;
+    bool enable_warmup = false;
     log::Options log{};
     bool help = false;
 };

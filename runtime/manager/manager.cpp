@@ -52,6 +52,28 @@ class FunctionRunnable final : public Runnable {
     bool needs_leader_;
 };
 
+// A controller's Warmup as a runnable of the warmup group. A failure is logged and does not stop
+// the manager: once elected, the controller's Run starts and waits for what Warmup left.
+class WarmupOf final : public Runnable {
+  public:
+    WarmupOf(std::shared_ptr<controller::Controller> target, log::Logger logger)
+        : target_(std::move(target)), logger_(std::move(logger)) {}
+    Task<Status> Run(Context ctx) override {
+        const std::shared_ptr<controller::Controller> target = target_;
+        const Status status = co_await target->Warmup(ctx);
+        if (!status.Ok() && ctx.Err().Ok())
+            logger_.Error(status, "Warmup failed: the controller starts its sources once elected", "controller",
+                          target->Name());
+        co_return OkStatus();
+    }
+    bool NeedLeaderElection() const override { return false; }
+    std::string Name() const override { return "warmup of controller " + target_->Name(); }
+
+  private:
+    std::shared_ptr<controller::Controller> target_;
+    log::Logger logger_;
+};
+
 }  // namespace
 
 StatusOr<std::unique_ptr<Manager>> Manager::New(const rest::Config& config, Options options) {
@@ -76,6 +98,8 @@ StatusOr<std::unique_ptr<Manager>> Manager::New(const rest::Config& config, Opti
     cluster_options.scheme = manager->options_.scheme;
     cluster_options.registry = manager->registry_;
     cluster_options.cache = manager->options_.cache;
+    if (cluster_options.cache.registry == nullptr)
+        cluster_options.cache.registry = manager->registry_;  // /metrics serves the informers' too
     cluster_options.client_cache.uncached.insert(manager->options_.client.cache.disable_for.begin(),
                                                  manager->options_.client.cache.disable_for.end());
     cluster_options.client_cache.unstructured = manager->options_.client.cache.unstructured;
@@ -128,7 +152,8 @@ Manager::Manager(rest::Config config, Options options)
       servers_("servers", io_.get_executor(), [this](Status s) { Fail(std::move(s)); }),
       caches_("caches", io_.get_executor(), [this](Status s) { Fail(std::move(s)); }),
       others_("others", io_.get_executor(), [this](Status s) { Fail(std::move(s)); }),
-      leader_("leader election runnables", io_.get_executor(), [this](Status s) { Fail(std::move(s)); }) {}
+      leader_("leader election runnables", io_.get_executor(), [this](Status s) { Fail(std::move(s)); }),
+      warmup_("warmup runnables", io_.get_executor(), [this](Status s) { Fail(std::move(s)); }) {}
 
 Manager::~Manager() {
     for (const std::shared_ptr<controller::Controller>& controller : controllers_)
@@ -152,6 +177,10 @@ Status Manager::Add(std::shared_ptr<controller::Controller> controller) {
             return OkStatus();
         return c->ReadyCheck();
     }));
+    // A warm standby: the sources start while the elector campaigns (without leader election the
+    // controller runs at once, and there is nothing to warm).
+    if (elector_ && controller->NeedLeaderElection() && controller->WarmupEnabled())
+        CTRL_RETURN_IF_ERROR(warmup_.Add(std::make_shared<WarmupOf>(controller, logger_)));
     return Add(std::static_pointer_cast<Runnable>(
         std::make_shared<RunnableOf<controller::Controller>>(std::move(controller))));
 }
@@ -281,6 +310,7 @@ Task<Status> Manager::Run(Context ctx) {
             elected_->Notify();
             leader_.Start(background);
         } else {
+            warmup_.Start(background);
             boost::asio::co_spawn(io_, RunElection(election_ctx_), boost::asio::detached);
         }
         const Notification never;
@@ -344,6 +374,8 @@ Task<void> Manager::Shutdown() {
     const Context background = Context::Background();
     logger_.Info("Stopping and waiting for leader election runnables");
     leader_.Stop();
+    // The warmed sources stop with the controllers, as the sources their Run starts do.
+    warmup_.Stop();
     if (!(co_await leader_.Wait(Context::WithDeadline(background, deadline))).Ok()) {
         logger_.Info("Graceful shutdown timed out; cancelling in-flight reconciles", "timeout",
                      options_.graceful_shutdown_timeout);
@@ -356,6 +388,7 @@ Task<void> Manager::Shutdown() {
             controller->AbortReconciles();
         (void)co_await leader_.Wait(Context::WithTimeout(background, std::chrono::seconds(5)));
     }
+    (void)co_await warmup_.Wait(Context::WithTimeout(background, std::chrono::seconds(5)));
     logger_.Info("Stopping and waiting for non leader election runnables");
     others_.Stop();
     (void)co_await others_.Wait(

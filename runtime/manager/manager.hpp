@@ -39,9 +39,11 @@ namespace ctrl::manager {
 // leader election, and the HTTP servers for /metrics and /healthz /readyz.
 //
 // Start order (controller-runtime's): HTTP servers; caches (and their sync); runnables that do not
-// need the leader; leader election; once elected, the leader runnables (controllers). Stop order
+// need the leader; with leader election, the warmup of the controllers that enable_warmup (their
+// sources start and sync while this replica campaigns: a warm standby) and the elector; once
+// elected, the leader runnables (controllers; warmed ones only start their workers). Stop order
 // is the reverse: a stop (the Start context ends, a runnable fails, the Lease is lost) stops the
-// leader runnables first — controllers take no new work and in-flight reconciles finish, up to
+// leader runnables (and the warmed sources) first — controllers take no new work and in-flight reconciles finish, up to
 // graceful_shutdown_timeout, after which their contexts are cancelled — then the others, then the
 // Lease is released (release_on_cancel), then the caches and the servers.
 class Manager final : public controller::Host {
@@ -72,7 +74,8 @@ class Manager final : public controller::Host {
     cluster::Cluster& GetCluster() { return *cluster_; }
 
     // Adds a controller (the builder's Complete calls this): run once elected when it needs the
-    // leader, and its readiness (sources synced, kinds served) becomes a /readyz check named after it.
+    // leader (warmed up before, with leader election and enable_warmup), and its readiness (sources synced, kinds
+    // served) becomes a /readyz check named after it.
     Status Add(std::shared_ptr<controller::Controller> controller) override;
     // Adds a runnable; started in its group (leader or not), at once when that group runs.
     Status Add(std::shared_ptr<Runnable> runnable);
@@ -143,6 +146,8 @@ class Manager final : public controller::Host {
     RunnableGroup caches_;
     RunnableGroup others_;
     RunnableGroup leader_;
+    // The Warmup of controllers that need the leader and enable_warmup; started with the elector.
+    RunnableGroup warmup_;
     std::vector<std::shared_ptr<controller::Controller>> controllers_;  // guarded by mu_
     std::unique_ptr<record::Broadcaster> events_;
     std::unique_ptr<leaderelection::LeaderElector> elector_;  // null without leader election

@@ -1,14 +1,20 @@
 // A small operator for the manager's process tests: a controller over the ConfigMaps of one
 // namespace whose reconcile prints "reconcile-start <key>", sleeps, and prints "reconcile-end <key>"
-// (stdout, one line each, flushed), run by a manager::Manager with the standard operator flags.
+// (stdout, one line each, flushed; --quiet leaves them out), run by a manager::Manager with the
+// standard operator flags. It also prints "elected <ms>" when its leader runnables start and
+// "first-reconcile <ms>" when the first reconcile starts (milliseconds of the system clock).
 //
 //   ctrl-manager-testbin --kubeconfig K --namespace NS [--reconcile-seconds 2] [--max-concurrent 20]
 //       [--graceful-timeout-seconds 30] [--lease-duration-ms 15000 --renew-deadline-ms 10000
-//        --retry-period-ms 2000] [--release-on-cancel] [manager flags: --leader-elect, ...]
+//        --retry-period-ms 2000] [--release-on-cancel] [--quiet]
+//       [manager flags: --leader-elect, --enable-warmup, ...]
 // Exit code 0 after a clean stop (SIGTERM), 1 on an error, 2 for bad flags.
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -32,6 +38,22 @@ void Say(const std::string& line) {
     std::fflush(stdout);
 }
 
+std::string NowMs() {
+    return std::to_string(
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count());
+}
+
+// Prints "elected <ms>" when the manager starts its leader election runnables.
+class SayElected final : public ctrl::manager::Runnable {
+  public:
+    ctrl::Task<ctrl::Status> Run(ctrl::Context) override {
+        Say("elected " + NowMs());
+        co_return ctrl::OkStatus();
+    }
+    std::string Name() const override { return "say-elected"; }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -42,6 +64,7 @@ int main(int argc, char** argv) {
     std::string ns;
     double reconcile_seconds = 2;
     int max_concurrent = 20;
+    bool quiet = false;
     ctrl::manager::Options options;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
@@ -62,6 +85,8 @@ int main(int argc, char** argv) {
             options.leader_election.retry_period = std::chrono::milliseconds(std::atoi(argv[++i]));
         else if (arg == "--release-on-cancel")
             options.leader_election.release_on_cancel = true;
+        else if (arg == "--quiet")
+            quiet = true;
         else
             return Usage("unknown argument " + std::string(arg));
     }
@@ -81,20 +106,28 @@ int main(int argc, char** argv) {
 
     const auto sleep_for = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::chrono::duration<double>(reconcile_seconds));
+    const auto first_reconcile = std::make_unique<std::atomic<bool>>(false);
     const ctrl::Status built =
         ctrl::builder::ControllerFor<ctrl::api::ConfigMap>(**mgr)
             .Named("testbin")
             .WithOptions(ctrl::controller::Options{.max_concurrent_reconciles = max_concurrent})
-            .Complete(ctrl::reconcile::AsReconciler([sleep_for](ctrl::Context rctx, ctrl::reconcile::Request request)
-                                                        -> ctrl::Task<ctrl::StatusOr<ctrl::reconcile::Result>> {
-                const std::string key = request.String();
-                Say("reconcile-start " + key);
-                const ctrl::Status slept = co_await ctrl::SleepFor(rctx, sleep_for);
-                Say("reconcile-end " + key + (slept.Ok() ? "" : " " + slept.ToString()));
-                co_return ctrl::reconcile::Result{};
-            }));
+            .Complete(ctrl::reconcile::AsReconciler(
+                [sleep_for, quiet, first = first_reconcile.get()](ctrl::Context rctx, ctrl::reconcile::Request request)
+                    -> ctrl::Task<ctrl::StatusOr<ctrl::reconcile::Result>> {
+                    if (!first->exchange(true))
+                        Say("first-reconcile " + NowMs());
+                    const std::string key = request.String();
+                    if (!quiet)
+                        Say("reconcile-start " + key);
+                    const ctrl::Status slept = co_await ctrl::SleepFor(rctx, sleep_for);
+                    if (!quiet)
+                        Say("reconcile-end " + key + (slept.Ok() ? "" : " " + slept.ToString()));
+                    co_return ctrl::reconcile::Result{};
+                }));
     if (!built.Ok())
         return Usage(built.ToString());
+    if (const ctrl::Status added = (*mgr)->Add(std::make_shared<SayElected>()); !added.Ok())
+        return Usage(added.ToString());
     Say("identity " + (*mgr)->Identity());
     const ctrl::Status stopped = (*mgr)->Start(ctx);
     Say("exit " + stopped.ToString());

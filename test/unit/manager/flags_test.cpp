@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,13 +22,14 @@ TEST(FlagsTest, DefaultsAreControllerRuntimes) {
     EXPECT_EQ(flags->health_probe_bind_address, ":8081");
     EXPECT_FALSE(flags->leader_elect);
     EXPECT_FALSE(flags->metrics_secure);
+    EXPECT_FALSE(flags->enable_warmup) << "off in the library, as controller-runtime's EnableWarmup";
     EXPECT_EQ(flags->log.verbosity, 0);
 }
 
 TEST(FlagsTest, ParsesEveryFormAndLeavesOtherArguments) {
     Argv args({"op", "--kubeconfig", "/k", "-metrics-bind-address=:9090", "--leader-elect", "--program-flag=1",
                "--leader-election-id=sgp", "--leader-election-namespace", "ops", "--metrics-secure=false",
-               "--zap-log-level=debug", "--health-probe-bind-address=0", "positional"});
+               "--zap-log-level=debug", "--health-probe-bind-address=0", "--enable-warmup", "positional"});
     StatusOr<Flags> flags = ParseFlags(args.argc(), args.argv());
     ASSERT_TRUE(flags.Ok()) << flags.GetStatus();
     EXPECT_EQ(flags->kubeconfig, "/k");
@@ -47,6 +49,7 @@ TEST(FlagsTest, ParsesEveryFormAndLeavesOtherArguments) {
     EXPECT_TRUE(options.leader_election.enabled);
     EXPECT_EQ(options.leader_election.id, "sgp");
     EXPECT_EQ(options.leader_election.namespace_name, "ops");
+    EXPECT_EQ(options.controller.enable_warmup, std::optional<bool>(true));
 }
 
 TEST(FlagsTest, BadValuesNameTheFlag) {
@@ -64,9 +67,9 @@ TEST(FlagsTest, UsageListsEveryFlagWithItsDefault) {
     Flags defaults;
     defaults.leader_election_id = "sgp-watcher";
     const std::string usage = FlagsUsage(defaults);
-    for (const char* name :
-         {"--kubeconfig", "--metrics-bind-address", "--health-probe-bind-address", "--leader-elect",
-          "--leader-election-id", "--leader-election-namespace", "--metrics-secure", "--zap-log-level", "--help"})
+    for (const char* name : {"--kubeconfig", "--metrics-bind-address", "--health-probe-bind-address", "--leader-elect",
+                             "--leader-election-id", "--leader-election-namespace", "--metrics-secure",
+                             "--enable-warmup", "--zap-log-level", "--help"})
         EXPECT_THAT(usage, ::testing::HasSubstr(name));
     EXPECT_THAT(usage, ::testing::HasSubstr("\":8080\""));
     EXPECT_THAT(usage, ::testing::HasSubstr("\"sgp-watcher\""));

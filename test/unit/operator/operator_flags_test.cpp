@@ -22,6 +22,15 @@ TEST(OperatorFlagsTest, DefaultsWatchEveryNamespaceUnderTheOperatorsLease) {
     EXPECT_FALSE(flags->manager.leader_elect);
     EXPECT_FALSE(flags->metrics_secure_given) << "the default then depends on where it runs";
     EXPECT_EQ(flags->manager.metrics_bind_address, ":8080");
+    EXPECT_TRUE(flags->manager.enable_warmup) << "the sample's replicas are warm standbys";
+}
+
+TEST(OperatorFlagsTest, WarmupTurnsOffWithAFlag) {
+    Argv args({"ctrl-operator", "--leader-elect", "--enable-warmup=false"});
+    StatusOr<OperatorFlags> flags = ParseOperatorFlags(args.argc(), args.argv());
+    ASSERT_TRUE(flags.Ok()) << flags.GetStatus();
+    EXPECT_FALSE(flags->manager.enable_warmup);
+    EXPECT_THAT(OperatorUsage(), ::testing::HasSubstr("--enable-warmup"));
 }
 
 TEST(OperatorFlagsTest, ReadsItsOwnFlagsBesideTheManagers) {
