@@ -138,17 +138,22 @@ def _discovery_rows(kind):
 
 
 def _queue_rows():
-    """Each shape against controller-runtime's priority queue, then against client-go's rate-limiting
-    queue: the same queue case, so the same ctrl runs; the peer's client-go figures are its cg_ keys."""
+    """Like with like, from the same queue case: ctrl's PriorityQueue (its figures unprefixed) against
+    controller-runtime's priority queue (the same keys), then ctrl's plain Queue (plain_ keys) against
+    client-go's rate-limiting queue (cg_ keys). mixed_priority_1t_ns is measured on priority queues only."""
     shapes = [
         ("Add+Get+Done, 1 thread", "add_get_done_1t_ns"),
         ("Add+Get+Done, producer and consumer threads", "add_get_done_2t_ns"),
         ("de-duplicated Add", "dedup_add_ns"),
         ("AddAfter (insert)", "add_after_ns"),
+        ("Add+Get+Done, 2 threads contending, metrics on", "contended_2t_ns"),
+        ("Add+Get+Done, 2 threads contending, metrics off", "contended_2t_nometrics_ns"),
     ]
-    rows = [(label, key(name), "lower", "{:,.0f}", "queue", "queue") for label, name in shapes]
-    rows += [(f"{label}, client-go rate-limiting queue", (key(name), key(f"cg_{name}")), "lower", "{:,.0f}", "queue",
-              "queue") for label, name in shapes]
+    rows = [(f"PriorityQueue: {label}", key(name), "lower", "{:,.0f}", "queue", "queue") for label, name in shapes]
+    rows.append(("PriorityQueue: Add at priorities -100 and 0 alternately + Get+Done, 1 thread",
+                 key("mixed_priority_1t_ns"), "lower", "{:,.0f}", "queue", "queue"))
+    rows += [(f"plain Queue vs client-go: {label}", (key(f"plain_{name}"), key(f"cg_{name}")),
+              "lower", "{:,.0f}", "queue", "queue") for label, name in shapes]
     return rows
 
 
@@ -173,8 +178,9 @@ ROWS = [
         ("direct Get from the API server (us)", key("direct_get_us"), "lower", "{:,.0f}", "reads", "reads"),
     ]),
     ("Reconcile: a no-op reconciler over every pod, then a patch load", _reconcile_rows(1) + _reconcile_rows(4)),
-    ("Work queue (ns per item): controller-runtime's priority queue (a controller's default), then client-go's "
-     "rate-limiting queue (UsePriorityQueue=false), each against the same ctrl run", _queue_rows()),
+    ("Work queue (ns per item): ctrl's PriorityQueue against controller-runtime's priority queue (each a "
+     "controller's default), then ctrl's plain Queue (use_priority_queue = false) against client-go's "
+     "rate-limiting queue (UsePriorityQueue=false)", _queue_rows()),
     ("Discovery (a fresh lazy RESTMapper; requests counted on its transport)",
      _discovery_rows("aggregated") + _discovery_rows("legacy")),
     ("Idle operator (manager + one controller over every pod, metrics and probes served)", [

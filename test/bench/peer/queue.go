@@ -2,8 +2,8 @@ package main
 
 // queue [--seconds S]: the work queue a controller gets by default (controller-runtime's priority
 // queue) and the one it gets with UsePriorityQueue=false (client-go's rate-limiting queue, figures
-// prefixed cg_), with reconcile.Request keys, in four shapes, each repeated for about S seconds;
-// figures are wall ns per item.
+// prefixed cg_), with reconcile.Request keys, in the shapes of PROTOCOL.md (mixed_priority_1t on
+// the priority queue only), each repeated for about S seconds; figures are wall ns per item.
 
 import (
 	"fmt"
@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
@@ -25,8 +26,9 @@ const queueName = "pod"
 // newDefaultQueue makes what controller.NewTypedUnmanaged makes when Options.NewQueue,
 // RateLimiter and UsePriorityQueue are unset: controller-runtime's priority queue, its metrics
 // registered with controller-runtime's metrics registry (the queue's default MetricProvider).
-func newDefaultQueue() priorityqueue.PriorityQueue[reconcile.Request] {
-	return priorityqueue.New(queueName, func(o *priorityqueue.Opts[reconcile.Request]) {
+// An empty name: no metrics (newQueueMetrics gives noMetrics for it).
+func newDefaultQueue(name string) priorityqueue.PriorityQueue[reconcile.Request] {
+	return priorityqueue.New(name, func(o *priorityqueue.Opts[reconcile.Request]) {
 		o.Log = ctrl.Log.WithValues("controller", queueName)
 		o.RateLimiter = workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](5*time.Millisecond, 1000*time.Second)
 	})
@@ -35,10 +37,11 @@ func newDefaultQueue() priorityqueue.PriorityQueue[reconcile.Request] {
 // newClientGoQueue makes what controller.NewTypedUnmanaged makes with UsePriorityQueue=false and
 // NewQueue and RateLimiter unset: client-go's rate-limiting queue named after the controller, the
 // default controller rate limiter; its metrics go to the provider controller-runtime installs
-// (pkg/internal/metrics, imported by priorityqueue), as a controller's do.
-func newClientGoQueue() workqueue.TypedRateLimitingInterface[reconcile.Request] {
+// (pkg/internal/metrics, imported by priorityqueue), as a controller's do. An empty name: no
+// metrics (client-go's newQueueMetrics gives noMetrics for it).
+func newClientGoQueue(name string) rlQueue {
 	return workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](),
-		workqueue.TypedRateLimitingQueueConfig[reconcile.Request]{Name: queueName})
+		workqueue.TypedRateLimitingQueueConfig[reconcile.Request]{Name: name})
 }
 
 // queueKeys are n precomputed keys: namespace "namespace-<i % 10>", name "object-name-<i>".
@@ -87,31 +90,61 @@ func queueAdds() float64 {
 	return total
 }
 
-// queueFigures are the four shapes' ns per item for one kind of queue.
-type queueFigures struct {
-	oneThread, twoThreads, dedup, addAfter float64
+// rlQueue is the interface every measured queue has (a controller's queue type).
+type rlQueue = workqueue.TypedRateLimitingInterface[reconcile.Request]
+
+// queueKind makes the queues of one kind: named after the controller (metrics on) and without a
+// name (metrics off).
+type queueKind struct {
+	named, unnamed func() rlQueue
 }
 
-// measureQueue times the four shapes on queues newQueue makes (one for the first three shapes, a
-// fresh one per add_after round).
-func measureQueue(seconds float64, keys []reconcile.Request,
-	newQueue func() workqueue.TypedRateLimitingInterface[reconcile.Request]) queueFigures {
+// queueFigures are the shapes' ns per item for one kind of queue.
+type queueFigures struct {
+	oneThread, twoThreads, dedup, addAfter, contended, contendedNoMetrics float64
+}
+
+// measureQueue times the shapes on queues of kind: one named queue for the first three shapes, a
+// fresh named one per add_after round, a fresh one each for contended_2t (named, then unnamed).
+func measureQueue(seconds float64, keys []reconcile.Request, kind queueKind) queueFigures {
 	var f queueFigures
-	q := newQueue()
-	f.oneThread = repeatFor(seconds, func(r int) (time.Duration, int) {
-		block := keys[(r%100)*1000 : (r%100)*1000+1000]
+	q := kind.named()
+	f.oneThread = oneThread(seconds, keys, q)
+	f.twoThreads = twoThreads(seconds, keys, q)
+	f.dedup = dedupAdd(seconds, keys[:1000], q)
+	q.ShutDown()
+	f.addAfter = addAfter(seconds, keys, kind.named)
+	f.contended = contended(seconds, keys, kind.named())
+	f.contendedNoMetrics = contended(seconds, keys, kind.unnamed())
+	return f
+}
+
+// block is round r's 1,000 keys: the r-th block of 1,000 of keys, cycling.
+func block(keys []reconcile.Request, r int) []reconcile.Request {
+	first := (r % (len(keys) / 1000)) * 1000
+	return keys[first : first+1000]
+}
+
+// oneThread (add_get_done_1t): one goroutine adds 1,000 new keys, then Gets and Dones each.
+func oneThread(seconds float64, keys []reconcile.Request, q rlQueue) float64 {
+	return repeatFor(seconds, func(r int) (time.Duration, int) {
+		b := block(keys, r)
 		start := time.Now()
-		for _, k := range block {
+		for _, k := range b {
 			q.Add(k)
 		}
-		for range block {
+		for range b {
 			item, _ := q.Get()
 			q.Done(item)
 		}
-		return time.Since(start), len(block)
+		return time.Since(start), len(b)
 	})
+}
 
-	f.twoThreads = repeatFor(seconds, func(int) (time.Duration, int) {
+// twoThreads (add_get_done_2t): a producer goroutine adds every key while a consumer goroutine
+// Gets and Dones them.
+func twoThreads(seconds float64, keys []reconcile.Request, q rlQueue) float64 {
+	return repeatFor(seconds, func(int) (time.Duration, int) {
 		var wg sync.WaitGroup
 		start := time.Now()
 		wg.Add(2)
@@ -131,13 +164,15 @@ func measureQueue(seconds float64, keys []reconcile.Request,
 		wg.Wait()
 		return time.Since(start), len(keys)
 	})
+}
 
-	queued := keys[:1000]
+// dedupAdd (dedup_add): queued are queued; every Add of them again is a duplicate.
+func dedupAdd(seconds float64, queued []reconcile.Request, q rlQueue) float64 {
 	for _, k := range queued {
 		q.Add(k)
 	}
 	q.Len()
-	f.dedup = repeatFor(seconds, func(int) (time.Duration, int) {
+	return repeatFor(seconds, func(int) (time.Duration, int) {
 		start := time.Now()
 		for _, k := range queued {
 			q.Add(k)
@@ -147,9 +182,12 @@ func measureQueue(seconds float64, keys []reconcile.Request,
 		}
 		return time.Since(start), len(queued)
 	})
-	q.ShutDown()
+}
 
-	f.addAfter = repeatFor(seconds, func(int) (time.Duration, int) {
+// addAfter (add_after): AddAfter(key, 1 h) of every key into a fresh queue; its construction and
+// shutdown are not timed.
+func addAfter(seconds float64, keys []reconcile.Request, newQueue func() rlQueue) float64 {
+	return repeatFor(seconds, func(int) (time.Duration, int) {
 		fresh := newQueue()
 		start := time.Now()
 		for _, k := range keys {
@@ -160,10 +198,65 @@ func measureQueue(seconds float64, keys []reconcile.Request,
 		fresh.ShutDown()
 		return spent, len(keys)
 	})
-	return f
 }
 
-// RunQueue runs the queue scenario.
+// contended (contended_2t): two goroutines, each Adds a new key of its own half of keys, then
+// Gets one item and Dones it, until its half is done; then q is shut down. Every Get finds an
+// item: a goroutine Gets only after its own Add, and no Add of a round is a duplicate.
+func contended(seconds float64, keys []reconcile.Request, q rlQueue) float64 {
+	defer q.ShutDown()
+	half := len(keys) / 2
+	return repeatFor(seconds, func(int) (time.Duration, int) {
+		var wg sync.WaitGroup
+		start := time.Now()
+		for _, own := range [][]reconcile.Request{keys[:half], keys[half:]} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for _, k := range own {
+					q.Add(k)
+					item, _ := q.Get()
+					q.Done(item)
+				}
+			}()
+		}
+		wg.Wait()
+		return time.Since(start), len(keys)
+	})
+}
+
+// mixedPriority (mixed_priority_1t): as oneThread, the keys added alternately at
+// handler.LowPriority and 0 with AddWithOpts, then taken with GetWithPriority; then q is shut down.
+func mixedPriority(seconds float64, keys []reconcile.Request, q priorityqueue.PriorityQueue[reconcile.Request]) float64 {
+	defer q.ShutDown()
+	low, normal := handler.LowPriority, 0
+	opts := [2]priorityqueue.AddOpts{{Priority: &low}, {Priority: &normal}}
+	return repeatFor(seconds, func(r int) (time.Duration, int) {
+		b := block(keys, r)
+		start := time.Now()
+		for i, k := range b {
+			q.AddWithOpts(opts[i%2], k)
+		}
+		for range b {
+			item, _, _ := q.GetWithPriority()
+			q.Done(item)
+		}
+		return time.Since(start), len(b)
+	})
+}
+
+// addQueueFigures adds f's figures to figures, keys prefixed with prefix.
+func addQueueFigures(figures *Figures, prefix string, f queueFigures) {
+	figures.Add(prefix+"add_get_done_1t_ns", f.oneThread)
+	figures.Add(prefix+"add_get_done_2t_ns", f.twoThreads)
+	figures.Add(prefix+"dedup_add_ns", f.dedup)
+	figures.Add(prefix+"add_after_ns", f.addAfter)
+	figures.Add(prefix+"contended_2t_ns", f.contended)
+	figures.Add(prefix+"contended_2t_nometrics_ns", f.contendedNoMetrics)
+}
+
+// RunQueue runs the queue scenario: the priority queue's shapes (and mixed_priority_1t, its
+// alone), then client-go's queue's, prefixed cg_.
 func RunQueue(args *ProbeArgs) int {
 	seconds := args.Number("seconds", 1)
 	logQueueChoice()
@@ -173,26 +266,27 @@ func RunQueue(args *ProbeArgs) int {
 	logf("queue: cg_*: workqueue.NewTypedRateLimitingQueueWithConfig(DefaultTypedControllerRateLimiter, "+
 		"Name %q), what controller.New makes with UsePriorityQueue=false; its AddAfter hands the item to "+
 		"the waiting goroutine over a channel (buffer 1,000), whose inserts are not waited for", queueName)
+	logf("queue: *_nometrics_*: the same queue with an empty name (no metrics)")
 	keys := queueKeys(100000)
 
-	pq := measureQueue(seconds, keys, func() workqueue.TypedRateLimitingInterface[reconcile.Request] {
-		return newDefaultQueue()
+	pq := measureQueue(seconds, keys, queueKind{
+		named:   func() rlQueue { return newDefaultQueue(queueName) },
+		unnamed: func() rlQueue { return newDefaultQueue("") },
 	})
+	mixed := mixedPriority(seconds, keys, newDefaultQueue(queueName))
 	addsBefore := queueAdds()
-	cg := measureQueue(seconds, keys, newClientGoQueue)
+	cg := measureQueue(seconds, keys, queueKind{
+		named:   func() rlQueue { return newClientGoQueue(queueName) },
+		unnamed: func() rlQueue { return newClientGoQueue("") },
+	})
 	if queueAdds() <= addsBefore {
 		fail("queue", "client-go's queue reported no workqueue_adds_total: its metrics are off")
 	}
 
 	var figures Figures
-	figures.Add("add_get_done_1t_ns", pq.oneThread)
-	figures.Add("add_get_done_2t_ns", pq.twoThreads)
-	figures.Add("dedup_add_ns", pq.dedup)
-	figures.Add("add_after_ns", pq.addAfter)
-	figures.Add("cg_add_get_done_1t_ns", cg.oneThread)
-	figures.Add("cg_add_get_done_2t_ns", cg.twoThreads)
-	figures.Add("cg_dedup_add_ns", cg.dedup)
-	figures.Add("cg_add_after_ns", cg.addAfter)
+	addQueueFigures(&figures, "", pq)
+	figures.Add("mixed_priority_1t_ns", mixed)
+	addQueueFigures(&figures, "cg_", cg)
 	PrintResult(figures)
 	return 0
 }
