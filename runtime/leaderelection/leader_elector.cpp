@@ -1,5 +1,6 @@
 #include "ctrl/leaderelection/leader_elector.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include <boost/uuid/random_generator.hpp>
@@ -18,6 +19,8 @@ using std::chrono::seconds;
 
 // client-go's JitterFactor: an acquire attempt waits retry_period * (1 + up to 1.2).
 constexpr double kJitterFactor = 1.2;
+// The shortest wait between acquire attempts when the observed lease is about to expire.
+constexpr milliseconds kMinAcquireDelay{10};
 
 }  // namespace
 
@@ -101,6 +104,21 @@ milliseconds LeaderElector::JitteredRetryPeriod() {
     std::uniform_real_distribution<double> fraction(0.0, 1.0);
     const double extra = fraction(random_) * kJitterFactor * static_cast<double>(options_.retry_period.count());
     return options_.retry_period + milliseconds(static_cast<int64_t>(extra));
+}
+
+milliseconds LeaderElector::AcquireRetryDelay() {
+    const milliseconds jittered = JitteredRetryPeriod();
+    std::lock_guard lock(mu_);
+    if (observed_record_.holder_identity.empty() || IsLeaderLocked())
+        return jittered;
+    // Another holder's lease, as observed: try again as it expires rather than a retry later
+    // (client-go waits for the next jittered tick), never sooner than kMinAcquireDelay.
+    const auto expires = observed_time_ + seconds(observed_record_.lease_duration_seconds);
+    const auto now = options_.now();
+    if (expires <= now)
+        return jittered;
+    const milliseconds until = duration_cast<milliseconds>(expires - now) + milliseconds(1);
+    return std::min(jittered, std::max(until, kMinAcquireDelay));
 }
 
 Task<bool> LeaderElector::TryAcquireOrRenew(Context ctx) {
@@ -211,7 +229,7 @@ Task<bool> LeaderElector::Acquire(Context ctx) {
             co_return true;
         }
         log_.V(4).Info("failed to acquire the lease");
-        const Status slept = co_await SleepFor(ctx, JitteredRetryPeriod());
+        const Status slept = co_await SleepFor(ctx, AcquireRetryDelay());
         if (!slept.Ok())
             break;
     }

@@ -105,6 +105,9 @@ class LeaderElector final {
     Task<Status> RenewUntilLost(Context ctx);
     Task<bool> RenewWithinDeadline(Context ctx);
     std::chrono::milliseconds JitteredRetryPeriod();
+    // The wait after a failed acquire attempt: the jittered retry period, or until the lease
+    // another holder was observed with expires, whichever comes first.
+    std::chrono::milliseconds AcquireRetryDelay();
     // Calls on_new_leader when the observed holder changed since it was last reported.
     void MaybeReportTransition();
     void SetObservedRecord(const LeaderElectionRecord& record);

@@ -5,10 +5,10 @@
 // (its informer listed before); a cold one lists N ConfigMaps first, so it takes longer.
 //
 // How long the election itself takes after a SIGKILL is client-go's rule, not the controller's: the
-// standby waits LeaseDuration after it last saw the Lease change, and tries every RetryPeriod plus
-// up to 1.2 RetryPeriod of jitter, so kill -> elected lies between about 2 s and 5.2 s with these
-// timings. The test bounds it loosely (three Lease durations, as leader_process_test.cpp), and
-// prints whether kill -> first reconcile stayed within LeaseDuration + 1 s.
+// standby waits LeaseDuration after it last saw the Lease change (which it sees at its next try,
+// every RetryPeriod plus up to 1.2 RetryPeriod of jitter) and tries again as that lease expires, so
+// kill -> elected lies between about 2 s and 4.1 s with these timings. The test bounds it loosely (three Lease
+// durations, as leader_process_test.cpp), and prints whether kill -> first reconcile stayed within LeaseDuration + 1 s.
 
 #include <gtest/gtest.h>
 
