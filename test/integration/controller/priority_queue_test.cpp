@@ -168,9 +168,12 @@ class PriorityQueueTest : public ctrl::testing::ControllerFixture {
         return p99;
     }
 
-    // What the controllers' reconcilers record into: they live as long as the test.
+    // What the controllers' reconcilers record into: they live as long as the fixture, since the
+    // controllers run until TearDown stops the host.
     std::deque<FirstReconciles> seen_;
     std::deque<std::atomic<bool>> retired_;
+    std::atomic<int> hot_calls_{0};
+    std::atomic<bool> hot_stop_{false};  // the hot keys stop requeueing
 };
 
 TEST_F(PriorityQueueTest, NewObjectsAreReconciledAheadOfTheInitialListAndNothingStarves) {
@@ -189,15 +192,16 @@ TEST_F(PriorityQueueTest, NewObjectsAreReconciledAheadOfTheInitialListAndNothing
 
     // Starvation: 100 keys requeue themselves at normal priority after 1 ms of work each.
     const Clock::duration aging_bound = 10s;
-    FirstReconciles seen;
-    std::atomic<int> hot_calls{0};
-    auto reconciler =
-        reconcile::AsReconciler([&](Context ctx, reconcile::Request request) -> Task<StatusOr<reconcile::Result>> {
+    FirstReconciles& seen = seen_.emplace_back();
+    auto reconciler = reconcile::AsReconciler(
+        [this, &seen](Context ctx, reconcile::Request request) -> Task<StatusOr<reconcile::Result>> {
             if (request.namespace_name != "hot") {
                 seen.Saw(request.String());
                 co_return reconcile::Result{};
             }
-            hot_calls.fetch_add(1);
+            if (hot_stop_.load())
+                co_return reconcile::Result{};
+            hot_calls_.fetch_add(1);
             (void)co_await SleepFor(ctx, 1ms);
             co_return reconcile::Result{.requeue_after = 1ms, .priority = 0};
         });
@@ -219,9 +223,10 @@ TEST_F(PriorityQueueTest, NewObjectsAreReconciledAheadOfTheInitialListAndNothing
     std::printf(
         "aging bound %.0f s: %zu objects reconciled while %d hot keys took %d reconciles; the last "
         "waited %.2f s\n",
-        Seconds(aging_bound), seen.Count(), kHot, hot_calls.load(), Seconds(longest));
+        Seconds(aging_bound), seen.Count(), kHot, hot_calls_.load(), Seconds(longest));
     EXPECT_LE(longest, aging_bound);
-    EXPECT_GT(hot_calls.load(), 2 * kHot) << "the hot keys kept requeueing";
+    EXPECT_GT(hot_calls_.load(), 2 * kHot) << "the hot keys kept requeueing";
+    hot_stop_.store(true);
 }
 
 }  // namespace
