@@ -76,8 +76,12 @@ bool LeaderElector::IsLeaderLocked() const {
     return observed_record_.holder_identity == options_.identity;
 }
 
+std::chrono::steady_clock::time_point LeaderElector::LeaseExpiryLocked() const {
+    return observed_time_ + seconds(observed_record_.lease_duration_seconds);
+}
+
 bool LeaderElector::IsLeaseValidLocked(std::chrono::steady_clock::time_point now) const {
-    return observed_time_ + seconds(observed_record_.lease_duration_seconds) > now;
+    return LeaseExpiryLocked() > now;
 }
 
 void LeaderElector::SetObservedRecord(const LeaderElectionRecord& record) {
@@ -113,7 +117,7 @@ milliseconds LeaderElector::AcquireRetryDelay() {
         return jittered;
     // Another holder's lease, as observed: try again as it expires rather than a retry later
     // (client-go waits for the next jittered tick), never sooner than kMinAcquireDelay.
-    const auto expires = observed_time_ + seconds(observed_record_.lease_duration_seconds);
+    const auto expires = LeaseExpiryLocked();
     const auto now = options_.now();
     if (expires <= now)
         return jittered;

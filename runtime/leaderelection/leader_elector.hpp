@@ -111,6 +111,8 @@ class LeaderElector final {
     // Calls on_new_leader when the observed holder changed since it was last reported.
     void MaybeReportTransition();
     void SetObservedRecord(const LeaderElectionRecord& record);
+    // When the observed lease ends on this process's clock: observed_time_ + its duration.
+    std::chrono::steady_clock::time_point LeaseExpiryLocked() const;
     bool IsLeaseValidLocked(std::chrono::steady_clock::time_point now) const;
     bool IsLeaderLocked() const;
 

@@ -6,6 +6,21 @@
 #include "ctrl/handler/priority_default.hpp"
 
 namespace ctrl::source::internal {
+namespace {
+
+// Calls deliver with the controller's queue, or with one that adds at `priority` when the event
+// has a default priority (handler::DefaultPriority).
+template <typename Deliver>
+void DeliverAt(std::optional<int> priority, handler::RequestQueue& queue, Deliver&& deliver) {
+    if (!priority) {
+        deliver(queue);
+        return;
+    }
+    handler::PriorityDefaultQueue at_priority(queue, *priority);
+    deliver(at_priority);
+}
+
+}  // namespace
 
 EventHandlerAdapter::EventHandlerAdapter(Context ctx, handler::RequestQueue& queue,
                                          std::shared_ptr<handler::EventHandler> handler,
@@ -24,12 +39,8 @@ void EventHandlerAdapter::OnAdd(const std::shared_ptr<const Object>& object, boo
     std::lock_guard lock(gate_->mu);
     if (gate_->stopped.load())
         return;
-    if (const std::optional<int> priority = handler::DefaultPriority(event)) {
-        handler::PriorityDefaultQueue queue(queue_, *priority);
-        handler_->Create(ctx_, event, queue);
-    } else {
-        handler_->Create(ctx_, event, queue_);
-    }
+    DeliverAt(handler::DefaultPriority(event), queue_,
+              [&](handler::RequestQueue& queue) { handler_->Create(ctx_, event, queue); });
 }
 
 void EventHandlerAdapter::OnUpdate(const std::shared_ptr<const Object>& old_object,
@@ -40,12 +51,8 @@ void EventHandlerAdapter::OnUpdate(const std::shared_ptr<const Object>& old_obje
     std::lock_guard lock(gate_->mu);
     if (gate_->stopped.load())
         return;
-    if (const std::optional<int> priority = handler::DefaultPriority(event)) {
-        handler::PriorityDefaultQueue queue(queue_, *priority);
-        handler_->Update(ctx_, event, queue);
-    } else {
-        handler_->Update(ctx_, event, queue_);
-    }
+    DeliverAt(handler::DefaultPriority(event), queue_,
+              [&](handler::RequestQueue& queue) { handler_->Update(ctx_, event, queue); });
 }
 
 void EventHandlerAdapter::OnDelete(const std::shared_ptr<const Object>& last_known, bool final_state_unknown) {

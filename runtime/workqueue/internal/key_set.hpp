@@ -290,6 +290,11 @@ class KeySet final {
         return best;
     }
 
+    // The rank of a key queued at `queued` in the level of that (clamped) priority.
+    int64_t RankOf(Clock::time_point queued, int level_priority) const {
+        return queued.time_since_epoch().count() - int64_t{level_priority} * ordering_.step.count();
+    }
+
     // Appends node to its priority's level, ranked from `queued`.
     void PushQueued(Node* node, Clock::time_point queued) {
         if (!ordering_.by_priority) {
@@ -301,7 +306,7 @@ class KeySet final {
         }
         const int level_priority = Clamped(node->priority);
         node->level = level_priority;
-        node->rank = queued.time_since_epoch().count() - int64_t{level_priority} * ordering_.step.count();
+        node->rank = RankOf(queued, level_priority);
         Level& level = levels_[LevelOf(level_priority)];
         PushBack(node, level.head, level.tail);
         ++level.count;
@@ -314,8 +319,7 @@ class KeySet final {
         node->priority = priority;
         if (node->processing || Clamped(priority) == node->level)
             return Added::kDuplicate;
-        const int64_t rank = now.time_since_epoch().count() - int64_t{Clamped(priority)} * ordering_.step.count();
-        if (rank >= node->rank)
+        if (RankOf(now, Clamped(priority)) >= node->rank)
             return Added::kDuplicate;
         Level& old_level = levels_[LevelOf(node->level)];
         Unlink(node, old_level.head, old_level.tail);

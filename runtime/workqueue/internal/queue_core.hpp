@@ -81,22 +81,13 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
     }
 
     Task<std::optional<T>> AsyncGet() {
-        std::optional<Item> taken;
-        {
-            std::lock_guard lock(mu_);
-            if (keys_.HasQueued()) {
-                taken.emplace(TakeLocked());
-            } else if (shutting_down_) {
+        std::optional<std::optional<Item>> now = TakeWithoutWaiting();
+        if (now) {
+            if (!*now)
                 co_return std::nullopt;
-            }
+            co_return std::move((*now)->item);
         }
-        if (taken)
-            co_return std::move(taken->item);
-        // Captures only `this` (the owning Queue outlives the call), and named, not built inside
-        // the co_await expression: GCC 12 destroys such temporaries twice.
-        std::function<void(Resume<std::optional<Item>>)> wait = [this](Resume<std::optional<Item>> resume) {
-            WaitForItem(std::move(resume));
-        };
+        std::function<void(Resume<std::optional<Item>>)> wait = ItemWaiter();
         std::optional<Item> got = co_await Suspend<std::optional<Item>>(std::move(wait));
         if (!got)
             co_return std::nullopt;
@@ -105,20 +96,10 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
 
     // AsyncGet with the item's priority.
     Task<std::optional<Item>> AsyncGetWithPriority() {
-        std::optional<Item> taken;
-        {
-            std::lock_guard lock(mu_);
-            if (keys_.HasQueued()) {
-                taken.emplace(TakeLocked());
-            } else if (shutting_down_) {
-                co_return std::nullopt;
-            }
-        }
-        if (taken)
-            co_return std::move(*taken);
-        std::function<void(Resume<std::optional<Item>>)> wait = [this](Resume<std::optional<Item>> resume) {
-            WaitForItem(std::move(resume));
-        };
+        std::optional<std::optional<Item>> now = TakeWithoutWaiting();
+        if (now)
+            co_return std::move(*now);
+        std::function<void(Resume<std::optional<Item>>)> wait = ItemWaiter();
         co_return co_await Suspend<std::optional<Item>>(std::move(wait));
     }
 
@@ -312,6 +293,23 @@ class QueueCore final : public std::enable_shared_from_this<QueueCore<T, Hash, E
             waiter(std::move(taken));
         for (std::size_t i = 0; i < notify; ++i)
             get_cv_.notify_one();
+    }
+
+    // What an AsyncGet gets without suspending: a key when one waits, an empty answer once shut
+    // down with none left; nullopt when it must wait.
+    std::optional<std::optional<Item>> TakeWithoutWaiting() {
+        std::lock_guard lock(mu_);
+        if (keys_.HasQueued())
+            return std::optional<Item>(TakeLocked());
+        if (shutting_down_)
+            return std::optional<Item>();
+        return std::nullopt;
+    }
+
+    // What AsyncGet suspends with. Captures only `this` (the owning Queue outlives the call); the
+    // caller names it before its co_await expression: GCC 12 destroys temporaries built there twice.
+    std::function<void(Resume<std::optional<Item>>)> ItemWaiter() {
+        return [this](Resume<std::optional<Item>> resume) { WaitForItem(std::move(resume)); };
     }
 
     void WaitForItem(Resume<std::optional<Item>> waiter) {
