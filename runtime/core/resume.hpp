@@ -30,7 +30,9 @@ using Resume = std::function<void(T)>;
 // Suspends the calling coroutine until a Resume it hands out is called, then continues it on the
 // coroutine's own executor, never on the thread that called Resume (a producer thread, a callback
 // of another library's thread pool, a caller holding a lock). `start(resume)` runs once, on this
-// thread, right after the coroutine suspends; it may call resume at once and must not block. While
+// thread, right after the coroutine suspends; it may call resume at once and must not block. The
+// coroutine continues only after start returns, even when another thread calls resume first, so
+// start may use the coroutine's locals until it returns. While
 // suspended, the executor counts outstanding work, so io_context::run and RunSync keep going. Every
 // path must call Resume eventually: when the last copy is destroyed uncalled, the coroutine is
 // destroyed without resuming.
@@ -50,28 +52,46 @@ Task<T> Suspend(Start&& start) {
             auto tracked = boost::asio::prefer(boost::asio::get_associated_executor(handler),
                                                boost::asio::execution::outstanding_work.tracked);
             using Work = decltype(tracked);
+            // `starting` holds back a Resume called before start returns (on this thread or any
+            // other): the coroutine continues only after start is done with its frame.
             struct Slot {
                 std::mutex mu;
                 std::optional<Handler> handler;
                 std::optional<Work> work;
+                bool starting = true;
+                std::optional<T> early;
+            };
+            // Called with mu held: hands the value to the coroutine's executor, once.
+            auto post_locked = [](const std::shared_ptr<Slot>& self, T value) {
+                Work tracked_work = std::move(*self->work);
+                self->work.reset();
+                auto continuation = [self, h = std::move(*self->handler), value = std::move(value)]() mutable {
+                    { std::lock_guard poster_is_done(self->mu); }
+                    std::move(h)(std::move(value));
+                };
+                self->handler.reset();
+                boost::asio::post(std::move(tracked_work), std::move(continuation));
             };
             auto slot = std::make_shared<Slot>();
             slot->handler.emplace(std::move(handler));
             slot->work.emplace(std::move(tracked));
-            Resume<T> resume = [slot](T value) {
+            Resume<T> resume = [slot, post_locked](T value) {
                 std::lock_guard lock(slot->mu);
-                if (!slot->handler)
+                if (!slot->handler || slot->early)
                     return;
-                Work work = std::move(*slot->work);
-                slot->work.reset();
-                auto continuation = [slot, h = std::move(*slot->handler), value = std::move(value)]() mutable {
-                    { std::lock_guard poster_is_done(slot->mu); }
-                    std::move(h)(std::move(value));
-                };
-                slot->handler.reset();
-                boost::asio::post(std::move(work), std::move(continuation));
+                if (slot->starting)
+                    slot->early.emplace(std::move(value));
+                else
+                    post_locked(slot, std::move(value));
             };
             start(std::move(resume));
+            std::lock_guard lock(slot->mu);
+            slot->starting = false;
+            if (slot->early) {
+                T value = std::move(*slot->early);
+                slot->early.reset();
+                post_locked(slot, std::move(value));
+            }
         },
         boost::asio::use_awaitable, Stored(std::forward<Start>(start)));
 }

@@ -1,14 +1,30 @@
 #include "ctrl/core/sleep.hpp"
 
 #include <memory>
+#include <mutex>
 
-#include <boost/asio/post.hpp>
+#include <boost/asio/async_result.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 namespace ctrl {
+namespace {
+
+// A sleep's timer and whether its Context was cancelled, under one lock. The cancel callback runs
+// on whichever thread cancels, and the io_context may run on several threads: a steady_timer must
+// not be cancelled on one thread while another starts a wait on it (or destroys it).
+struct SleepState {
+    SleepState(const boost::asio::any_io_executor& executor, std::chrono::steady_clock::time_point until)
+        : timer(executor, until) {}
+
+    std::mutex mu;
+    boost::asio::steady_timer timer;
+    bool cancelled = false;
+};
+
+}  // namespace
 
 Task<Status> SleepUntil(Context ctx, std::chrono::steady_clock::time_point until) {
     if (Status err = ctx.Err(); !err.Ok())
@@ -16,11 +32,22 @@ Task<Status> SleepUntil(Context ctx, std::chrono::steady_clock::time_point until
     auto executor = co_await boost::asio::this_coro::executor;
     // Shared with the cancel callback, which may run on another thread after this frame ends. The
     // timer waits for `until` only: a deadline that comes first cancels ctx, and so the wait.
-    auto timer = std::make_shared<boost::asio::steady_timer>(executor, until);
-    const Context::CallbackId id =
-        ctx.OnCancel([timer, executor](const Status&) { boost::asio::post(executor, [timer] { timer->cancel(); }); });
+    auto state = std::make_shared<SleepState>(executor, until);
+    const Context::CallbackId id = ctx.OnCancel([state](const Status&) {
+        std::lock_guard lock(state->mu);
+        state->cancelled = true;
+        state->timer.cancel();
+    });
+    // A cancel that came before the wait starts makes the wait end at once (it would not be seen).
+    auto start_wait = [state](auto handler) {
+        std::lock_guard lock(state->mu);
+        if (state->cancelled)
+            state->timer.expires_at(std::chrono::steady_clock::time_point::min());
+        state->timer.async_wait(std::move(handler));
+    };
     boost::system::error_code ec;
-    co_await timer->async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
+    auto token = boost::asio::redirect_error(boost::asio::use_awaitable, ec);
+    co_await boost::asio::async_initiate<decltype(token), void(boost::system::error_code)>(start_wait, token);
     ctx.RemoveCallback(id);
     if (Status err = ctx.Err(); !err.Ok())
         co_return err;
