@@ -71,6 +71,8 @@ Cache::Cache(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<discovery::
                                      "Cache reads of a bounded kind that went to the API server because objects "
                                      "were evicted, by kind and verb (get, list).",
                                      {"gvk", "verb"})),
+      write_waits_(std::make_unique<WriteWaitMetrics>(options_.registry != nullptr ? *options_.registry
+                                                                                   : metrics::DefaultRegistry())),
       owner_(std::make_shared<Owner>(this)) {
     namespaces_.insert(options_.default_namespaces.begin(), options_.default_namespaces.end());
     namespaces_.erase("");
@@ -293,7 +295,7 @@ StatusOr<std::vector<Informer*>> Cache::ChooseInformers(const Entry& entry, cons
 
 Task<StatusOr<Cache::SyncedScope>> Cache::SyncedStores(Context& ctx, Entry& entry, std::string_view namespace_name,
                                                        bool named_read) {
-    SyncedScope synced{ScopeOf(entry), {}};
+    SyncedScope synced{ScopeOf(entry), {}, {}};
     CTRL_CO_ASSIGN_OR_RETURN(std::vector<Informer*> chosen,
                              ChooseInformers(entry, *synced.scope, namespace_name, named_read));
     for (Informer* informer : chosen) {
@@ -301,6 +303,7 @@ Task<StatusOr<Cache::SyncedScope>> Cache::SyncedStores(Context& ctx, Entry& entr
         if (!informer->HasSynced())
             CTRL_CO_RETURN_IF_ERROR(co_await informer->WaitForSync(ctx));
         synced.stores.push_back(&informer->GetStore());
+        synced.informers.push_back(informer);
     }
     co_return synced;
 }
@@ -346,6 +349,7 @@ Task<StatusOr<CachedObject>> Cache::Find(Context& ctx, const GroupVersionKind& g
     const std::string namespace_name = entry->mapping.Namespaced() ? key.namespace_name : std::string();
     CTRL_CO_ASSIGN_OR_RETURN(SyncedScope synced,
                              co_await SyncedStores(ctx, *entry, namespace_name, /*named_read=*/true));
+    CTRL_CO_RETURN_IF_ERROR(co_await AwaitWrites(ctx, *entry, synced.informers, namespace_name, &key.name));
     for (const Store* store : synced.stores)
         if (CachedObject cached = store->Get(namespace_name, key.name))
             co_return cached;
@@ -361,6 +365,7 @@ Task<StatusOr<std::vector<CachedObject>>> Cache::Select(Context& ctx, const Grou
         options.namespace_name.clear();
     CTRL_CO_ASSIGN_OR_RETURN(SyncedScope synced,
                              co_await SyncedStores(ctx, *entry, options.namespace_name, /*named_read=*/false));
+    CTRL_CO_RETURN_IF_ERROR(co_await AwaitWrites(ctx, *entry, synced.informers, options.namespace_name, nullptr));
     if (synced.stores.size() == 1)
         resource_version = synced.stores.front()->LastSyncResourceVersion();
     co_return internal::SelectObjects(synced.stores, options);

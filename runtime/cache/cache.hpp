@@ -16,6 +16,8 @@
 #include "ctrl/cache/informer.hpp"
 #include "ctrl/cache/informers.hpp"
 #include "ctrl/client/reader.hpp"
+#include "ctrl/client/write_observer.hpp"
+#include "ctrl/cache/written_version.hpp"
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/gvk.hpp"
 #include "ctrl/core/notification.hpp"
@@ -41,7 +43,7 @@ namespace ctrl::cache {
 // and GetInformers ask the server again (NoMatch while it is gone, new informers once it is back),
 // and sources that watched the retired informers wait for the kind again. Destroying the Cache cancels them
 // (they finish on their own); a Run under way must have returned first. Thread-safe.
-class Cache final : public client::Reader, public Informers {
+class Cache final : public client::Reader, public Informers, public client::WriteObserver {
   public:
     Cache(std::shared_ptr<rest::RestClient> rest, std::shared_ptr<discovery::RESTMapper> mapper,
           boost::asio::any_io_executor executor, CacheOptions options);
@@ -147,6 +149,13 @@ class Cache final : public client::Reader, public Informers {
         return ListSharedNow(scheme::GroupVersionKindOf<T>(), selected);
     }
 
+    // Read-your-own-writes (CacheOptions::read_your_writes_timeout): records a write this process
+    // made, so that cached reads of that object, and lists of its namespace, wait until the
+    // informer has seen it. A write of a kind the cache has no informer for is not recorded (an
+    // informer made later lists after it). The synchronous reads (GetSharedNow, ListSharedNow)
+    // cannot wait: they answer what the cache holds and count it.
+    void ObserveWrite(const client::ObservedWrite& write) override;
+
     // Where a bounded kind's reads of evicted objects go (ByObject::max_bytes): the server, through
     // this reader (cluster::Cluster sets its direct client). Without one such a read answers
     // Unavailable. Set before the cache is read from.
@@ -169,7 +178,10 @@ class Cache final : public client::Reader, public Informers {
     struct SyncedScope {
         std::shared_ptr<const Scope> scope;
         std::vector<const Store*> stores;
+        std::vector<Informer*> informers;  // parallel to stores
     };
+    // The read-your-own-writes metrics (cache_read_your_writes.cpp).
+    struct WriteWaitMetrics;
 
     // The entry of gvk, made if missing (unless reads must not make one).
     Task<StatusOr<Entry*>> EntryFor(Context& ctx, const GroupVersionKind& gvk, bool metadata_only, bool for_read);
@@ -226,6 +238,19 @@ class Cache final : public client::Reader, public Informers {
     // The server's list for a kind whose cache evicted objects (one LIST; counted).
     Task<Status> ListEvicted(Context& ctx, const GroupVersionKind& gvk, ObjectList& list, client::ObjectForm form,
                              const client::ListOptions& options);
+    // cache_read_your_writes.cpp: waits until the informers of a read reflect the writes of this
+    // process it would see (name: one object's; null: every one in namespace_name, "" = all), at
+    // most read_your_writes_timeout; then OK (the read answers what there is), or ctx's error.
+    Task<Status> AwaitWrites(Context& ctx, const Entry& entry, const std::vector<Informer*>& informers,
+                             std::string_view namespace_name, const std::string* name);
+    // Whether the informers reflect every write a read would see (no wait needed); when not and
+    // count_unwaited, counts a synchronous read that cannot wait.
+    bool WritesReflectedNow(const Entry& entry, const std::vector<Informer*>& informers,
+                            std::string_view namespace_name, const std::string* name, bool count_unwaited) const;
+    // Records a write in entry (with mu_ held), forgetting what the informers reflect when many
+    // are pending.
+    void RecordWriteLocked(Entry& entry, const client::ObservedWrite& write, const WrittenVersion& written);
+
     // Waits until a namespace selector's first list is in (at once without a selector, or before
     // the cache runs).
     Task<Status> WaitForNamespaces(Context& ctx);
@@ -267,6 +292,7 @@ class Cache final : public client::Reader, public Informers {
     client::Reader* live_reader_ = nullptr;  // SetLiveReader
     // ctrl_cache_evicted_reads_total{gvk, verb}: reads of evicted objects sent to the server.
     metrics::CounterFamily evicted_reads_;
+    const std::unique_ptr<WriteWaitMetrics> write_waits_;
     // Lets an informer's end reach the Cache while it lives (cleared by the destructor).
     const std::shared_ptr<Owner> owner_;
 };

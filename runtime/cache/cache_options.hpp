@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -65,6 +66,12 @@ struct CacheOptions {
     std::size_t hot_views = 256;
     // Where the informers' metrics go (ctrl_informer_*). Default: metrics::DefaultRegistry().
     metrics::Registry* registry = nullptr;
+    // Read-your-own-writes: a cached read of an object (or a list of a namespace) this process
+    // wrote through a client that tells the cache (Cache::ObserveWrite; a cluster's and a
+    // manager's clients do) waits until the informer has seen that write, for at most this long;
+    // then it answers with what the cache holds (counted, logged at V(1)). Reads of other kinds,
+    // keys and namespaces never wait. Default: 3 s; 0 turns it off.
+    std::chrono::milliseconds read_your_writes_timeout{std::chrono::seconds(3)};
 };
 
 }  // namespace ctrl::cache

@@ -70,6 +70,9 @@ std::optional<StatusOr<CachedObject>> Cache::FindNow(const GroupVersionKind& gvk
     for (const Informer* informer : *chosen)
         if (!informer->HasSynced())
             return std::nullopt;
+    // A write of this process the informer has not seen yet: Find waits for it.
+    if (!WritesReflectedNow(*entry, *chosen, namespace_name, &key.name, /*count_unwaited=*/false))
+        return std::nullopt;
     return GetNamed(*entry, *chosen, namespace_name, key.name);
 }
 
@@ -78,6 +81,7 @@ StatusOr<std::shared_ptr<const Object>> Cache::GetSharedNow(const GroupVersionKi
     const auto& [entry, scope] = synced;
     std::string namespace_name;
     CTRL_ASSIGN_OR_RETURN(std::vector<Informer*> chosen, NamedReadInformers(*entry, *scope, key, namespace_name));
+    (void)WritesReflectedNow(*entry, chosen, namespace_name, &key.name, /*count_unwaited=*/true);
     StatusOr<CachedObject> cached = GetNamed(*entry, chosen, namespace_name, key.name);
     if (!cached.Ok() && IsNotFound(cached.GetStatus()) && MayHaveEvicted(gvk, false, namespace_name))
         return EvictedNow(gvk);
@@ -105,6 +109,7 @@ StatusOr<std::vector<std::shared_ptr<const Object>>> Cache::ListSharedNow(const 
         selected.namespace_name.clear();
     CTRL_ASSIGN_OR_RETURN(std::vector<Informer*> chosen,
                           ChooseInformers(*entry, *scope, selected.namespace_name, /*named_read=*/false));
+    (void)WritesReflectedNow(*entry, chosen, selected.namespace_name, nullptr, /*count_unwaited=*/true);
     std::vector<const Store*> stores;
     for (const Informer* informer : chosen)
         stores.push_back(&informer->GetStore());

@@ -2,10 +2,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ctrl/cache/event_handler.hpp"
@@ -13,6 +16,7 @@
 #include "ctrl/cache/list_watch_target.hpp"
 #include "ctrl/cache/reflector.hpp"
 #include "ctrl/cache/store.hpp"
+#include "ctrl/cache/written_version.hpp"
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/gvk.hpp"
 #include "ctrl/core/notification.hpp"
@@ -78,6 +82,18 @@ class Informer final : public std::enable_shared_from_this<Informer> {
     // a handler of this informer (or was removed already).
     Status RemoveEventHandler(const EventHandlerRegistration& registration);
     Status AddIndex(std::string name, IndexFunc fn) { return store_.AddIndex(std::move(name), std::move(fn)); }
+
+    // Read-your-own-writes: the highest resourceVersion the store has applied, whether it reflects
+    // a write, and a wait until it does (Reflector::ObservedVersion, Reflects, WaitUntilReflects).
+    uint64_t ObservedVersion() const { return reflector_.ObservedVersion(); }
+    bool Reflects(const WrittenVersion& written, std::string_view namespace_name, std::string_view name) const {
+        return reflector_.Reflects(written, namespace_name, name);
+    }
+    Task<Status> WaitUntilReflects(Context ctx, WrittenVersion written, std::string namespace_name,
+                                   std::string name) const {
+        return reflector_.WaitUntilReflects(std::move(ctx), std::move(written), std::move(namespace_name),
+                                            std::move(name));
+    }
 
     const GroupVersionKind& Kind() const { return gvk_; }
     const ListWatchTarget& Target() const { return reflector_.Target(); }

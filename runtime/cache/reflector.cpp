@@ -45,7 +45,8 @@ Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& st
       faults_(std::make_shared<const internal::InformerFaults>(kind, registry)),
       metrics_(std::make_shared<const internal::ReflectorMetrics>(
           kind, target_.namespaced ? target_.namespace_name : std::string(), registry)),
-      processor_(processor) {}
+      processor_(processor),
+      versions_(store) {}
 
 Reflector::Reflector(rest::RestClient& client, ListWatchTarget target, Store& store, internal::Processor& processor,
                      ReflectorOptions options)
@@ -280,6 +281,7 @@ void Reflector::StopNotServed(State& state, const Status& status) {
 void Reflector::Clear() {
     (void)store_.Replace(std::vector<Object>{}, "");
     metrics_->Stored(0, 0);
+    versions_.ReleaseAll();
 }
 
 Status Reflector::StopReason() const {
@@ -302,6 +304,7 @@ Task<Status> Reflector::WaitForSync(Context ctx) const {
 void Reflector::SetResourceVersion(std::string resource_version) {
     if (resource_version.empty())
         return;
+    versions_.Advance(resource_version);
     std::lock_guard lock(mu_);
     resource_version_ = std::move(resource_version);
 }

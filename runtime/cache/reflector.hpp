@@ -7,10 +7,14 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include "ctrl/cache/internal/version_waiters.hpp"
 #include "ctrl/cache/list_watch_target.hpp"
 #include "ctrl/cache/store.hpp"
+#include "ctrl/cache/written_version.hpp"
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/notification.hpp"
 #include "ctrl/core/status.hpp"
@@ -129,8 +133,20 @@ class Reflector final {
     ReflectorStats Stats() const;
     const ListWatchTarget& Target() const { return target_; }
     // Empties the store (its informer is gone): the objects freed, the gauges 0, no events to the
-    // handlers. Call after Run has returned.
+    // handlers; reads waiting for a write answer at once. Call after Run has returned.
     void Clear();
+
+    // Read-your-own-writes (internal::VersionWaiters): the highest resourceVersion the store has
+    // applied (0 before any, or when they do not compare), whether the store reflects a write of
+    // namespace_name/name, and a wait until it does (OK; ctx's error when ctx ends first).
+    uint64_t ObservedVersion() const { return versions_.Observed(); }
+    bool Reflects(const WrittenVersion& written, std::string_view namespace_name, std::string_view name) const {
+        return versions_.Reflects(written, namespace_name, name);
+    }
+    Task<Status> WaitUntilReflects(Context ctx, WrittenVersion written, std::string namespace_name,
+                                   std::string name) const {
+        return versions_.Wait(std::move(ctx), std::move(written), std::move(namespace_name), std::move(name));
+    }
 
   private:
     // The state machine: list pages until the last (kListing), or read a watch-list's initial
@@ -177,6 +193,7 @@ class Reflector final {
     const std::shared_ptr<const internal::ReflectorMetrics> metrics_;
 
     internal::Processor& processor_;
+    mutable internal::VersionWaiters versions_;  // advanced with resource_version_
     std::atomic<bool> synced_{false};
     Notification synced_event_;
 

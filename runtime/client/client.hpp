@@ -7,6 +7,7 @@
 
 #include "ctrl/client/reader.hpp"
 #include "ctrl/client/sub_resource_client.hpp"
+#include "ctrl/client/write_observer.hpp"
 #include "ctrl/client/writer.hpp"
 #include "ctrl/core/gvk.hpp"
 #include "ctrl/core/object.hpp"
@@ -58,6 +59,10 @@ struct Options {
     std::string field_owner{};
     // Where rest_client_* and the mapper's metrics go. Default: metrics::DefaultRegistry().
     metrics::Registry* registry = nullptr;
+    // Told of every accepted write (see WriteObserver); it must outlive the client. A cluster's
+    // client tells its cache, which then never answers older than what this process wrote.
+    // Default: none.
+    WriteObserver* write_observer = nullptr;
 };
 
 // A client that talks to the API server config names (client.New), doing its I/O on executor.

@@ -63,6 +63,37 @@ rest::WriteParams DirectClient::WriteParamsFor(const WriteOptions& options) cons
     return params;
 }
 
+void DirectClient::ReportWrite(const GroupVersionKind& gvk, const Object& object, const WriteOptions& options) const {
+    if (options_.write_observer == nullptr || options.dry_run || options_.dry_run)
+        return;
+    ObservedWrite write;
+    write.gvk = gvk;
+    write.namespace_name = object.Namespace();
+    write.name = object.Name();
+    write.resource_version = object.ResourceVersion();
+    write.object = &object;
+    options_.write_observer->ObserveWrite(write);
+}
+
+void DirectClient::ReportDelete(const GroupVersionKind& gvk, const Object& object, std::string_view answer,
+                                const DeleteOptions& options) const {
+    if (options_.write_observer == nullptr || options.dry_run || options_.dry_run)
+        return;
+    ObservedWrite write;
+    write.gvk = gvk;
+    write.namespace_name = object.Namespace();
+    write.name = object.Name();
+    write.deleted = true;
+    // The object as deleted (its resourceVersion is the deletion's), or as marked for deletion when
+    // finalizers hold it; a Status says neither.
+    StatusOr<Object> answered = Object::Parse(answer);
+    if (answered.Ok() && answered->Kind() != "Status") {
+        write.resource_version = answered->ResourceVersion();
+        write.object = &*answered;
+    }
+    options_.write_observer->ObserveWrite(write);
+}
+
 Task<Status> DirectClient::GetObject(Context ctx, ObjectKey key, Object& object, ObjectForm form, GetOptions options) {
     CTRL_CO_ASSIGN_OR_RETURN(GroupVersionKind gvk, internal::KindOfObject(object, form, *scheme_));
     CTRL_CO_ASSIGN_OR_RETURN(discovery::RESTMapping mapping, co_await MappingFor(ctx, gvk));
@@ -105,7 +136,9 @@ Task<Status> DirectClient::CreateObject(Context ctx, Object& object, ObjectForm 
     rest::RequestBuilder request = target.Request("POST");
     request.Write(WriteParamsFor(options)).Body(object.ToJson());
     CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(std::move(ctx), request, mapping));
-    co_return internal::DecodeObjectInto(response.body, form, gvk, object);
+    CTRL_CO_RETURN_IF_ERROR(internal::DecodeObjectInto(response.body, form, gvk, object));
+    ReportWrite(gvk, object, options);
+    co_return OkStatus();
 }
 
 Task<Status> DirectClient::UpdateObject(Context ctx, Object& object, ObjectForm form, UpdateOptions options) {
@@ -116,7 +149,9 @@ Task<Status> DirectClient::UpdateObject(Context ctx, Object& object, ObjectForm 
     rest::RequestBuilder request = target.Request("PUT");
     request.Write(WriteParamsFor(options)).Body(object.ToJson());
     CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(std::move(ctx), request, target.mapping));
-    co_return internal::DecodeObjectInto(response.body, form, gvk, object);
+    CTRL_CO_RETURN_IF_ERROR(internal::DecodeObjectInto(response.body, form, gvk, object));
+    ReportWrite(gvk, object, options);
+    co_return OkStatus();
 }
 
 Task<Status> DirectClient::SendPatch(Context ctx, const RequestTarget& target, std::string_view sub_resource,
@@ -132,9 +167,14 @@ Task<Status> DirectClient::SendPatch(Context ctx, const RequestTarget& target, s
         .Write(params)
         .Body(std::move(data), std::string(PatchContentType(patch.Type())));
     CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(std::move(ctx), request, target.mapping));
-    if (!sub_resource.empty() && !into_is_body)
-        co_return internal::DecodeSubResourceAnswerInto(response.body, form, target.mapping.gvk, into);
-    co_return internal::DecodeObjectInto(response.body, form, target.mapping.gvk, into);
+    if (into_is_body)
+        co_return internal::DecodeObjectInto(response.body, form, target.mapping.gvk, into);
+    if (!sub_resource.empty())
+        CTRL_CO_RETURN_IF_ERROR(internal::DecodeSubResourceAnswerInto(response.body, form, target.mapping.gvk, into));
+    else
+        CTRL_CO_RETURN_IF_ERROR(internal::DecodeObjectInto(response.body, form, target.mapping.gvk, into));
+    ReportWrite(target.mapping.gvk, into, options);
+    co_return OkStatus();
 }
 
 Task<Status> DirectClient::PatchObject(Context ctx, Object& object, ObjectForm form, client::Patch patch,
@@ -151,7 +191,7 @@ Task<Status> DirectClient::DeleteObject(Context ctx, Object& object, ObjectForm 
     rest::RequestBuilder request = target.Request("DELETE");
     request.Body(internal::DeleteOptionsBody(options, options_.dry_run));
     CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(std::move(ctx), request, target.mapping));
-    (void)response;
+    ReportDelete(target.mapping.gvk, object, response.body, options);
     co_return OkStatus();
 }
 

@@ -56,6 +56,11 @@ class DirectClient final : public Client {
     // arguments in a co_await expression).
     Task<StatusOr<rest::HttpResponse>> Send(Context ctx, const rest::RequestBuilder& request,
                                             const discovery::RESTMapping& mapping);
+    // Tells options_.write_observer of an accepted write whose answer is object (not for a dry run).
+    void ReportWrite(const GroupVersionKind& gvk, const Object& object, const WriteOptions& options) const;
+    // The same for a delete: the answer's body is the object as deleted (or marked), or a Status.
+    void ReportDelete(const GroupVersionKind& gvk, const Object& object, std::string_view answer,
+                      const DeleteOptions& options) const;
     // The write parameters of options with the client's defaults filled in.
     rest::WriteParams WriteParamsFor(const WriteOptions& options) const;
     // PATCH target/sub with patch computed from source; the answer goes into into (a subresource

@@ -54,7 +54,9 @@ Task<Status> DirectClient::UpdateSubResource(Context ctx, std::string sub_resour
     CTRL_CO_ASSIGN_OR_RETURN(rest::HttpResponse response, co_await Send(std::move(ctx), request, target.mapping));
     if (body != nullptr)
         co_return internal::DecodeObjectInto(response.body, kSubResourceForm, KindOrEmpty(*body), *body);
-    co_return internal::DecodeSubResourceAnswerInto(response.body, form, gvk, object);
+    CTRL_CO_RETURN_IF_ERROR(internal::DecodeSubResourceAnswerInto(response.body, form, gvk, object));
+    ReportWrite(gvk, object, options);
+    co_return OkStatus();
 }
 
 Task<Status> DirectClient::PatchSubResource(Context ctx, std::string sub_resource, Object& object, ObjectForm form,

@@ -32,16 +32,17 @@ StatusOr<std::unique_ptr<Cluster>> Cluster::NewForRestClient(std::shared_ptr<res
     cluster->mapper_ = discovery::NewLazyRESTMapperFor(cluster->rest_, std::move(options.discovery),
                                                        std::move(options.mapper), registry);
 
+    cluster->cache_ =
+        std::make_unique<cache::Cache>(cluster->rest_, cluster->mapper_, cluster->executor_, std::move(options.cache));
     client::Options client_options;
     client_options.scheme = cluster->scheme_;
     client_options.mapper = cluster->mapper_;
     client_options.dry_run = options.dry_run;
     client_options.field_owner = std::move(options.field_owner);
     client_options.registry = &registry;
+    // Every write of either client is one the cache's reads must not be older than.
+    client_options.write_observer = cluster->cache_.get();
     CTRL_ASSIGN_OR_RETURN(cluster->direct_, client::NewForRestClient(cluster->rest_, std::move(client_options)));
-
-    cluster->cache_ =
-        std::make_unique<cache::Cache>(cluster->rest_, cluster->mapper_, cluster->executor_, std::move(options.cache));
     cluster->cache_->SetLiveReader(cluster->direct_.get());  // for what a bounded kind evicted
     cluster->delegating_ = std::make_unique<client::DelegatingClient>(*cluster->direct_, *cluster->cache_,
                                                                       std::move(options.client_cache));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -9,7 +10,10 @@
 #include "ctrl/cache/cache.hpp"
 #include "ctrl/cache/index_func.hpp"
 #include "ctrl/cache/informer.hpp"
+#include "ctrl/cache/internal/written_versions.hpp"
 #include "ctrl/discovery/rest_mapper.hpp"
+#include "ctrl/metrics/metric.hpp"
+#include "ctrl/metrics/registry.hpp"
 
 namespace ctrl::cache {
 
@@ -36,6 +40,22 @@ struct Cache::Entry {
     std::shared_ptr<const Scope> scope;  // guarded by Cache::mu_ (ScopeOf)
     // Field indexes (IndexField), given to informers made later too; guarded by Cache::mu_.
     std::vector<std::pair<std::string, IndexFunc>> indexes{};
+    // Writes of this process its informers may not reflect yet (read-your-own-writes).
+    mutable internal::WrittenVersions written{};
+    // Past this many pending writes, the next write forgets those the informers reflect; guarded
+    // by Cache::mu_.
+    std::size_t forget_reflected_at = 64;
+};
+
+// ctrl_cache_read_your_writes_*, by kind: reads that waited for a write of this process, how long,
+// those the timeout ended, and synchronous reads that could not wait.
+struct Cache::WriteWaitMetrics {
+    explicit WriteWaitMetrics(metrics::Registry& registry);
+
+    metrics::CounterFamily waits;
+    metrics::HistogramFamily wait_seconds;
+    metrics::CounterFamily timeouts;
+    metrics::CounterFamily unwaited;
 };
 
 // The Cache as an informer's end sees it: null once the Cache is destroyed.

@@ -61,11 +61,12 @@ bool ReconcileLog::Overlapped() const {
 void ControllerFixture::SetUp() {
     namespace_ = ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::transform(namespace_.begin(), namespace_.end(), namespace_.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+                   [](unsigned char c) { return std::isalnum(c) ? static_cast<char>(std::tolower(c)) : '-'; });
     namespace_ = "ctl-" + namespace_.substr(0, 50);
     for (int i = 0; i < 2; ++i)
         loops_.emplace_back([this] { io_.run(); });
-    const rest::Config config = SharedAdminConfig();
+    rest::Config config = SharedAdminConfig();
+    ConfigureRestConfig(config);
     cluster::Options options;
     // Namespaced kinds are cached in the test's namespace only: other tests' objects stay out.
     options.cache.default_namespaces = {namespace_};

@@ -58,6 +58,8 @@ class ControllerFixture : public ::testing::Test {
     // Changes the cluster's options before it is made (default: namespaced kinds cached in the
     // test's namespace only).
     virtual void ConfigureCluster(cluster::Options& /*options*/) {}
+    // Changes the connection's config before the cluster is made (e.g. wrap_transport).
+    virtual void ConfigureRestConfig(rest::Config& /*config*/) {}
     void TearDown() override;
 
     // Runs the host (cache and controllers) in the background until TearDown.
