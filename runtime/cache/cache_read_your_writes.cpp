@@ -143,16 +143,16 @@ Task<Status> Cache::AwaitWrites(Context& ctx, const Entry& entry, const std::vec
     const auto started = std::chrono::steady_clock::now();
     Context bounded = Context::WithTimeout(ctx, options_.read_your_writes_timeout);
     for (auto& [informer, pending] : unseen) {
-        Status seen = co_await informer->WaitUntilReflects(bounded, pending.written, pending.namespace_name,
-                                                           pending.name);
+        Status seen =
+            co_await informer->WaitUntilReflects(bounded, pending.written, pending.namespace_name, pending.name);
         if (Status caller = ctx.Err(); !caller.Ok())
             co_return caller;
         if (!seen.Ok()) {
             write_waits_->timeouts.WithLabelValues({gvk}).Inc();
-            log::Logger().WithName("cache").V(1).Info(
-                "read answered before the cache saw this process's write", "gvk", gvk, "object", KeyOf(pending),
-                "written", pending.written.text, "observed", informer->ObservedVersion(), "timeout",
-                options_.read_your_writes_timeout);
+            log::Logger().WithName("cache").V(1).Info("read answered before the cache saw this process's write", "gvk",
+                                                      gvk, "object", KeyOf(pending), "written", pending.written.text,
+                                                      "observed", informer->ObservedVersion(), "timeout",
+                                                      options_.read_your_writes_timeout);
             break;
         }
         entry.written.Forget(pending.namespace_name, pending.name, pending.written);

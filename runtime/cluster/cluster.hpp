@@ -91,7 +91,7 @@ class Cluster final {
     std::shared_ptr<const scheme::Scheme> scheme_;
     std::shared_ptr<discovery::LazyRESTMapper> mapper_;
     boost::asio::any_io_executor executor_;
-    std::unique_ptr<cache::Cache> cache_;     // before direct_: it observes direct_'s writes
+    std::unique_ptr<cache::Cache> cache_;  // before direct_: it observes direct_'s writes
     std::unique_ptr<client::Client> direct_;
     std::unique_ptr<client::DelegatingClient> delegating_;
 };

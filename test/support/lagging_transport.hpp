@@ -69,9 +69,7 @@ class LaggingStream final : public rest::BodyStream {
             shared_->chunks.pop_front();
         co_return n;
     }
-    void Close() override {
-        shared_->stop.Cancel(CancelledError("the lagging stream was closed"));
-    }
+    void Close() override { shared_->stop.Cancel(CancelledError("the lagging stream was closed")); }
 
   private:
     struct Shared {
@@ -131,7 +129,8 @@ class LaggingTransport final : public rest::Transport {
         if (!opened.Ok() || !watch || Lag().count() == 0)
             co_return opened;
         auto executor = co_await boost::asio::this_coro::executor;
-        co_return std::unique_ptr<rest::BodyStream>(std::make_unique<LaggingStream>(std::move(*opened), Lag(), executor));
+        co_return std::unique_ptr<rest::BodyStream>(
+            std::make_unique<LaggingStream>(std::move(*opened), Lag(), executor));
     }
 
   private:

@@ -1,5 +1,7 @@
 #include "ctrl/cache/internal/written_versions.hpp"
 
+#include <functional>
+
 namespace ctrl::cache::internal {
 namespace {
 
@@ -11,11 +13,24 @@ bool SameWrite(const WrittenVersion& a, const WrittenVersion& b) {
 
 }  // namespace
 
+std::size_t WrittenVersions::SlotOf(std::string_view namespace_name, std::string_view name) {
+    const std::size_t h = std::hash<std::string_view>{}(name)*31 + std::hash<std::string_view>{}(namespace_name);
+    return h & (kSlots - 1);
+}
+
+WrittenVersions::Writes::iterator WrittenVersions::EraseLocked(Writes::iterator it) {
+    slots_[SlotOf(it->first.first, it->first.second)].fetch_sub(1, std::memory_order_release);
+    it = writes_.erase(it);
+    size_.store(writes_.size(), std::memory_order_release);
+    return it;
+}
+
 void WrittenVersions::Record(std::string_view namespace_name, std::string_view name, WrittenVersion written) {
     std::lock_guard lock(mu_);
     auto it = writes_.find(KeyView(namespace_name, name));
     if (it == writes_.end()) {
         writes_.emplace(Key(namespace_name, name), std::move(written));
+        slots_[SlotOf(namespace_name, name)].fetch_add(1, std::memory_order_release);
         size_.store(writes_.size(), std::memory_order_release);
         return;
     }
@@ -25,6 +40,8 @@ void WrittenVersions::Record(std::string_view namespace_name, std::string_view n
 }
 
 std::optional<WrittenVersion> WrittenVersions::Find(std::string_view namespace_name, std::string_view name) const {
+    if (Empty() || slots_[SlotOf(namespace_name, name)].load(std::memory_order_acquire) == 0)
+        return std::nullopt;
     std::lock_guard lock(mu_);
     auto it = writes_.find(KeyView(namespace_name, name));
     if (it == writes_.end())
@@ -49,19 +66,17 @@ void WrittenVersions::Forget(std::string_view namespace_name, std::string_view n
     auto it = writes_.find(KeyView(namespace_name, name));
     if (it == writes_.end() || !SameWrite(it->second, written))
         return;
-    writes_.erase(it);
-    size_.store(writes_.size(), std::memory_order_release);
+    EraseLocked(it);
 }
 
 std::size_t WrittenVersions::ForgetReflected(const std::function<bool(const Pending&)>& reflected) {
     std::lock_guard lock(mu_);
     for (auto it = writes_.begin(); it != writes_.end();) {
         if (reflected(Pending{it->first.first, it->first.second, it->second}))
-            it = writes_.erase(it);
+            it = EraseLocked(it);
         else
             ++it;
     }
-    size_.store(writes_.size(), std::memory_order_release);
     return writes_.size();
 }
 

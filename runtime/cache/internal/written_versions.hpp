@@ -1,7 +1,9 @@
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -18,7 +20,8 @@ namespace ctrl::cache::internal {
 // The writes of this process to one kind that its informers may not reflect yet: the latest of
 // each namespace and name (read-your-own-writes). Cache::ObserveWrite records them; cached reads
 // look them up, wait for their informer, and forget what it reflects. Empty is one atomic load:
-// all a read pays while nothing of its kind is pending. Thread-safe.
+// all a read pays while nothing of its kind is pending; Find of a key that has nothing pending
+// while others do costs a hash and one more atomic load (a counting filter), no lock. Thread-safe.
 class WrittenVersions final {
   public:
     struct Pending {
@@ -52,10 +55,19 @@ class WrittenVersions final {
                    std::pair<std::string_view, std::string_view>(b.first, b.second);
         }
     };
+    using Writes = std::map<Key, WrittenVersion, KeyLess>;
 
+    // Pending keys per hash slot (a counting filter): a Find whose slot counts none needs no lock.
+    // Changed with mu_ held.
+    static constexpr std::size_t kSlots = 1024;
+    static std::size_t SlotOf(std::string_view namespace_name, std::string_view name);
+    // Erases it, keeping the counts; with mu_ held.
+    Writes::iterator EraseLocked(Writes::iterator it);
+
+    std::array<std::atomic<uint32_t>, kSlots> slots_{};
     std::atomic<std::size_t> size_{0};
     mutable std::mutex mu_;
-    std::map<Key, WrittenVersion, KeyLess> writes_;
+    Writes writes_;
 };
 
 }  // namespace ctrl::cache::internal

@@ -95,9 +95,8 @@ class ReadYourWritesTest : public ctrl::testing::ControllerFixture, public ::tes
 TEST_P(ReadYourWritesTest, OneChildPerParentWithALaggingWatch) {
     ASSERT_NE(lagging_, nullptr);
     lagging_->SetLag(2s);
-    auto reconciler = reconcile::AsReconciler([this](Context ctx, reconcile::Request request) {
-        return KeepOneChild(std::move(ctx), std::move(request));
-    });
+    auto reconciler = reconcile::AsReconciler(
+        [this](Context ctx, reconcile::Request request) { return KeepOneChild(std::move(ctx), std::move(request)); });
     StatusOr<std::shared_ptr<controller::Controller>> built =
         builder::ControllerFor<api::ConfigMap>(*host_)
             .Named(FeatureOn() ? "one-child-ryw" : "one-child-stale")
@@ -113,7 +112,8 @@ TEST_P(ReadYourWritesTest, OneChildPerParentWithALaggingWatch) {
         return parent;
     });
     ASSERT_TRUE(made.Ok()) << made;
-    ASSERT_TRUE(Eventually([&] { return ChildrenByParent().size() == static_cast<std::size_t>(kParents); }, 120s, 200ms));
+    ASSERT_TRUE(
+        Eventually([&] { return ChildrenByParent().size() == static_cast<std::size_t>(kParents); }, 120s, 200ms));
     // Every reconcile a lagging event can still cause has run by then.
     std::this_thread::sleep_for(lagging_->Lag() + 3s);
     int duplicates = 0;
@@ -122,7 +122,8 @@ TEST_P(ReadYourWritesTest, OneChildPerParentWithALaggingWatch) {
     std::printf("%s: %d parents, watch lagging %lld ms: %d duplicate children; %g reads waited, %g timed out\n",
                 FeatureOn() ? "read-your-own-writes on" : "read-your-own-writes off", kParents,
                 static_cast<long long>(lagging_->Lag().count()), duplicates,
-                Metric("ctrl_cache_read_your_writes_waits_total"), Metric("ctrl_cache_read_your_writes_timeouts_total"));
+                Metric("ctrl_cache_read_your_writes_waits_total"),
+                Metric("ctrl_cache_read_your_writes_timeouts_total"));
     if (FeatureOn()) {
         EXPECT_EQ(duplicates, 0);
         EXPECT_GT(Metric("ctrl_cache_read_your_writes_waits_total"), 0);
@@ -163,15 +164,16 @@ TEST_F(ReadYourWritesOnTest, ACachedGetAfterAnUpdateIsNeverOlderThanIt) {
             ++older;
     }
     std::printf("%d Update -> cached Get: %d older than the write; %g reads waited, %g timed out\n", kRounds, older,
-                Metric("ctrl_cache_read_your_writes_waits_total"), Metric("ctrl_cache_read_your_writes_timeouts_total"));
+                Metric("ctrl_cache_read_your_writes_waits_total"),
+                Metric("ctrl_cache_read_your_writes_timeouts_total"));
     EXPECT_EQ(older, 0);
     EXPECT_EQ(Metric("ctrl_cache_read_your_writes_timeouts_total"), 0);
 }
 
 TEST_F(ReadYourWritesOnTest, OwnNoOpStatusPatchesHideNoExternalChange) {
     std::atomic<int> seen{-1};
-    auto reconciler =
-        reconcile::AsReconciler([this, &seen](Context ctx, reconcile::Request request) -> Task<StatusOr<reconcile::Result>> {
+    auto reconciler = reconcile::AsReconciler(
+        [this, &seen](Context ctx, reconcile::Request request) -> Task<StatusOr<reconcile::Result>> {
             api::Pod pod;
             CTRL_CO_RETURN_IF_ERROR(co_await Client().Get(ctx, {request.namespace_name, request.name}, pod));
             const std::vector<api::Container> containers = pod.Containers();
@@ -182,8 +184,8 @@ TEST_F(ReadYourWritesOnTest, OwnNoOpStatusPatchesHideNoExternalChange) {
                 }
             }
             // A status patch that changes nothing: the server answers the object's current version.
-            CTRL_CO_RETURN_IF_ERROR(co_await Client().Status().Patch(ctx, pod, client::RawPatch(
-                                                                                   client::PatchType::kMergePatch, "{}")));
+            CTRL_CO_RETURN_IF_ERROR(
+                co_await Client().Status().Patch(ctx, pod, client::RawPatch(client::PatchType::kMergePatch, "{}")));
             co_return reconcile::Result{};
         });
     StatusOr<std::shared_ptr<controller::Controller>> built =
@@ -199,10 +201,11 @@ TEST_F(ReadYourWritesOnTest, OwnNoOpStatusPatchesHideNoExternalChange) {
     StartHost();
     constexpr int kChanges = 100;
     for (int i = 1; i <= kChanges; ++i) {
-        const std::string patch = R"({"spec":{"containers":[{"name":"c","image":"img:)" + std::to_string(i) + R"("}]}})";
+        const std::string patch =
+            R"({"spec":{"containers":[{"name":"c","image":"img:)" + std::to_string(i) + R"("}]}})";
         Object target = pod->DeepCopy();
-        const Status patched =
-            Run(Direct().Patch(TestContext(), target, client::RawPatch(client::PatchType::kStrategicMergePatch, patch)));
+        const Status patched = Run(
+            Direct().Patch(TestContext(), target, client::RawPatch(client::PatchType::kStrategicMergePatch, patch)));
         ASSERT_TRUE(patched.Ok()) << "change " << i << ": " << patched;
         ASSERT_TRUE(Eventually([&] { return seen.load() >= i; }, 20s, 5ms))
             << "external change " << i << " was never reconciled (last seen " << seen.load() << ")";

@@ -40,7 +40,7 @@ TEST(ExpectationsTest, CreationsAndDeletionsAreMetByObservations) {
 
     expectations.ExpectDeletions("ns/x", 1);
     expectations.ObserveOwned(Child("x", /*controller=*/false), true);  // not its controller
-    expectations.CreationObserved("ns/x");                               // not a deletion
+    expectations.CreationObserved("ns/x");                              // not a deletion
     EXPECT_FALSE(expectations.Satisfied("ns/x"));
     expectations.DeletionObserved("ns/x");
     EXPECT_TRUE(expectations.Satisfied("ns/x"));
