@@ -25,7 +25,9 @@ struct KindRules;
 // pod deletion, preconditions and dry runs. Kinds come from its RESTMapper (NoMatch for others).
 // Not implemented: server-side apply (BadRequest), subresources other than status and pods'
 // eviction, watches, admission, defaulting and validation beyond object names.
-// Every call completes at once, without I/O; safe to use from many threads. Made by ClientBuilder.
+// Every call completes at once, without I/O; safe to use from many threads. Reads answer from the
+// store writes go to, so a read after a write always sees it (what the manager's client gets from
+// read-your-own-writes, without a wait). Made by ClientBuilder.
 class FakeClient final : public client::Client {
   public:
     // status_subresource: the kinds (any version) whose status is a subresource; generation: the
