@@ -2,6 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+
+#include "ctrl/rest/config.hpp"
+#include "ctrl/rest/rest_client.hpp"
+
 namespace ctrl::rest {
 namespace {
 
@@ -17,6 +25,28 @@ TEST(HttpRequestTest, HeadersAreFoundAndReplacedIgnoringCase) {
 TEST(HttpResponseTest, FindsTheFirstHeaderWithAName) {
     HttpResponse response{200, {{"Retry-After", "3"}, {"retry-after", "9"}}, ""};
     EXPECT_EQ(response.FindHeader("retry-after"), "3");
+}
+
+// Config::wrap_transport: the transport NewTransport makes goes through it; a wrapper that returns
+// nothing is a clear error.
+TEST(NewTransportTest, WrapTransportWrapsTheTransportAndRefusesNull) {
+    boost::asio::io_context io;
+    Config config;
+    config.host = "https://127.0.0.1:6443";
+    Transport* wrapped = nullptr;
+    config.wrap_transport = [&](std::unique_ptr<Transport> inner) {
+        wrapped = inner.get();
+        return inner;
+    };
+    StatusOr<std::unique_ptr<Transport>> made = NewTransport(config, io.get_executor());
+    ASSERT_TRUE(made.Ok()) << made.GetStatus();
+    EXPECT_EQ(made->get(), wrapped);
+
+    config.wrap_transport = [](std::unique_ptr<Transport>) { return std::unique_ptr<Transport>(); };
+    StatusOr<std::unique_ptr<Transport>> refused = NewTransport(config, io.get_executor());
+    ASSERT_FALSE(refused.Ok());
+    EXPECT_TRUE(IsBadRequest(refused.GetStatus()));
+    EXPECT_NE(refused.GetStatus().Message().find("wrap_transport"), std::string::npos);
 }
 
 }  // namespace
