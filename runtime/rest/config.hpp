@@ -1,6 +1,8 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -44,6 +46,9 @@ struct Config {
     std::chrono::milliseconds timeout{0};  // per request (not watches); 0: none
     std::string user_agent{};              // default "ctrl/<version>"
     TransportKind transport = TransportKind::kBeast;
+    // Wraps the transport NewTransport makes (client-go's WrapTransport): to observe, count, delay
+    // or change requests and responses. Returning null is an error. Default: none.
+    std::function<std::unique_ptr<Transport>(std::unique_ptr<Transport>)> wrap_transport{};
 
     // Where this came from, for messages: `kubeconfig /root/.kube/config, context "kind-x"`.
     std::string source{};

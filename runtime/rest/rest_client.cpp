@@ -95,13 +95,25 @@ StatusOr<std::unique_ptr<Transport>> NewTransport(const Config& config, boost::a
     options.server = config.host;
     options.tls = config.tls;
     options.user_agent = config.user_agent.empty() ? DefaultUserAgent() : config.user_agent;
+    std::unique_ptr<Transport> transport;
     switch (config.transport) {
-        case TransportKind::kBeast:
-            return NewBeastTransport(std::move(executor), std::move(options));
-        case TransportKind::kCppRest:
-            return NewCppRestTransport(std::move(executor), std::move(options));
+        case TransportKind::kBeast: {
+            CTRL_ASSIGN_OR_RETURN(transport, NewBeastTransport(std::move(executor), std::move(options)));
+            break;
+        }
+        case TransportKind::kCppRest: {
+            CTRL_ASSIGN_OR_RETURN(transport, NewCppRestTransport(std::move(executor), std::move(options)));
+            break;
+        }
     }
-    return InternalError("unknown transport kind");
+    if (transport == nullptr)
+        return InternalError("unknown transport kind");
+    if (!config.wrap_transport)
+        return transport;
+    transport = config.wrap_transport(std::move(transport));
+    if (transport == nullptr)
+        return BadRequestError("the config's wrap_transport returned no transport");
+    return transport;
 }
 
 StatusOr<std::unique_ptr<RestClient>> RestClient::New(const Config& config, boost::asio::any_io_executor executor,
