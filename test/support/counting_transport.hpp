@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -17,9 +18,12 @@ namespace ctrl::testing {
 // A transport that forwards to a real one and counts the requests that pass (and keeps their
 // paths): how tests prove that something happens without a request ("before any request",
 // "reads from the cache"), costs exactly N, or went through this one transport. Thread-safe.
+// observe, when given, sees each request first, on the sender's thread (it must not block).
 class CountingTransport final : public rest::Transport {
   public:
-    explicit CountingTransport(std::unique_ptr<rest::Transport> inner) : inner_(std::move(inner)) {}
+    explicit CountingTransport(std::unique_ptr<rest::Transport> inner,
+                               std::function<void(const rest::HttpRequest&)> observe = {})
+        : inner_(std::move(inner)), observe_(std::move(observe)) {}
 
     Task<StatusOr<rest::HttpResponse>> Send(Context ctx, rest::HttpRequest request) override {
         Record(request);
@@ -39,7 +43,10 @@ class CountingTransport final : public rest::Transport {
 
   private:
     std::unique_ptr<rest::Transport> inner_;
+    const std::function<void(const rest::HttpRequest&)> observe_;
     void Record(const rest::HttpRequest& request) {
+        if (observe_)
+            observe_(request);
         std::lock_guard lock(mu_);
         paths_.push_back(request.target);
         ++count_;

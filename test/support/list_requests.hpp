@@ -11,10 +11,8 @@
 #include <string_view>
 #include <utility>
 
-#include "ctrl/core/context.hpp"
-#include "ctrl/core/status_or.hpp"
-#include "ctrl/core/task.hpp"
 #include "ctrl/rest/transport.hpp"
+#include "test/support/counting_transport.hpp"
 
 namespace ctrl::testing {
 
@@ -44,41 +42,17 @@ inline bool IsListOrWatchList(const rest::HttpRequest& request, std::string_view
     return !watch || has("sendInitialEvents=true");
 }
 
-// A transport that calls on_list(target) for every request IsListOrWatchList(resource) holds of,
-// then forwards it. on_list runs on the sender's thread and must not block.
-class ListNotingTransport final : public rest::Transport {
-  public:
-    ListNotingTransport(std::unique_ptr<rest::Transport> inner, std::string resource,
-                        std::function<void(const std::string&)> on_list)
-        : inner_(std::move(inner)), resource_(std::move(resource)), on_list_(std::move(on_list)) {}
-
-    Task<StatusOr<rest::HttpResponse>> Send(Context ctx, rest::HttpRequest request) override {
-        Note(request);
-        co_return co_await inner_->Send(std::move(ctx), std::move(request));
-    }
-    Task<StatusOr<std::unique_ptr<rest::BodyStream>>> Open(Context ctx, rest::HttpRequest request) override {
-        Note(request);
-        co_return co_await inner_->Open(std::move(ctx), std::move(request));
-    }
-
-  private:
-    void Note(const rest::HttpRequest& request) const {
-        if (IsListOrWatchList(request, resource_))
-            on_list_(request.target);
-    }
-
-    std::unique_ptr<rest::Transport> inner_;
-    const std::string resource_;
-    const std::function<void(const std::string&)> on_list_;
-};
-
-// The value for rest::Config::wrap_transport: every transport made from the config notes resource's
-// lists through on_list.
+// The value for rest::Config::wrap_transport: every transport made from the config (a
+// CountingTransport) calls on_list(target) for each request IsListOrWatchList(resource) holds of,
+// before sending it, on the sender's thread; on_list must not block.
 inline std::function<std::unique_ptr<rest::Transport>(std::unique_ptr<rest::Transport>)> NoteLists(
     std::string resource, std::function<void(const std::string&)> on_list) {
     return [resource = std::move(resource), on_list = std::move(on_list)](std::unique_ptr<rest::Transport> inner) {
-        return std::unique_ptr<rest::Transport>(
-            std::make_unique<ListNotingTransport>(std::move(inner), resource, on_list));
+        return std::unique_ptr<rest::Transport>(std::make_unique<CountingTransport>(
+            std::move(inner), [resource, on_list](const rest::HttpRequest& request) {
+                if (IsListOrWatchList(request, resource))
+                    on_list(request.target);
+            }));
     };
 }
 
