@@ -42,18 +42,26 @@ inline bool IsListOrWatchList(const rest::HttpRequest& request, std::string_view
     return !watch || has("sendInitialEvents=true");
 }
 
-// The value for rest::Config::wrap_transport: every transport made from the config (a
-// CountingTransport) calls on_list(target) for each request IsListOrWatchList(resource) holds of,
-// before sending it, on the sender's thread; on_list must not block.
+// A value for rest::Config::wrap_transport: every transport made from the config is a
+// CountingTransport with these observers.
+inline std::function<std::unique_ptr<rest::Transport>(std::unique_ptr<rest::Transport>)> Observe(
+    TransportObservers observers) {
+    return [observers = std::move(observers)](std::unique_ptr<rest::Transport> inner) {
+        return std::unique_ptr<rest::Transport>(std::make_unique<CountingTransport>(std::move(inner), observers));
+    };
+}
+
+// A value for rest::Config::wrap_transport that calls on_list(target) for each request
+// IsListOrWatchList(resource) holds of, before sending it, on the sender's thread; on_list must
+// not block.
 inline std::function<std::unique_ptr<rest::Transport>(std::unique_ptr<rest::Transport>)> NoteLists(
     std::string resource, std::function<void(const std::string&)> on_list) {
-    return [resource = std::move(resource), on_list = std::move(on_list)](std::unique_ptr<rest::Transport> inner) {
-        return std::unique_ptr<rest::Transport>(std::make_unique<CountingTransport>(
-            std::move(inner), [resource, on_list](const rest::HttpRequest& request) {
-                if (IsListOrWatchList(request, resource))
-                    on_list(request.target);
-            }));
+    TransportObservers observers;
+    observers.sent = [resource = std::move(resource), on_list = std::move(on_list)](const rest::HttpRequest& request) {
+        if (IsListOrWatchList(request, resource))
+            on_list(request.target);
     };
+    return Observe(std::move(observers));
 }
 
 }  // namespace ctrl::testing

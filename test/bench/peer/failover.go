@@ -3,9 +3,10 @@ package main
 // failover --objects N --lease NAME [--warmup]: one replica of an operator with leader election
 // (Lease NAME in <prefix>-failover; 3 s, renew 2 s, retry 0.5 s, LeaderElectionReleaseOnCancel)
 // and one controller over the N ConfigMaps of that namespace (EnableWarmup with --warmup) whose
-// reconciler only notes what it saw. It prints ELECTED, FIRST_RECONCILE and ALL_RECONCILED as they
-// happen, STANDBY once it waits behind another holder's Lease (with --warmup: once its queue holds
-// every object), and RESULT after SIGTERM. test/bench/vs/PROTOCOL.md, "failover".
+// reconciler only notes what it saw. It prints ACQUIRED (its first Lease write answered OK),
+// ELECTED, FIRST_RECONCILE and ALL_RECONCILED as they happen, STANDBY once it waits behind another
+// holder's Lease (with --warmup: once its queue holds every object), and RESULT after SIGTERM.
+// test/bench/vs/PROTOCOL.md, "failover".
 
 import (
 	"context"
@@ -32,11 +33,11 @@ const failoverController = "failover"
 // replica is what one replica saw, from its reconciler, its election runnable, its transport and
 // its standby watch; it prints the protocol's lines as they happen.
 type replica struct {
-	mu                                              sync.Mutex
-	objects                                         int
-	reconciled                                      map[string]struct{}
-	elected, standby, firstReconcile, allReconciled bool
-	lists, listsAfterStandby                        int
+	mu                                                        sync.Mutex
+	objects                                                   int
+	reconciled                                                map[string]struct{}
+	acquired, elected, standby, firstReconcile, allReconciled bool
+	lists, listsAfterStandby                                  int
 }
 
 // sayLocked prints "<what> <unix ns>" once.
@@ -65,7 +66,9 @@ func (r *replica) Reconcile(_ context.Context, req reconcile.Request) (reconcile
 	return reconcile.Result{}, nil
 }
 
-// wrap is the rest.Config WrapTransport: counts the LISTs and watch-lists of ConfigMaps.
+// wrap is the rest.Config WrapTransport: counts the LISTs and watch-lists of ConfigMaps, and says
+// ACQUIRED at the first Lease write (a create or an update of a path under /leases) answered 2xx: a
+// candidate writes the Lease only to take it.
 func (r *replica) wrap(next http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
 		if isListOrWatchList(req, "configmaps") {
@@ -76,7 +79,13 @@ func (r *replica) wrap(next http.RoundTripper) http.RoundTripper {
 			}
 			r.mu.Unlock()
 		}
-		return next.RoundTrip(req)
+		resp, err := next.RoundTrip(req)
+		leaseWrite := (req.Method == http.MethodPut || req.Method == http.MethodPost) &&
+			strings.Contains(req.URL.Path, "/leases")
+		if leaseWrite && err == nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			r.say(&r.acquired, "ACQUIRED")
+		}
+		return resp, err
 	})
 }
 

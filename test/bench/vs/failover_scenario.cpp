@@ -1,12 +1,13 @@
 // failover --objects N --lease NAME [--warmup] (PROTOCOL.md, "failover"): one replica of an operator
 // with leader election (Lease NAME in <prefix>-failover; 3 s, renew 2 s, retry 0.5 s, released on
 // SIGTERM) and one controller over the N ConfigMaps of that namespace whose reconciler only notes
-// what it saw. It prints ELECTED, FIRST_RECONCILE and ALL_RECONCILED as they happen, STANDBY once
-// it waits behind another holder's Lease (with --warmup: once its queue holds every object), and
-// RESULT after SIGTERM.
+// what it saw. It prints ACQUIRED (its first Lease write answered OK), ELECTED, FIRST_RECONCILE and
+// ALL_RECONCILED as they happen, STANDBY once it waits behind another holder's Lease (with
+// --warmup: once its queue holds every object), and RESULT after SIGTERM.
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -40,6 +41,8 @@ class Replica {
     explicit Replica(int objects) : objects_(objects) {}
 
     void Elected() { Say(elected_, "ELECTED"); }
+    // A candidate writes the Lease only to take it: its first write answered OK is its election.
+    void Acquired() { Say(acquired_, "ACQUIRED"); }
     void Standby() { Say(standby_, "STANDBY"); }
     void Reconciled(const std::string& name) {
         std::lock_guard lock(mu_);
@@ -83,6 +86,7 @@ class Replica {
     mutable std::mutex mu_;
     std::unordered_set<std::string> reconciled_;  // guarded by mu_, as every field below
     bool elected_ = false;
+    bool acquired_ = false;
     bool standby_ = false;
     bool first_reconcile_ = false;
     bool all_reconciled_ = false;
@@ -149,6 +153,24 @@ Task<void> SayWhenStandby(StandbyWatch watch) {
     }
 }
 
+// The replica's transport: counts its LISTs and watch-lists of ConfigMaps, and says ACQUIRED at its
+// first Lease write (a create or an update of a path under /leases) answered 2xx.
+std::function<std::unique_ptr<rest::Transport>(std::unique_ptr<rest::Transport>)> Observed(
+    std::shared_ptr<Replica> replica) {
+    ctrl::testing::TransportObservers observers;
+    observers.sent = [replica](const rest::HttpRequest& request) {
+        if (ctrl::testing::IsListOrWatchList(request, "configmaps"))
+            replica->Listed();
+    };
+    observers.answered = [replica](const std::string& method, const std::string& target, int status) {
+        const bool lease_write = (method == "PUT" || method == "POST") &&
+                                 target.substr(0, target.find('?')).find("/leases") != std::string::npos;
+        if (lease_write && status >= 200 && status < 300)
+            replica->Acquired();
+    };
+    return ctrl::testing::Observe(std::move(observers));
+}
+
 // The replica's manager options: PROTOCOL.md's Lease timings, the cache on the failover namespace.
 manager::Options FailoverOptions(const ProbeArgs& args, bool warmup) {
     manager::Options options;
@@ -179,8 +201,7 @@ int RunFailover(const ProbeArgs& args) {
     if (!config.Ok())
         return Fail(args, config.GetStatus().ToString());
     const auto replica = std::make_shared<Replica>(static_cast<int>(objects));
-    config->wrap_transport =
-        ctrl::testing::NoteLists("configmaps", [replica](const std::string&) { replica->Listed(); });
+    config->wrap_transport = Observed(replica);
     StatusOr<std::unique_ptr<manager::Manager>> mgr = manager::New(*config, FailoverOptions(args, warmup));
     if (!mgr.Ok())
         return Fail(args, "manager: " + mgr.GetStatus().ToString());
