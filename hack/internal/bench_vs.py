@@ -288,8 +288,8 @@ def main():
     parser.add_argument("--idle-seconds", type=float, default=10, help="idle window (10)")
     parser.add_argument("--seconds", type=float, default=2, help="each timed read / queue loop (2)")
     parser.add_argument("--failover-objects", type=int, default=10000,
-                        help="ConfigMaps the failover replicas reconcile (10000; 50000 makes each failover run "
-                             "about twice as long and their creation about four minutes)")
+                        help="ConfigMaps the failover replicas reconcile (10000). On 2 cores: made in ~7 s, "
+                             "the four failover cases x 5 runs x 2 sides in ~3.5 min; 50000: ~40 s and ~4.5 min")
     parser.add_argument("--smoke", action="store_true",
                         help="200 pods, one run, 2 s loads, docs untouched: that both sides still work (CI)")
     parser.add_argument("--no-docs", action="store_true", help="print the table, leave docs/benchmarks.md alone")
