@@ -4,10 +4,12 @@
 # benchmark binary, e.g. `hack/bench.sh --benchmark_filter=WatchDecoder --benchmark_repetitions=5`.
 #
 #   hack/bench.sh --vs controller-runtime [--pods N] [--runs R] [--smoke] [--no-docs] [--only ROWS]
+#                 [--failover-objects F]
 #       ctrl side by side with controller-runtime: installs the packages, builds ctrl-vs-probe and the
 #       Go peer (test/bench/peer, cached under ~/.cache/ctrl/peer), starts a local real control
 #       plane, makes the workload and runs both sides alternately, R times each (default 5) over N
-#       pods (default 10,000); prints the table and writes it into docs/benchmarks.md.
+#       pods (default 10,000); prints the table and writes it into docs/benchmarks.md. The failover
+#       rows (--only '^failover-') run two replicas of each side over F ConfigMaps (default 10,000).
 #       --smoke: 200 pods, one run, short loads, docs untouched (CI). test/bench/vs/PROTOCOL.md
 #       says what each row measures; hack/internal/bench_vs.py --help lists every option.
 set -euo pipefail

@@ -22,45 +22,14 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_vs_failover import run_failover  # noqa: E402
+from bench_vs_process import BenchError, parse_result, run, say  # noqa: E402
 from bench_vs_rows import ROWS, CASES  # noqa: E402
 from bench_vs_table import render_table, write_docs  # noqa: E402
 
 PODS_PER_NAMESPACE = 100
 DOCS_BEGIN = "<!-- bench-vs:begin (hack/bench.sh --vs controller-runtime writes this section) -->"
 DOCS_END = "<!-- bench-vs:end -->"
-
-
-def say(message):
-    print(f"== bench_vs: {message}", file=sys.stderr, flush=True)
-
-
-class BenchError(Exception):
-    """A step that failed, with what and where."""
-
-
-def run(cmd, timeout, env=None, capture=True):
-    try:
-        done = subprocess.run(cmd, capture_output=capture, text=True, timeout=timeout, env=env)
-    except subprocess.TimeoutExpired as e:
-        raise BenchError(f"{' '.join(cmd)}: no end after {timeout} s") from e
-    if done.returncode != 0:
-        tail = (done.stderr or "").strip().splitlines()[-15:]
-        raise BenchError(f"{' '.join(cmd)}: exit {done.returncode}\n" + "\n".join(tail))
-    return done.stdout or ""
-
-
-def parse_result(output, what):
-    for line in output.splitlines():
-        if line.startswith("RESULT"):
-            figures = {}
-            for pair in line.split()[1:]:
-                key, _, value = pair.partition("=")
-                try:
-                    figures[key] = float(value)
-                except ValueError as e:
-                    raise BenchError(f"{what}: RESULT value {pair!r} is not a number") from e
-            return figures
-    raise BenchError(f"{what}: printed no RESULT line")
 
 
 class Bench:
@@ -103,6 +72,8 @@ class Bench:
             timeout=1800)
         say(f"workload made in {time.monotonic() - t0:.1f} s")
         self.install_crds()
+        if any(CASES[case].get("failover") for case in self.selected):
+            self.make_failover_objects()
         self.wait_for_idle_apiserver()
 
     def wait_for_idle_apiserver(self, quiet_seconds=3, limit_seconds=180, before=None):
@@ -183,11 +154,19 @@ spec:
         run(kubectl + ["apply", "-f", path], timeout=120)
         run(kubectl + ["wait", "--for=condition=Established", "crd", "--all", "--timeout=120s"], timeout=150)
 
+    def make_failover_objects(self):
+        """The ConfigMaps the failover replicas reconcile, in namespace vs-failover (PROTOCOL.md)."""
+        count = self.args.failover_objects
+        say(f"creating the {count:,} failover ConfigMaps")
+        made = parse_result(run([self.ours, "failover-objects", "--kubeconfig", self.kubeconfig, "--prefix", "vs",
+                                 "--count", str(count)], timeout=3600), "failover-objects")
+        say(f"failover ConfigMaps made in {made.get('seconds', 0):.1f} s ({made.get('existing', 0):.0f} were there)")
+
     # --- one probe run -----------------------------------------------------------------------
     def binary(self, side):
         return self.ours if side == "ctrl" else self.peer
 
-    def probe(self, side, case):
+    def probe(self, side, case, run_index=0):
         spec = CASES[case]
         scenario_args = spec["args"](self.args)
         cmd = [self.binary(side), spec["scenario"], "--kubeconfig", self.kubeconfig] + self.layout + scenario_args
@@ -196,7 +175,9 @@ spec:
             data = os.path.join(self.state, f"perf-{side}-{case}.data")
             cmd = ["perf", "record", "-F", "499", "-g", "-q", "-o", data, "--"] + cmd
             say(f"  profiling {what} into {data} (perf report -i {data} --no-children)")
-        if spec.get("load"):
+        if spec.get("failover"):
+            figures = run_failover(self, side, case, spec["failover"], cmd, run_index)
+        elif spec.get("load"):
             figures = self.probe_under_load(cmd, what)
         else:
             server_cpu = self.apiserver_cpu_seconds()
@@ -242,12 +223,13 @@ spec:
         return figures
 
     # --- the comparison ----------------------------------------------------------------------
+    def select(self):
+        """The cases --only selects (every case without it), in CASES' order."""
+        self.selected = [case for case in CASES
+                         if not self.args.only or any(re.search(p, case) for p in self.args.only)]
+
     def compare(self):
-        self.selected = groups = []
-        for case in CASES:
-            if self.args.only and not any(re.search(p, case) for p in self.args.only):
-                continue
-            groups.append(case)
+        groups = self.selected
         for run_index in range(self.args.runs):
             say(f"run {run_index + 1} of {self.args.runs} (load average {load_average()})")
             for case in groups:
@@ -260,7 +242,7 @@ spec:
                     if CASES[case]["scenario"] == "sync":
                         self.wait_for_idle_apiserver(before=f"{side} {case}")
                     t0 = time.monotonic()
-                    figures = self.probe(side, case)
+                    figures = self.probe(side, case, run_index)
                     say(f"  {side:18s} {case:28s} {time.monotonic() - t0:6.1f} s")
                     self.results.append({"case": case, "side": side, "run": run_index, "figures": figures})
 
@@ -305,6 +287,9 @@ def main():
     parser.add_argument("--load-in-flight", type=int, default=4, help="patches in flight (4)")
     parser.add_argument("--idle-seconds", type=float, default=10, help="idle window (10)")
     parser.add_argument("--seconds", type=float, default=2, help="each timed read / queue loop (2)")
+    parser.add_argument("--failover-objects", type=int, default=10000,
+                        help="ConfigMaps the failover replicas reconcile (10000). On 2 cores: made in ~7 s, "
+                             "the four failover cases x 5 runs x 2 sides in ~3.5 min; 50000: ~40 s and ~4.5 min")
     parser.add_argument("--smoke", action="store_true",
                         help="200 pods, one run, 2 s loads, docs untouched: that both sides still work (CI)")
     parser.add_argument("--no-docs", action="store_true", help="print the table, leave docs/benchmarks.md alone")
@@ -318,11 +303,12 @@ def main():
     args = parser.parse_args()
     if args.smoke:
         args.pods, args.runs, args.load_seconds, args.idle_seconds, args.seconds = 200, 1, 2, 2, 0.3
+        args.failover_objects = 200
         args.no_docs = True
     if args.profile:
         args.no_docs = True
-    if args.runs < 1 or args.pods < 1:
-        parser.error("--runs and --pods must be at least 1")
+    if args.runs < 1 or args.pods < 1 or args.failover_objects < 1:
+        parser.error("--runs, --pods and --failover-objects must be at least 1")
     for path in (os.path.join(args.build_dir, "test/bench/ctrl-vs-probe"), args.peer):
         if not os.access(path, os.X_OK):
             parser.error(f"{path} is not an executable: build it first (hack/bench.sh does)")
@@ -331,6 +317,7 @@ def main():
     started = datetime.datetime.now(datetime.timezone.utc)
     load_before = load_average()
     try:
+        bench.select()
         bench.start_cluster()
         bench.compare()
     except BenchError as e:
@@ -346,6 +333,7 @@ def main():
         "date": started.strftime("%Y-%m-%d %H:%M UTC"), "pods": bench.pods, "runs": args.runs,
         "load_before": load_before, "load_after": load_average(), "versions": versions(bench),
         "load_seconds": args.load_seconds, "load_in_flight": args.load_in_flight, "idle_seconds": args.idle_seconds,
+        "failover_objects": args.failover_objects,
     }
     with open(os.path.join(args.state_dir, "results.json"), "w") as f:
         json.dump({"meta": meta, "results": bench.results}, f, indent=1)

@@ -4,6 +4,8 @@ A case is one probe invocation (test/bench/vs/PROTOCOL.md), run by both sides un
 says otherwise. A row is one figure of one case for each side; `better` says which way is good.
 """
 
+import signal
+
 MIB = 1024.0 * 1024.0
 
 
@@ -44,6 +46,21 @@ def _both(*checks):
     return check
 
 
+def _failover_done(f, pods):
+    """The new leader waited as a standby, was elected and reconciled every failover object."""
+    if f.get("standby") != 1 or f.get("elected") != 1:
+        return f"the new leader: standby = {f.get('standby')}, elected = {f.get('elected')}"
+    if f.get("reconciled") != f.get("objects"):
+        return f"the new leader reconciled {f.get('reconciled')} of {f.get('objects')} objects"
+    return None
+
+
+def _failover(sig, warm):
+    """A failover case (bench_vs_failover.py): two replicas, the leader ends by sig."""
+    return {"scenario": "failover", "failover": {"signal": sig}, "check": _failover_done,
+            "args": lambda a: ["--objects", str(a.failover_objects)] + (["--warmup"] if warm else [])}
+
+
 # check(figures, pods): what a run must show to count (None when fine); a smoke run fails on it.
 CASES = {
     "sync-stripped": {"scenario": "sync", "args": lambda a: [], "check": _all_pods("pods")},
@@ -66,6 +83,10 @@ CASES = {
     "discovery-legacy-10": {"scenario": "discovery", "args": lambda a: ["--groups", "10", "--legacy"]},
     "discovery-legacy-50": {"scenario": "discovery", "args": lambda a: ["--groups", "50", "--legacy"]},
     "idle": {"scenario": "idle", "args": lambda a: ["--seconds", f"{a.idle_seconds:g}"], "check": _all_pods("pods")},
+    "failover-sigkill-warm": _failover(signal.SIGKILL, True),
+    "failover-sigkill-cold": _failover(signal.SIGKILL, False),
+    "failover-sigterm-warm": _failover(signal.SIGTERM, True),
+    "failover-sigterm-cold": _failover(signal.SIGTERM, False),
 }
 
 
@@ -157,6 +178,26 @@ def _queue_rows():
     return rows
 
 
+def _failover_rows():
+    """Seconds from the signal to the leader (kill) to what the new leader does, and what it listed."""
+    rows = []
+    for case, label in (("failover-sigkill-warm", "SIGKILL, warm standby"), ("failover-sigkill-cold", "SIGKILL, cold"),
+                        ("failover-sigterm-warm", "SIGTERM, warm standby"), ("failover-sigterm-cold", "SIGTERM, cold")):
+        rows += [
+            (f"{label}: kill -> first reconcile by the new leader (s)", key("kill_to_first_reconcile_s"), "lower",
+             "{:.2f}", case, case),
+            (f"{label}: kill -> the new leader holds the Lease (s)", key("kill_to_elected_s"), "lower", "{:.2f}",
+             case, case),
+            (f"{label}: Lease taken -> first reconcile (ms)", key("elected_to_first_reconcile_s", 1000), "lower",
+             "{:.1f}", case, case),
+            (f"{label}: kill -> every object reconciled by the new leader (s)", key("kill_to_all_reconciled_s"),
+             "lower", "{:.2f}", case, case),
+            (f"{label}: LISTs and watch-lists the new leader sent after the kill", key("lists_after_standby"),
+             "lower", "{:.0f}", case, case),
+        ]
+    return rows
+
+
 # (section, [(label, value, better, format, ctrl case, controller-runtime case)]); value is
 # value(figures) for both sides, or a pair (ctrl's value(figures), controller-runtime's).
 ROWS = [
@@ -192,4 +233,7 @@ ROWS = [
         ("CPU while idle (ms per s)", key("cpu_ms_per_s"), "lower", "{:.3f}", "idle", "idle"),
         ("wakeups while idle (per s)", key("wakeups_per_s"), "lower", "{:.1f}", "idle", "idle"),
     ]),
+    ("Failover (two replicas of each side on one Lease: 3 s, renew 2 s, retry 0.5 s, released on SIGTERM; one "
+     "controller over the failover ConfigMaps; warm standby: ctrl's enable_warmup, controller-runtime's "
+     "EnableWarmup; seconds from the signal to the leader)", _failover_rows()),
 ]

@@ -53,18 +53,20 @@ def render_table(rows, results, meta, selected=None):
         f"with client-go {v['client_go']} ({v['go']}); kube-apiserver {v['kube_apiserver']} and etcd on the same "
         f"{v['cores']} cores (Linux {v['kernel']}). Load average {meta['load_before']} before, "
         f"{meta['load_after']} after. Patch loads: {meta['load_in_flight']} merge patches in flight for "
-        f"{meta['load_seconds']:g} s; idle window {meta['idle_seconds']:g} s.",
+        f"{meta['load_seconds']:g} s; idle window {meta['idle_seconds']:g} s; failover "
+        f"{meta.get('failover_objects', 0):,} ConfigMaps.",
         "Cells: median (min – max over the runs). Ratio: ctrl / controller-runtime. Verdict: ahead or behind "
         "only when the two spreads do not overlap.",
         "",
     ]
     problems = []
     for section, section_rows in rows:
+        section_rows = [row for row in section_rows if selected is None or {row[4], row[5]} <= set(selected)]
+        if not section_rows:
+            continue
         lines += [f"**{section}**", "", "| figure | ctrl | controller-runtime | ratio | ctrl is |",
                   "|---|---|---|---|---|"]
         for label, value, better, fmt, ctrl_case, cr_case in section_rows:
-            if selected is not None and not {ctrl_case, cr_case} <= set(selected):
-                continue
             ours_value, theirs_value = value if isinstance(value, tuple) else (value, value)
             ours, missing_ours = _values(results, ctrl_case, "ctrl", ours_value)
             theirs, missing_theirs = _values(results, cr_case, "controller-runtime", theirs_value)

@@ -105,10 +105,7 @@ func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { re
 // when ContentType is empty (apiutil.createRestConfig); the protocol asks for JSON unless
 // --protobuf, so ContentType is always set here.
 func restConfig(args *ProbeArgs, protobuf bool) (*rest.Config, error) {
-	if err := flag.CommandLine.Set("kubeconfig", args.Kubeconfig); err != nil {
-		return nil, err
-	}
-	cfg, err := ctrl.GetConfig()
+	cfg, err := defaultConfig(args)
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +116,16 @@ func restConfig(args *ProbeArgs, protobuf bool) (*rest.Config, error) {
 		cfg.ContentType = runtime.ContentTypeJSON
 	}
 	return cfg, nil
+}
+
+// defaultConfig is what ctrl.GetConfig makes of --kubeconfig, as it makes it: client-side rate
+// limiting off (QPS -1), ContentType empty (controller-runtime then asks for protobuf for the
+// built-in kinds).
+func defaultConfig(args *ProbeArgs) (*rest.Config, error) {
+	if err := flag.CommandLine.Set("kubeconfig", args.Kubeconfig); err != nil {
+		return nil, err
+	}
+	return ctrl.GetConfig()
 }
 
 // stripOrKeep is the cache option of the protocol: managedFields stripped unless keep.

@@ -18,7 +18,8 @@ type ProbeArgs struct {
 	Prefix           string
 	Namespaces       int
 	PodsPerNamespace int
-	// The scenario's flags by name without the dashes; a switch maps to "true".
+	// The scenario's flags by name without the dashes; a switch maps to "true". Every value is a
+	// number but --lease's.
 	Flags map[string]string
 }
 
@@ -45,7 +46,7 @@ func PodName(j int) string { return fmt.Sprintf("pod-%04d", j) }
 
 // scenarioFlags is what a scenario accepts beyond the common flags.
 type scenarioFlags struct {
-	values   []string // flags that take a number
+	values   []string // flags that take a value (a number but for --lease)
 	switches []string
 }
 
@@ -63,6 +64,7 @@ var scenarios = map[string]scenario{
 	"queue":     {scenarioFlags{[]string{"seconds"}, nil}, RunQueue},
 	"discovery": {scenarioFlags{[]string{"groups", "misses"}, []string{"legacy"}}, RunDiscovery},
 	"idle":      {scenarioFlags{[]string{"seconds"}, nil}, RunIdle},
+	"failover":  {scenarioFlags{[]string{"objects", "lease"}, []string{"warmup"}}, RunFailover},
 }
 
 func contains(list []string, name string) bool {
@@ -126,6 +128,8 @@ func parseArgs(argv []string) (*ProbeArgs, error) {
 			} else {
 				args.PodsPerNamespace = count
 			}
+		case "lease":
+			args.Flags[name] = value
 		default:
 			if _, err := strconv.ParseFloat(value, 64); err != nil {
 				return nil, fmt.Errorf("--%s %s: not a number", name, value)
@@ -142,7 +146,7 @@ func parseArgs(argv []string) (*ProbeArgs, error) {
 func main() {
 	args, err := parseArgs(os.Args[1:])
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "cr-peer: %v\nusage: cr-peer sync|watch|reads|reconcile|queue|discovery|idle "+
+		fmt.Fprintf(os.Stderr, "cr-peer: %v\nusage: cr-peer sync|watch|reads|reconcile|queue|discovery|idle|failover "+
 			"--kubeconfig PATH [--prefix P --namespaces N --pods-per-namespace M] [flags]\n"+
 			"(test/bench/vs/PROTOCOL.md)\n", err)
 		os.Exit(2)

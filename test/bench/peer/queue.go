@@ -69,20 +69,24 @@ func repeatFor(seconds float64, round func(int) (time.Duration, int)) float64 {
 }
 
 // queueAdds is workqueue_adds_total of the queue named queueName in controller-runtime's registry.
-func queueAdds() float64 {
+func queueAdds() float64 { return registryValue("queue", "workqueue_adds_total", queueName) }
+
+// registryValue is the sum of the counters or gauges of family labelled name=queue in
+// controller-runtime's registry; a failure to gather ends the process (scenario names it).
+func registryValue(scenario, family, queue string) float64 {
 	families, err := crmetrics.Registry.Gather()
 	if err != nil {
-		fail("queue", "gathering metrics: %v", err)
+		fail(scenario, "gathering metrics: %v", err)
 	}
 	total := 0.0
-	for _, family := range families {
-		if family.GetName() != "workqueue_adds_total" {
+	for _, f := range families {
+		if f.GetName() != family {
 			continue
 		}
-		for _, m := range family.GetMetric() {
+		for _, m := range f.GetMetric() {
 			for _, label := range m.GetLabel() {
-				if label.GetName() == "name" && label.GetValue() == queueName {
-					total += m.GetCounter().GetValue()
+				if label.GetName() == "name" && label.GetValue() == queue {
+					total += m.GetCounter().GetValue() + m.GetGauge().GetValue()
 				}
 			}
 		}

@@ -70,7 +70,7 @@ StatusOr<ProbeArgs> ParseProbeArgs(int argc, char** argv, const std::map<std::st
                 return Status(StatusCode::kBadRequest, "--" + name + " " + *value + ": not a count");
             (name == "namespaces" ? args.layout.namespaces : args.layout.pods_per_namespace) = static_cast<int>(*count);
         } else {
-            if (name != "out" && !ParseNumber(*value))
+            if (name != "out" && name != "lease" && !ParseNumber(*value))
                 return Status(StatusCode::kBadRequest, "--" + name + " " + *value + ": not a number");
             args.flags[name] = *value;
         }

@@ -7,13 +7,15 @@
 
 namespace ctrl::bench::vs {
 
-int RunSync(const ProbeArgs& args);       // sync [--keep-managed-fields]
-int RunWatch(const ProbeArgs& args);      // watch
-int RunReads(const ProbeArgs& args);      // reads [--seconds S]
-int RunReconcile(const ProbeArgs& args);  // reconcile --workers W [--load]
-int RunQueue(const ProbeArgs& args);      // queue [--seconds S]
-int RunDiscovery(const ProbeArgs& args);  // discovery --groups G [--legacy] [--misses K]
-int RunIdle(const ProbeArgs& args);       // idle [--seconds S]
-int RunPatchLoad(const ProbeArgs& args);  // patch-load --concurrency C --seconds S --out FILE
+int RunSync(const ProbeArgs& args);             // sync [--keep-managed-fields]
+int RunWatch(const ProbeArgs& args);            // watch
+int RunReads(const ProbeArgs& args);            // reads [--seconds S]
+int RunReconcile(const ProbeArgs& args);        // reconcile --workers W [--load]
+int RunQueue(const ProbeArgs& args);            // queue [--seconds S]
+int RunDiscovery(const ProbeArgs& args);        // discovery --groups G [--legacy] [--misses K]
+int RunIdle(const ProbeArgs& args);             // idle [--seconds S]
+int RunFailover(const ProbeArgs& args);         // failover --objects N --lease NAME [--warmup]
+int RunFailoverObjects(const ProbeArgs& args);  // failover-objects --count N
+int RunPatchLoad(const ProbeArgs& args);        // patch-load --concurrency C --seconds S --out FILE
 
 }  // namespace ctrl::bench::vs

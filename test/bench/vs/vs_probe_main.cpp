@@ -28,6 +28,8 @@ const std::map<std::string, Scenario>& Scenarios() {
         {"queue", {{{"seconds"}, {}}, RunQueue}},
         {"discovery", {{{"groups", "misses"}, {"legacy"}}, RunDiscovery}},
         {"idle", {{{"seconds"}, {}}, RunIdle}},
+        {"failover", {{{"objects", "lease"}, {"warmup"}}, RunFailover}},
+        {"failover-objects", {{{"count"}, {}}, RunFailoverObjects}},
         {"patch-load", {{{"concurrency", "seconds", "out"}, {}}, RunPatchLoad}},
     };
     return scenarios;
@@ -41,11 +43,13 @@ int main(int argc, char** argv) {
         accepted[name] = scenario.flags;
     auto args = ctrl::bench::vs::ParseProbeArgs(argc, argv, accepted);
     if (!args.Ok()) {
-        std::fprintf(stderr,
-                     "ctrl-vs-probe: %s\nusage: ctrl-vs-probe "
-                     "sync|watch|reads|reconcile|queue|discovery|idle|patch-load --kubeconfig PATH [flags]\n"
-                     "(test/bench/vs/PROTOCOL.md)\n",
-                     args.GetStatus().ToString().c_str());
+        std::fprintf(
+            stderr,
+            "ctrl-vs-probe: %s\nusage: ctrl-vs-probe "
+            "sync|watch|reads|reconcile|queue|discovery|idle|failover|failover-objects|patch-load --kubeconfig PATH "
+            "[flags]\n"
+            "(test/bench/vs/PROTOCOL.md)\n",
+            args.GetStatus().ToString().c_str());
         return 2;
     }
     return Scenarios().at(args->scenario).run(*args);

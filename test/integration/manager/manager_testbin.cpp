@@ -2,7 +2,8 @@
 // namespace whose reconcile prints "reconcile-start <key>", sleeps, and prints "reconcile-end <key>"
 // (stdout, one line each, flushed; --quiet leaves them out), run by a manager::Manager with the
 // standard operator flags. It also prints "elected <ms>" when its leader runnables start and
-// "first-reconcile <ms>" when the first reconcile starts (milliseconds of the system clock).
+// "first-reconcile <ms>" when the first reconcile starts, and "list <ms> <path>" for every LIST and
+// watch-list of ConfigMaps it sends (milliseconds of the system clock).
 //
 //   ctrl-manager-testbin --kubeconfig K --namespace NS [--reconcile-seconds 2] [--max-concurrent 20]
 //       [--graceful-timeout-seconds 30] [--lease-duration-ms 15000 --renew-deadline-ms 10000
@@ -25,6 +26,7 @@
 #include "ctrl/manager/manager.hpp"
 #include "ctrl/manager/signals.hpp"
 #include "ctrl/rest/load_config.hpp"
+#include "test/support/list_requests.hpp"
 
 namespace {
 
@@ -100,6 +102,8 @@ int main(int argc, char** argv) {
     ctrl::StatusOr<ctrl::rest::Config> config = ctrl::rest::LoadConfig(load);
     if (!config.Ok())
         return Usage(config.GetStatus().ToString());
+    config->wrap_transport =
+        ctrl::testing::NoteLists("configmaps", [](const std::string& path) { Say("list " + NowMs() + " " + path); });
     ctrl::StatusOr<std::unique_ptr<ctrl::manager::Manager>> mgr = ctrl::manager::New(*config, options);
     if (!mgr.Ok())
         return Usage(mgr.GetStatus().ToString());
