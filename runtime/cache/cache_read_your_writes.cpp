@@ -53,6 +53,22 @@ std::vector<Pending> PendingFor(const internal::WrittenVersions& written, std::s
     return pending;
 }
 
+// The pending writes a read would see (name: one object's; null: namespace_name's) that their
+// informer does not reflect yet, each with that informer; forgets those it reflects.
+std::vector<std::pair<Informer*, Pending>> UnseenWrites(internal::WrittenVersions& written,
+                                                        const std::vector<Informer*>& informers,
+                                                        std::string_view namespace_name, const std::string* name) {
+    std::vector<std::pair<Informer*, Pending>> unseen;
+    for (Pending& pending : PendingFor(written, namespace_name, name)) {
+        Informer* informer = HolderOf(informers, pending.namespace_name);
+        if (informer == nullptr || informer->Reflects(pending.written, pending.namespace_name, pending.name))
+            written.Forget(pending.namespace_name, pending.name, pending.written);
+        else
+            unseen.emplace_back(informer, std::move(pending));
+    }
+    return unseen;
+}
+
 std::string KeyOf(const Pending& pending) {
     return pending.namespace_name.empty() ? pending.name : pending.namespace_name + "/" + pending.name;
 }
@@ -111,14 +127,7 @@ bool Cache::WritesReflectedNow(const Entry& entry, const std::vector<Informer*>&
                                std::string_view namespace_name, const std::string* name, bool count_unwaited) const {
     if (entry.written.Empty())
         return true;
-    bool reflected = true;
-    for (const Pending& pending : PendingFor(entry.written, namespace_name, name)) {
-        const Informer* informer = HolderOf(informers, pending.namespace_name);
-        if (informer == nullptr || informer->Reflects(pending.written, pending.namespace_name, pending.name))
-            entry.written.Forget(pending.namespace_name, pending.name, pending.written);
-        else
-            reflected = false;
-    }
+    const bool reflected = UnseenWrites(entry.written, informers, namespace_name, name).empty();
     if (!reflected && count_unwaited)
         write_waits_->unwaited.WithLabelValues({entry.mapping.gvk.String()}).Inc();
     return reflected;
@@ -128,14 +137,7 @@ Task<Status> Cache::AwaitWrites(Context& ctx, const Entry& entry, const std::vec
                                 std::string_view namespace_name, const std::string* name) {
     if (entry.written.Empty())
         co_return OkStatus();
-    std::vector<std::pair<Informer*, Pending>> unseen;
-    for (Pending& pending : PendingFor(entry.written, namespace_name, name)) {
-        Informer* informer = HolderOf(informers, pending.namespace_name);
-        if (informer == nullptr || informer->Reflects(pending.written, pending.namespace_name, pending.name))
-            entry.written.Forget(pending.namespace_name, pending.name, pending.written);
-        else
-            unseen.emplace_back(informer, std::move(pending));
-    }
+    std::vector<std::pair<Informer*, Pending>> unseen = UnseenWrites(entry.written, informers, namespace_name, name);
     if (unseen.empty())
         co_return OkStatus();
     const std::string gvk = entry.mapping.gvk.String();

@@ -63,35 +63,37 @@ rest::WriteParams DirectClient::WriteParamsFor(const WriteOptions& options) cons
     return params;
 }
 
-void DirectClient::ReportWrite(const GroupVersionKind& gvk, const Object& object, const WriteOptions& options) const {
-    if (options_.write_observer == nullptr || options.dry_run || options_.dry_run)
-        return;
+bool DirectClient::ObservesWrite(bool dry_run) const {
+    return options_.write_observer != nullptr && !dry_run && !options_.dry_run;
+}
+
+void DirectClient::Report(const GroupVersionKind& gvk, const Object& key, const Object* answer, bool deleted) const {
     ObservedWrite write;
     write.gvk = gvk;
-    write.namespace_name = object.Namespace();
-    write.name = object.Name();
-    write.resource_version = object.ResourceVersion();
-    write.object = &object;
+    write.namespace_name = key.Namespace();
+    write.name = key.Name();
+    write.deleted = deleted;
+    if (answer != nullptr) {
+        write.resource_version = answer->ResourceVersion();
+        write.object = answer;
+    }
     options_.write_observer->ObserveWrite(write);
+}
+
+void DirectClient::ReportWrite(const GroupVersionKind& gvk, const Object& object, const WriteOptions& options) const {
+    if (ObservesWrite(options.dry_run))
+        Report(gvk, object, &object, /*deleted=*/false);
 }
 
 void DirectClient::ReportDelete(const GroupVersionKind& gvk, const Object& object, std::string_view answer,
                                 const DeleteOptions& options) const {
-    if (options_.write_observer == nullptr || options.dry_run || options_.dry_run)
+    if (!ObservesWrite(options.dry_run))
         return;
-    ObservedWrite write;
-    write.gvk = gvk;
-    write.namespace_name = object.Namespace();
-    write.name = object.Name();
-    write.deleted = true;
     // The object as deleted (its resourceVersion is the deletion's), or as marked for deletion when
     // finalizers hold it; a Status says neither.
     StatusOr<Object> answered = Object::Parse(answer);
-    if (answered.Ok() && answered->Kind() != "Status") {
-        write.resource_version = answered->ResourceVersion();
-        write.object = &*answered;
-    }
-    options_.write_observer->ObserveWrite(write);
+    const bool is_object = answered.Ok() && answered->Kind() != "Status";
+    Report(gvk, object, is_object ? &*answered : nullptr, /*deleted=*/true);
 }
 
 Task<Status> DirectClient::GetObject(Context ctx, ObjectKey key, Object& object, ObjectForm form, GetOptions options) {

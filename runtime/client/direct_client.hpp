@@ -56,6 +56,11 @@ class DirectClient final : public Client {
     // arguments in a co_await expression).
     Task<StatusOr<rest::HttpResponse>> Send(Context ctx, const rest::RequestBuilder& request,
                                             const discovery::RESTMapping& mapping);
+    // Whether options_.write_observer is told of a write (there is one and the write is not a dry run).
+    bool ObservesWrite(bool dry_run) const;
+    // Tells options_.write_observer of the write of key's object, with the server's answer (null: a
+    // Status, no version).
+    void Report(const GroupVersionKind& gvk, const Object& key, const Object* answer, bool deleted) const;
     // Tells options_.write_observer of an accepted write whose answer is object (not for a dry run).
     void ReportWrite(const GroupVersionKind& gvk, const Object& object, const WriteOptions& options) const;
     // The same for a delete: the answer's body is the object as deleted (or marked), or a Status.
