@@ -21,6 +21,7 @@ PACKAGES=(
     prometheus                      # the manager's integration test scrapes with a real Prometheus (and promtool)
     kubectl                         # e2e tests and hack/bench.sh --vs apply manifests and CRDs with it
     linux-perf                      # profiles of the side-by-side benchmark's slower rows
+    gdb                             # a crashed integration test prints every thread's stack (test/support/crash_stacks.cpp)
 )
 
 missing=()

@@ -42,5 +42,8 @@ if [[ "${status}" -ne 0 ]]; then
   step "failed assertions (from Testing/Temporary/LastTest.log)"
   grep -h -A8 -E "(: Failure$|^\[  FAILED  \] .*\(|Segmentation fault|Subprocess aborted|\*\*\*Timeout)" \
     Testing/Temporary/LastTest.log 2>/dev/null | grep -v -E "^[IWE][0-9]{4} " | head -80 >&2 || true
+  # A crashed integration binary printed every thread's stack (test/support/crash_stacks.cpp).
+  grep -h -A150 "^ctrl test: fatal signal" Testing/Temporary/LastTest.log 2>/dev/null |
+    grep -E "^(ctrl test|Thread |#[0-9])" | head -150 >&2 || true
 fi
 exit "${status}"

@@ -39,11 +39,15 @@ Task<Status> SleepUntil(Context ctx, std::chrono::steady_clock::time_point until
         state->timer.cancel();
     });
     // A cancel that came before the wait starts makes the wait end at once (it would not be seen).
+    // This lambda lives in the coroutine frame, which another thread may resume and end as soon as
+    // the wait is started: what it touches after that (the lock) is kept alive by a copy on this
+    // thread's stack, not by the capture.
     auto start_wait = [state](auto handler) {
-        std::lock_guard lock(state->mu);
-        if (state->cancelled)
-            state->timer.expires_at(std::chrono::steady_clock::time_point::min());
-        state->timer.async_wait(std::move(handler));
+        const std::shared_ptr<SleepState> kept = state;
+        std::lock_guard lock(kept->mu);
+        if (kept->cancelled)
+            kept->timer.expires_at(std::chrono::steady_clock::time_point::min());
+        kept->timer.async_wait(std::move(handler));
     };
     boost::system::error_code ec;
     auto token = boost::asio::redirect_error(boost::asio::use_awaitable, ec);

@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <thread>
 
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 
 #include "ctrl/core/run_sync.hpp"
@@ -51,6 +54,32 @@ TEST(SleepTest, AlreadyCancelledReturnsAtOnce) {
     Context ctx = Context::WithCancel(Context::Background());
     ctx.Cancel();
     EXPECT_TRUE(IsCancelled(RunSync(io, SleepFor(ctx, 10s))));
+}
+
+// Sleeps of 0 to 200 us on an io_context two threads run, so a wait started on one thread often
+// ends on the other: each ends once, OK. (The start of a wait must not touch the coroutine frame
+// after the wait began: the other thread may already have ended it. ThreadSanitizer saw that in
+// the controller integration tests; this test exercises the path, it rarely loses that race.)
+Task<void> ShortSleeps(int count, std::atomic<int>& ended, std::atomic<int>& failed) {
+    for (int n = 0; n < count; ++n)
+        if (!(co_await SleepFor(Context::Background(), std::chrono::microseconds(n % 3 * 100))).Ok())
+            failed.fetch_add(1);
+    ended.fetch_add(1);
+}
+
+TEST(SleepTest, ManyShortSleepsOnTwoThreadsEachEndOnce) {
+    boost::asio::io_context io;
+    constexpr int kSleepers = 200;
+    constexpr int kSleepsEach = 20;
+    std::atomic<int> ended{0};
+    std::atomic<int> failed{0};
+    for (int i = 0; i < kSleepers; ++i)
+        boost::asio::co_spawn(io, ShortSleeps(kSleepsEach, ended, failed), boost::asio::detached);
+    std::thread second([&io] { io.run(); });
+    io.run();
+    second.join();
+    EXPECT_EQ(ended.load(), kSleepers);
+    EXPECT_EQ(failed.load(), 0);
 }
 
 }  // namespace
