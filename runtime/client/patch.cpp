@@ -199,4 +199,8 @@ StatusOr<std::string> Patch::Data(const Object& object) const {
     return InternalError("unknown patch source");
 }
 
+std::string JsonPatchBetween(const Object& original, const Object& modified) {
+    return internal::CreateJsonPatch(original, modified);
+}
+
 }  // namespace ctrl::client

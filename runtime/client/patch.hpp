@@ -20,6 +20,10 @@ enum class PatchType {
 // "application/strategic-merge-patch+json", "application/apply-patch+yaml".
 std::string_view PatchContentType(PatchType type);
 
+// The RFC 6902 JSON patch that turns original into modified, "[]" when they are equal (what an
+// admission webhook's defaulter answers; the operations MergeFrom's kJsonPatch form sends).
+std::string JsonPatchBetween(const Object& original, const Object& modified);
+
 // The options of MergeFrom and its relatives.
 struct MergeFromOptions {
     // MergeFromWithOptimisticLock: the patch carries the original's resourceVersion (a JSON patch:

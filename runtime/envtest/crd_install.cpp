@@ -11,6 +11,7 @@
 #include "ctrl/core/run_sync.hpp"
 #include "ctrl/core/sleep.hpp"
 #include "ctrl/discovery/discovery_client.hpp"
+#include "ctrl/envtest/internal/manifest_files.hpp"
 #include "ctrl/envtest/yaml_json.hpp"
 #include "ctrl/metrics/registry.hpp"
 #include "ctrl/rest/rest_client.hpp"
@@ -20,28 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using api::CustomResourceDefinition;
-
-// The manifest files a path names: itself, or a directory's YAML and JSON files in name order.
-StatusOr<std::vector<fs::path>> ManifestFiles(const std::string& path, bool error_if_missing) {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) {
-        if (!error_if_missing)
-            return std::vector<fs::path>{};
-        return NotFoundError("CRD path " + path + " does not exist");
-    }
-    if (!fs::is_directory(path, ec))
-        return std::vector<fs::path>{path};
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(path, ec)) {
-        const std::string ext = entry.path().extension().string();
-        if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json"))
-            files.push_back(entry.path());
-    }
-    if (ec)
-        return InternalError("reading directory " + path + ": " + ec.message());
-    std::sort(files.begin(), files.end());
-    return files;
-}
 
 // Appends the CRDs among documents (JSON); `origin` names them in errors.
 Status AppendCRDs(const std::vector<std::string>& documents, const std::string& origin,
@@ -134,7 +113,7 @@ Task<Status> InstallAndWait(client::Client& client, discovery::DiscoveryClient& 
 StatusOr<std::vector<CustomResourceDefinition>> ReadCRDs(const CRDInstallOptions& options) {
     std::vector<CustomResourceDefinition> crds;
     for (const std::string& path : options.paths) {
-        CTRL_ASSIGN_OR_RETURN(std::vector<fs::path> files, ManifestFiles(path, options.error_if_path_missing));
+        CTRL_ASSIGN_OR_RETURN(std::vector<fs::path> files, internal::ManifestFiles(path, options.error_if_path_missing, "CRD"));
         for (const fs::path& file : files) {
             CTRL_ASSIGN_OR_RETURN(std::vector<std::string> documents, YamlFileDocumentsToJson(file.string()));
             CTRL_RETURN_IF_ERROR(AppendCRDs(documents, file.string(), crds));

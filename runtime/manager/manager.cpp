@@ -13,6 +13,7 @@
 #include <boost/asio/detached.hpp>
 
 #include "ctrl/core/run_sync.hpp"
+#include "ctrl/manager/internal/runnable_adapters.hpp"
 #include "ctrl/manager/in_cluster_namespace.hpp"
 #include "ctrl/metrics/process_metrics.hpp"
 #include "ctrl/server/access_reviewer.hpp"
@@ -22,35 +23,8 @@
 namespace ctrl::manager {
 namespace {
 
-// Runs anything with Run, NeedLeaderElection and Name (a Controller, an HttpServer) as a manager
-// runnable.
-template <typename T>
-class RunnableOf final : public Runnable {
-  public:
-    explicit RunnableOf(std::shared_ptr<T> target) : target_(std::move(target)) {}
-    Task<Status> Run(Context ctx) override { return target_->Run(std::move(ctx)); }
-    bool NeedLeaderElection() const override { return target_->NeedLeaderElection(); }
-    std::string Name() const override { return Prefix() + target_->Name(); }
-
-  private:
-    static std::string Prefix() { return std::is_same_v<T, controller::Controller> ? "controller " : ""; }
-    std::shared_ptr<T> target_;
-};
-
-// Runs a task function as a runnable.
-class FunctionRunnable final : public Runnable {
-  public:
-    FunctionRunnable(std::string name, std::function<Task<Status>(Context)> run, bool needs_leader)
-        : name_(std::move(name)), run_(std::move(run)), needs_leader_(needs_leader) {}
-    Task<Status> Run(Context ctx) override { return run_(std::move(ctx)); }
-    bool NeedLeaderElection() const override { return needs_leader_; }
-    std::string Name() const override { return name_; }
-
-  private:
-    std::string name_;
-    std::function<Task<Status>(Context)> run_;
-    bool needs_leader_;
-};
+using internal::FunctionRunnable;
+using internal::RunnableOf;
 
 // A controller's Warmup as a runnable of the warmup group. A failure is logged and does not stop
 // the manager: once elected, the controller's Run starts and waits for what Warmup left.
@@ -109,6 +83,7 @@ StatusOr<std::unique_ptr<Manager>> Manager::New(const rest::Config& config, Opti
                           cluster::Cluster::New(config, manager->io_.get_executor(), std::move(cluster_options)));
     cluster::Cluster* cluster = manager->cluster_.get();
     CTRL_RETURN_IF_ERROR(manager->MakeServers());
+    CTRL_RETURN_IF_ERROR(manager->MakeWebhookServer());
     record::BroadcasterOptions event_options;
     event_options.registry = manager->registry_;
     manager->events_ = std::make_unique<record::Broadcaster>(cluster->GetAPIReader(), event_options);

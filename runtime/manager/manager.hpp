@@ -29,6 +29,7 @@
 #include "ctrl/scheme/typed_object.hpp"
 #include "ctrl/server/health_checks.hpp"
 #include "ctrl/server/http_server.hpp"
+#include "ctrl/webhook/server.hpp"
 
 namespace ctrl::manager {
 
@@ -116,6 +117,13 @@ class Manager final : public controller::Host {
     std::string MetricsURL() const { return metrics_server_ ? metrics_server_->Url() : ""; }
     std::string HealthProbeURL() const { return probe_server_ ? probe_server_->Url() : ""; }
 
+    // The server of this manager's webhooks (controller-runtime's GetWebhookServer), made by the
+    // first call from Options::webhook and run from then on with the HTTP servers, before the
+    // caches (a conversion webhook must serve before an informer of its kind can list), on every
+    // replica, leader or not; its readiness is the /readyz check "webhook-server". The builder's
+    // WebhookManagedBy registers on it.
+    webhook::Server& GetWebhookServer();
+
     // Notified once this manager is the leader (at once after start without leader election).
     const Notification& Elected() const { return *elected_; }
     // This process's identity in leader election (hostname + "_" + a random id).
@@ -133,6 +141,9 @@ class Manager final : public controller::Host {
     void Fail(Status status);
     // Builds the metrics and probe servers (unless disabled) and the built-in checks.
     Status MakeServers();
+    // Builds the webhook server (not run until GetWebhookServer is called): BadRequest for bad
+    // Options::webhook.
+    Status MakeWebhookServer();
 
     const rest::Config config_;
     const Options options_;
@@ -159,6 +170,8 @@ class Manager final : public controller::Host {
     server::HealthChecks readyz_;
     std::shared_ptr<server::HttpServer> metrics_server_;
     std::shared_ptr<server::HttpServer> probe_server_;
+    std::once_flag webhook_once_;
+    std::shared_ptr<webhook::Server> webhook_server_;
     std::atomic<bool> caches_synced_{false};
     Status first_error_;  // guarded by mu_
     Context internal_ = Context::Background();

@@ -11,6 +11,7 @@
 #include "ctrl/core/gvk.hpp"
 #include "ctrl/metrics/registry.hpp"
 #include "ctrl/scheme/scheme.hpp"
+#include "ctrl/webhook/server.hpp"
 
 namespace ctrl::manager {
 
@@ -78,6 +79,10 @@ struct Options {
     // The client GetClient() returns (controller-runtime's client.Options).
     ClientOptions client{};
     MetricsServerOptions metrics{};
+    // The webhook server GetWebhookServer() makes (controller-runtime's webhook.Options): port
+    // 9443, certificates from <temp>/k8s-webhook-server/serving-certs/tls.{crt,key}. Its metrics go
+    // to `registry` unless it names another.
+    webhook::ServerOptions webhook{};
     // /healthz and /readyz: an address as for metrics, "0" to disable. Default ":8081".
     std::string health_probe_bind_address = ":8081";
     LeaderElectionOptions leader_election{};

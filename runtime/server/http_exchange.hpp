@@ -16,11 +16,12 @@ namespace ctrl::server {
 // query, and the header fields. Knows how to answer "what does the query say" the way Go's
 // url.Values does (a key without '=' is present with an empty value; keys repeat).
 struct ServerRequest {
-    std::string method;  // "GET", "HEAD" (the only ones that reach handlers)
+    std::string method;  // "GET", "HEAD"; "POST" for a path registered with HandlePost
     std::string target;  // as sent: "/readyz?verbose&exclude=ping"
     std::string path;    // the target before '?', percent-decoded: "/readyz"
     std::string query;   // the target after '?', raw: "verbose&exclude=ping"
     std::vector<std::pair<std::string, std::string>> headers;
+    std::string body;  // at most HttpServerOptions::max_body_bytes
     // Cancelled when the server stops: calls a handler makes derive their contexts from it.
     Context ctx = Context::Background();
 

@@ -31,15 +31,15 @@ HttpServer::State::State(net::any_io_executor executor_in, HttpServerOptions opt
       acceptor_strand(net::make_strand(executor)),
       acceptor(acceptor_strand) {}
 
-HttpHandler HttpServer::State::Route(const std::string& path) const {
+HttpServer::State::Route HttpServer::State::RouteOf(const std::string& path) const {
     std::lock_guard lock(mu);
     if (auto it = exact_routes.find(path); it != exact_routes.end())
         return it->second;
     // The longest prefix sorts last among those that match.
-    HttpHandler found;
-    for (const auto& [prefix, handler] : prefix_routes) {
+    Route found;
+    for (const auto& [prefix, route] : prefix_routes) {
         if (path.compare(0, prefix.size(), prefix) == 0)
-            found = handler;
+            found = route;
     }
     return found;
 }
@@ -131,8 +131,12 @@ StatusOr<std::unique_ptr<HttpServer>> HttpServer::New(net::any_io_executor execu
     if (address.disabled)
         return std::unique_ptr<HttpServer>(new HttpServer(std::move(state)));
     if (state->options.serve_tls) {
-        CTRL_ASSIGN_OR_RETURN(state->tls,
-                              internal::NewServerTlsContext(state->options.cert_file, state->options.key_file));
+        if (state->options.certificates) {
+            CTRL_ASSIGN_OR_RETURN(state->tls, internal::NewServerTlsContext(state->options.certificates));
+        } else {
+            CTRL_ASSIGN_OR_RETURN(state->tls,
+                                  internal::NewServerTlsContext(state->options.cert_file, state->options.key_file));
+        }
     }
     boost::system::error_code ec;
     const tcp::endpoint endpoint(net::ip::make_address(address.host, ec), address.port);
@@ -154,12 +158,17 @@ StatusOr<std::unique_ptr<HttpServer>> HttpServer::New(net::any_io_executor execu
 
 void HttpServer::Handle(std::string path, HttpHandler handler) {
     std::lock_guard lock(state_->mu);
-    state_->exact_routes[std::move(path)] = std::move(handler);
+    state_->exact_routes[std::move(path)] = State::Route{std::move(handler), false};
+}
+
+void HttpServer::HandlePost(std::string path, HttpHandler handler) {
+    std::lock_guard lock(state_->mu);
+    state_->exact_routes[std::move(path)] = State::Route{std::move(handler), true};
 }
 
 void HttpServer::HandlePrefix(std::string prefix, HttpHandler handler) {
     std::lock_guard lock(state_->mu);
-    state_->prefix_routes[std::move(prefix)] = std::move(handler);
+    state_->prefix_routes[std::move(prefix)] = State::Route{std::move(handler), false};
 }
 
 std::string HttpServer::Name() const {

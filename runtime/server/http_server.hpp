@@ -11,6 +11,7 @@
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/status_or.hpp"
 #include "ctrl/core/task.hpp"
+#include "ctrl/server/certificate_source.hpp"
 #include "ctrl/server/http_exchange.hpp"
 
 namespace ctrl::server {
@@ -38,15 +39,20 @@ struct HttpServerOptions {
     std::chrono::milliseconds write_timeout{10'000};
     // Go's http.DefaultMaxHeaderBytes; a larger header gets 431 and the connection is closed.
     std::size_t max_header_bytes = 1 << 20;
-    // A larger body gets 413 (handlers serve GET and HEAD: bodies are read and ignored).
+    // A larger body gets 413. GET and HEAD handlers ignore bodies; POST handlers get them.
     std::size_t max_body_bytes = 1 << 20;
+    // With serve_tls: every TLS handshake serves the pair this source holds at that moment (a
+    // certificate rotated or reloaded from disk is served by the next handshake, no restart);
+    // cert_file and key_file are then ignored. Null: the files, or a self-signed pair.
+    std::shared_ptr<const CertificateSource> certificates{};
 };
 
 // An HTTP/1.1 server (Boost.Beast) for /metrics, /healthz and /readyz, on the caller's executor:
 // one coroutine per connection on its own strand, no thread. Knows how to route a request to
 // the handler of its exact path or its longest registered prefix ("/readyz/" serves
 // "/readyz/ping"), and how to keep bad clients from hurting others:
-//   unknown path -> 404 "404 page not found"; a method other than GET or HEAD -> 405;
+//   unknown path -> 404 "404 page not found"; a method the path does not serve -> 405 (GET and
+//   HEAD by default; POST only for HandlePost's paths);
 //   a malformed request -> 400; a header over max_header_bytes -> 431; each -> connection closed;
 //   a request not complete within read_timeout (slowloris) -> connection closed;
 //   more than max_connections at once -> the newest is closed on accept.
@@ -64,8 +70,11 @@ class HttpServer final {
     HttpServer(const HttpServer&) = delete;
     HttpServer& operator=(const HttpServer&) = delete;
 
-    // Serves path exactly ("/metrics"). A later registration of the same path replaces it.
+    // Serves GET and HEAD of path exactly ("/metrics"). A later registration of the same path
+    // replaces it.
     void Handle(std::string path, HttpHandler handler);
+    // Serves POST of path exactly ("/validate-v1-configmap"), with the request's body.
+    void HandlePost(std::string path, HttpHandler handler);
     // Serves every path that starts with prefix ("/readyz/") and has no exact handler.
     void HandlePrefix(std::string prefix, HttpHandler handler);
 

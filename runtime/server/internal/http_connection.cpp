@@ -40,7 +40,7 @@ bool IsQuietClose(const error_code& ec) {
            ec == net::ssl::error::stream_truncated;
 }
 
-ServerRequest ToServerRequest(const HttpServer::State& state, const WireRequest& wire) {
+ServerRequest ToServerRequest(const HttpServer::State& state, WireRequest& wire) {
     ServerRequest request;
     request.ctx = Context::WithCancel(state.run_ctx);
     request.method = std::string(wire.method_string());
@@ -51,21 +51,23 @@ ServerRequest ToServerRequest(const HttpServer::State& state, const WireRequest&
         request.query = request.target.substr(question + 1);
     for (const auto& field : wire)
         request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    request.body = std::move(wire.body());
     return request;
 }
 
 // Runs the handler of the request's path, or answers 404/405/500 itself.
 Task<ServerResponse> Dispatch(HttpServer::State& state, const ServerRequest& request) {
-    HttpHandler handler = state.Route(request.path);
-    if (!handler)
+    const HttpServer::State::Route route = state.RouteOf(request.path);
+    if (!route.handler)
         co_return TextResponse(404, "404 page not found\n");
-    if (request.method != "GET" && request.method != "HEAD") {
+    const bool allowed = route.post ? request.method == "POST" : request.method == "GET" || request.method == "HEAD";
+    if (!allowed) {
         ServerResponse response = TextResponse(405, "405 method not allowed\n");
-        response.headers.emplace_back("Allow", "GET, HEAD");
+        response.headers.emplace_back("Allow", route.post ? "POST" : "GET, HEAD");
         co_return response;
     }
     try {
-        co_return co_await handler(request);
+        co_return co_await route.handler(request);
     } catch (const std::exception& e) {
         state.logger.Error(InternalError(e.what()), "handler failed", "path", request.path);
     }
@@ -142,7 +144,7 @@ Task<void> ServeRequests(HttpServer::State& state, Stream& stream) {
                 state.logger.V(1).Info("closing a connection: request not read in time");
             co_return;
         }
-        const WireRequest wire = parser.release();
+        WireRequest wire = parser.release();
         const ServerRequest request = ToServerRequest(state, wire);
         ServerResponse answer = co_await Dispatch(state, request);
         bool keep_alive = wire.keep_alive();

@@ -30,8 +30,13 @@ struct HttpServer::State {
 
     State(boost::asio::any_io_executor executor, HttpServerOptions options, BindAddress address);
 
-    // The handler for path: its exact one, else its longest prefix's; empty when none.
-    HttpHandler Route(const std::string& path) const;
+    // A registered path: its handler and whether it serves POST (else GET and HEAD).
+    struct Route {
+        HttpHandler handler;
+        bool post = false;
+    };
+    // The route of path: its exact one, else its longest prefix's; no handler when none.
+    Route RouteOf(const std::string& path) const;
 
     // Counts a new connection in and returns its id, or nullopt when max_connections are served
     // or the server is stopping. close must be callable from any thread, more than once.
@@ -54,8 +59,8 @@ struct HttpServer::State {
     Context run_ctx = Context::Background();  // Run's, set before the first connection is accepted
 
     mutable std::mutex mu;
-    std::map<std::string, HttpHandler> exact_routes;
-    std::map<std::string, HttpHandler> prefix_routes;
+    std::map<std::string, Route> exact_routes;
+    std::map<std::string, Route> prefix_routes;
     std::map<uint64_t, std::function<void()>> connections;
     uint64_t next_connection_id = 1;
     bool stopping = false;

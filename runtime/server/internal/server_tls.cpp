@@ -13,6 +13,8 @@
 
 #include <exception>
 
+#include "ctrl/server/internal/tls_native.hpp"
+
 namespace ctrl::server::internal {
 namespace {
 
@@ -110,17 +112,58 @@ StatusOr<SelfSignedCertificate> GenerateSelfSignedCertificate() {
     return out;
 }
 
-StatusOr<std::shared_ptr<ssl::context>> NewServerTlsContext(const std::string& cert_file, const std::string& key_file) {
-    if (cert_file.empty() != key_file.empty())
-        return BadRequestError("TLS: give both a certificate file and a key file, or neither (self-signed)");
-    std::shared_ptr<ssl::context> ctx;
+namespace {
+
+StatusOr<std::shared_ptr<ssl::context>> NewTls12Context() {
     try {
-        ctx = std::make_shared<ssl::context>(ssl::context::tls_server);
+        auto ctx = std::make_shared<ssl::context>(ssl::context::tls_server);
         ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
                          ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+        return ctx;
     } catch (const std::exception& e) {
         return InternalError(std::string("TLS: cannot create a server context: ") + e.what());
     }
+}
+
+// OpenSSL's certificate callback: presents the source's current pair on this connection.
+int UseCurrentCertificate(SSL* ssl, void* arg) {
+    const auto* source = static_cast<const CertificateSource*>(arg);
+    const std::shared_ptr<const TlsIdentity> identity = source->Current();
+    if (!identity)
+        return 0;
+    const TlsIdentity::Native& native = identity->GetNative();
+    STACK_OF(X509)* chain = sk_X509_new_null();
+    if (chain == nullptr)
+        return 0;
+    for (std::size_t i = 1; i < native.chain.size(); ++i)
+        sk_X509_push(chain, native.chain[i].get());
+    // override=1: replaces what the previous handshake of a reused SSL set; copies (up-refs) all.
+    const int used = SSL_use_cert_and_key(ssl, native.chain.front().get(), native.key.get(), chain, 1);
+    sk_X509_free(chain);
+    return used == 1 ? 1 : 0;
+}
+
+}  // namespace
+
+StatusOr<std::shared_ptr<ssl::context>> NewServerTlsContext(std::shared_ptr<const CertificateSource> source) {
+    if (!source || !source->Current())
+        return BadRequestError("TLS: the certificate source holds no certificate");
+    CTRL_ASSIGN_OR_RETURN(std::shared_ptr<ssl::context> made, NewTls12Context());
+    // The context owns the source: the callback's argument lives as long as the context.
+    struct Owning {
+        std::shared_ptr<ssl::context> ctx;
+        std::shared_ptr<const CertificateSource> source;
+    };
+    auto owning = std::make_shared<Owning>(Owning{std::move(made), std::move(source)});
+    SSL_CTX_set_cert_cb(owning->ctx->native_handle(), UseCurrentCertificate,
+                        const_cast<CertificateSource*>(owning->source.get()));
+    return std::shared_ptr<ssl::context>(owning, owning->ctx.get());
+}
+
+StatusOr<std::shared_ptr<ssl::context>> NewServerTlsContext(const std::string& cert_file, const std::string& key_file) {
+    if (cert_file.empty() != key_file.empty())
+        return BadRequestError("TLS: give both a certificate file and a key file, or neither (self-signed)");
+    CTRL_ASSIGN_OR_RETURN(std::shared_ptr<ssl::context> ctx, NewTls12Context());
     if (cert_file.empty()) {
         CTRL_ASSIGN_OR_RETURN(SelfSignedCertificate self_signed, GenerateSelfSignedCertificate());
         boost::system::error_code ec;

@@ -6,6 +6,7 @@
 #include <boost/asio/ssl/context.hpp>
 
 #include "ctrl/core/status_or.hpp"
+#include "ctrl/server/certificate_source.hpp"
 
 namespace ctrl::server::internal {
 
@@ -15,6 +16,11 @@ namespace ctrl::server::internal {
 // does when no certificate is given. BadRequest naming the file when one cannot be used.
 StatusOr<std::shared_ptr<boost::asio::ssl::context>> NewServerTlsContext(const std::string& cert_file,
                                                                          const std::string& key_file);
+
+// A TLS server context (TLS 1.2 or later) whose every handshake presents the pair `source` holds
+// at that moment. The context keeps source alive.
+StatusOr<std::shared_ptr<boost::asio::ssl::context>> NewServerTlsContext(
+    std::shared_ptr<const CertificateSource> source);
 
 // A self-signed certificate and its key, both PEM (what NewServerTlsContext serves by default).
 struct SelfSignedCertificate {
