@@ -57,7 +57,8 @@ class TypedWebhookBuilder {
         if ((validator_ && server_.Registered(validate)) || (defaulter_ && server_.Registered(mutate)))
             return AlreadyExistsError("webhook for " + gvk.String() + ": its path is already registered");
         if (defaulter_)
-            CTRL_RETURN_IF_ERROR(server_.RegisterAdmission(mutate, webhook::admission::DefaultingHandler<T>(defaulter_)));
+            CTRL_RETURN_IF_ERROR(
+                server_.RegisterAdmission(mutate, webhook::admission::DefaultingHandler<T>(defaulter_)));
         if (validator_)
             CTRL_RETURN_IF_ERROR(
                 server_.RegisterAdmission(validate, webhook::admission::ValidatingHandler<T>(validator_)));

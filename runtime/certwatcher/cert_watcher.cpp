@@ -15,8 +15,8 @@
 #include <utility>
 
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -106,8 +106,7 @@ Status CertWatcher::ReadCertificate() {
             old_serial = current_->SerialHex();
         current_ = *identity;
     }
-    logger_.Info("Updated current TLS certificate", "serial", (*identity)->SerialHex(), "previousSerial",
-                 old_serial);
+    logger_.Info("Updated current TLS certificate", "serial", (*identity)->SerialHex(), "previousSerial", old_serial);
     return OkStatus();
 }
 
@@ -137,7 +136,8 @@ Task<Status> CertWatcher::Run(Context ctx) {
     for (;;) {
         boost::system::error_code ec;
         auto read = [&]() -> Task<std::size_t> {
-            co_return co_await events->async_read_some(net::buffer(buffer), net::redirect_error(net::use_awaitable, ec));
+            co_return co_await events->async_read_some(net::buffer(buffer),
+                                                       net::redirect_error(net::use_awaitable, ec));
         };
         co_await net::co_spawn(strand, read(), net::use_awaitable);
         if (ec || !ctx.Err().Ok())

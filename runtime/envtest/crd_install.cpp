@@ -113,7 +113,8 @@ Task<Status> InstallAndWait(client::Client& client, discovery::DiscoveryClient& 
 StatusOr<std::vector<CustomResourceDefinition>> ReadCRDs(const CRDInstallOptions& options) {
     std::vector<CustomResourceDefinition> crds;
     for (const std::string& path : options.paths) {
-        CTRL_ASSIGN_OR_RETURN(std::vector<fs::path> files, internal::ManifestFiles(path, options.error_if_path_missing, "CRD"));
+        CTRL_ASSIGN_OR_RETURN(std::vector<fs::path> files,
+                              internal::ManifestFiles(path, options.error_if_path_missing, "CRD"));
         for (const fs::path& file : files) {
             CTRL_ASSIGN_OR_RETURN(std::vector<std::string> documents, YamlFileDocumentsToJson(file.string()));
             CTRL_RETURN_IF_ERROR(AppendCRDs(documents, file.string(), crds));

@@ -85,6 +85,18 @@ StatusOr<Pki> Pki::Create(const std::string& dir) {
     return pki;
 }
 
+StatusOr<Pki> Pki::Open(const std::string& dir) {
+    Pki pki;
+    pki.dir_ = dir;
+    pki.config_ = dir + "/openssl.cnf";
+    pki.ca_ = {.cert = dir + "/ca.crt", .key = dir + "/ca.key"};
+    for (const std::string& file : {pki.config_, pki.ca_.cert, pki.ca_.key}) {
+        if (!std::ifstream(file))
+            return NotFoundError("no CA in " + dir + ": " + file + " is missing");
+    }
+    return pki;
+}
+
 StatusOr<KeyPairFiles> Pki::Issue(const std::string& name, const std::string& subject,
                                   const std::string& extensions) const {
     KeyPairFiles files{.cert = dir_ + "/" + name + ".crt", .key = dir_ + "/" + name + ".key"};

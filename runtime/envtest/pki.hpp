@@ -22,6 +22,9 @@ class Pki final {
   public:
     // Creates the CA (<dir>/ca.crt, <dir>/ca.key); `dir` must exist.
     static StatusOr<Pki> Create(const std::string& dir);
+    // The CA Create made in dir before (to issue more certificates from it). NotFound naming the
+    // file missing.
+    static StatusOr<Pki> Open(const std::string& dir);
 
     const std::string& Dir() const { return dir_; }
     const std::string& CaCert() const { return ca_.cert; }

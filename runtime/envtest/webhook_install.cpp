@@ -140,9 +140,9 @@ StatusOr<InstalledWebhooks> InstallWebhooks(const rest::Config& config, const We
     client_options.registry = &registry;
     CTRL_ASSIGN_OR_RETURN(std::unique_ptr<client::Client> client, client::NewForRestClient(rest, client_options));
     for (Object& configuration : configurations) {
-        CTRL_RETURN_IF_ERROR(RunSync(io, CreateOrReplace(*client, configuration))
-                                 .Annotate("installing " + std::string(configuration.Kind()) + " " +
-                                           std::string(configuration.Name())));
+        CTRL_RETURN_IF_ERROR(
+            RunSync(io, CreateOrReplace(*client, configuration))
+                .Annotate("installing " + std::string(configuration.Kind()) + " " + std::string(configuration.Name())));
         (configuration.Kind() == "ValidatingWebhookConfiguration" ? installed.validating : installed.mutating)
             .push_back(std::string(configuration.Name()));
     }

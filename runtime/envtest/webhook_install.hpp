@@ -31,8 +31,8 @@ struct WebhookInstallOptions {
 struct InstalledWebhooks {
     std::string host;
     int port = 0;
-    std::string cert_dir;   // tls.crt, tls.key, ca.crt
-    std::string ca_pem;     // the caBundle the configurations carry
+    std::string cert_dir;                 // tls.crt, tls.key, ca.crt
+    std::string ca_pem;                   // the caBundle the configurations carry
     std::vector<std::string> validating;  // names of the configurations made
     std::vector<std::string> mutating;
 };

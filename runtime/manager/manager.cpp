@@ -13,8 +13,8 @@
 #include <boost/asio/detached.hpp>
 
 #include "ctrl/core/run_sync.hpp"
-#include "ctrl/manager/internal/runnable_adapters.hpp"
 #include "ctrl/manager/in_cluster_namespace.hpp"
+#include "ctrl/manager/internal/runnable_adapters.hpp"
 #include "ctrl/metrics/process_metrics.hpp"
 #include "ctrl/server/access_reviewer.hpp"
 #include "ctrl/server/auth_filter.hpp"

@@ -93,7 +93,7 @@ class Server final {
     std::atomic<uint16_t> port_{0};
     mutable std::mutex mu_;
     std::map<std::string, server::HttpHandler> routes_;  // instrumented
-    std::shared_ptr<server::HttpServer> http_;            // once Run listens
+    std::shared_ptr<server::HttpServer> http_;           // once Run listens
 };
 
 }  // namespace ctrl::webhook

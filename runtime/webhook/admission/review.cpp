@@ -136,9 +136,9 @@ Response FromStatus(const Status& status) {
     const bool usual_name = StatusCodeName(status.Code()) != "Unknown";
     response.code = status.HttpCode() != 0 ? status.HttpCode() : UsualHttpCode(status.Code());
     response.reason = !status.Reason().empty() ? status.Reason()
-                      : response.code == 403  ? "Forbidden"
-                      : usual_name            ? std::string(StatusCodeName(status.Code()))
-                                              : "";
+                      : response.code == 403   ? "Forbidden"
+                      : usual_name             ? std::string(StatusCodeName(status.Code()))
+                                               : "";
     response.message = status.Message();
     response.causes = status.Causes();
     return response;

@@ -27,22 +27,22 @@ struct UserInfo {
 // An admission.k8s.io/v1 AdmissionRequest: the object of a write the API server is about to make,
 // and the object before it. Knows nothing of the webhook that answers it.
 struct Request {
-    std::string uid;                 // echoed in the response
-    GroupVersionKind kind;           // the kind of object (as the webhook registered for it)
-    GroupVersionResource resource;   // "apps/v1, Resource=deployments"
-    std::string sub_resource;        // "status", "scale", "" for the object itself
-    GroupVersionKind request_kind;   // the kind the client sent, when converted for the webhook
+    std::string uid;                // echoed in the response
+    GroupVersionKind kind;          // the kind of object (as the webhook registered for it)
+    GroupVersionResource resource;  // "apps/v1, Resource=deployments"
+    std::string sub_resource;       // "status", "scale", "" for the object itself
+    GroupVersionKind request_kind;  // the kind the client sent, when converted for the webhook
     GroupVersionResource request_resource;
-    std::string name;                // may be empty on CREATE (generateName)
-    std::string namespace_name;      // empty for a cluster-scoped object
+    std::string name;            // may be empty on CREATE (generateName)
+    std::string namespace_name;  // empty for a cluster-scoped object
     Operation operation = Operation::kCreate;
     UserInfo user_info;
-    Object object;                   // the new object: {} for DELETE
-    Object old_object;               // the existing object: {} for CREATE (and CONNECT)
+    Object object;      // the new object: {} for DELETE
+    Object old_object;  // the existing object: {} for CREATE (and CONNECT)
     bool has_object = false;
     bool has_old_object = false;
-    bool dry_run = false;            // the write is a dry run: a webhook must make no side effect
-    Object options;                  // CreateOptions, UpdateOptions or DeleteOptions; {} when absent
+    bool dry_run = false;  // the write is a dry run: a webhook must make no side effect
+    Object options;        // CreateOptions, UpdateOptions or DeleteOptions; {} when absent
 };
 
 // An admission.k8s.io/v1 AdmissionResponse: allowed or not, why (a metav1.Status), a JSON patch
@@ -50,12 +50,12 @@ struct Request {
 // FromStatus or PatchResponse.
 struct Response {
     bool allowed = true;
-    int code = 200;                    // the Status's HTTP code
-    std::string reason;                // "Forbidden", "Invalid", ...; empty when allowed
+    int code = 200;      // the Status's HTTP code
+    std::string reason;  // "Forbidden", "Invalid", ...; empty when allowed
     std::string message;
-    std::vector<StatusCause> causes;   // field causes of an Invalid answer
-    std::string patch;                 // an RFC 6902 JSON patch (text); empty: none
-    std::vector<std::string> warnings; // shown to the client ("Warning: ...")
+    std::vector<StatusCause> causes;    // field causes of an Invalid answer
+    std::string patch;                  // an RFC 6902 JSON patch (text); empty: none
+    std::vector<std::string> warnings;  // shown to the client ("Warning: ...")
     std::map<std::string, std::string> audit_annotations;
 
     Response& WithWarnings(std::vector<std::string> more);

@@ -16,7 +16,8 @@ template <scheme::TypedObject T>
 StatusOr<T> Decode(const Object& object, std::string_view which) {
     StatusOr<T> typed = T::FromObject(object.DeepCopy());
     if (!typed.Ok())
-        return BadRequestError("cannot decode the request's " + std::string(which) + ": " + typed.GetStatus().Message());
+        return BadRequestError("cannot decode the request's " + std::string(which) + ": " +
+                               typed.GetStatus().Message());
     return typed;
 }
 

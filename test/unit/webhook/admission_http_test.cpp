@@ -75,8 +75,8 @@ TEST(AdmissionHttpTest, AThrowingHandlerIsAnswered500AndTheTimeoutBoundsItsConte
     EXPECT_NE(failed.NestedString({"response", "status", "message"})->find("bug"), std::string::npos);
 
     const Handler deadline = [](Context ctx, const Request&) -> Task<Response> {
-        const auto left = ctx.Deadline().value_or(std::chrono::steady_clock::time_point::max()) -
-                          std::chrono::steady_clock::now();
+        const auto left =
+            ctx.Deadline().value_or(std::chrono::steady_clock::time_point::max()) - std::chrono::steady_clock::now();
         co_return left <= std::chrono::seconds(5) && left > std::chrono::seconds(3) ? Allowed() : Denied("no deadline");
     };
     const Object bounded = Answer(Serve(deadline), Post(std::string(kCreate), "/validate?timeout=5s"));

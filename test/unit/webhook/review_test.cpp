@@ -99,7 +99,8 @@ TEST(ReviewTest, ARefusalCarriesItsStatusCausesAndWarnings) {
     StatusOr<std::vector<Object>> causes = review->NestedSlice({"response", "status", "details", "causes"});
     ASSERT_TRUE(causes.Ok() && causes->size() == 1u);
     EXPECT_EQ(*(*causes)[0].NestedString({"field"}), "spec.groupIds[0]");
-    EXPECT_EQ(*review->NestedStringSlice({"response", "warnings"}), std::vector<std::string>{"groupIds will be renamed"});
+    EXPECT_EQ(*review->NestedStringSlice({"response", "warnings"}),
+              std::vector<std::string>{"groupIds will be renamed"});
 }
 
 TEST(ReviewTest, AnErrorWithoutAnHttpCodeIsDeniedAsForbidden) {

@@ -31,7 +31,8 @@ TEST(TlsIdentityTest, AKeyOfAnotherCertificateOrNoPemIsABadRequestNamingTheSourc
     EXPECT_EQ(mismatched.GetStatus().Message(),
               "tls.crt and tls.key in /certs: the private key is not the certificate's");
     EXPECT_FALSE(TlsIdentity::FromPem("", one->key_pem).Ok());
-    EXPECT_FALSE(TlsIdentity::FromPem(one->cert_pem, "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n").Ok());
+    EXPECT_FALSE(
+        TlsIdentity::FromPem(one->cert_pem, "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n").Ok());
 }
 
 }  // namespace

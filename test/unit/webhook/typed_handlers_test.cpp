@@ -71,7 +71,8 @@ Response Call(const Handler& handler, const Request& request) {
     return RunSync(io, handler(WithRequest(Context::Background(), request), request));
 }
 
-constexpr std::string_view kPlain = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":{"k":"v"}})";
+constexpr std::string_view kPlain =
+    R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":{"k":"v"}})";
 constexpr std::string_view kForbidden =
     R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":{"forbidden":"1"}})";
 
@@ -83,8 +84,8 @@ TEST(TypedHandlersTest, AValidatorAdmitsRefusesAndWarns) {
     EXPECT_FALSE(refused.allowed);
     EXPECT_EQ(refused.code, 403);
     EXPECT_EQ(refused.message, "data.forbidden is not allowed");
-    const Response warned = Call(
-        handler, RequestFor(Operation::kCreate, R"({"apiVersion":"v1","kind":"ConfigMap","data":{"old":"1"}})"));
+    const Response warned =
+        Call(handler, RequestFor(Operation::kCreate, R"({"apiVersion":"v1","kind":"ConfigMap","data":{"old":"1"}})"));
     EXPECT_TRUE(warned.allowed);
     EXPECT_EQ(warned.warnings, std::vector<std::string>{"data.old is deprecated"});
 }
@@ -92,8 +93,10 @@ TEST(TypedHandlersTest, AValidatorAdmitsRefusesAndWarns) {
 TEST(TypedHandlersTest, UpdateSeesTheOldObjectDeleteTheDeletedOneAndTheRequestIsInTheContext) {
     auto rules = std::make_shared<ConfigMapRules>();
     const Handler handler = ValidatingHandler<api::ConfigMap>(rules);
-    const Response changed = Call(handler, RequestFor(Operation::kUpdate, R"({"kind":"ConfigMap","apiVersion":"v1",
-        "data":{"immutable":"2"}})", R"({"kind":"ConfigMap","apiVersion":"v1","data":{"immutable":"1"}})"));
+    const Response changed =
+        Call(handler, RequestFor(Operation::kUpdate, R"({"kind":"ConfigMap","apiVersion":"v1",
+        "data":{"immutable":"2"}})",
+                                 R"({"kind":"ConfigMap","apiVersion":"v1","data":{"immutable":"1"}})"));
     EXPECT_FALSE(changed.allowed);
     EXPECT_EQ(changed.code, 422);
     ASSERT_EQ(changed.causes.size(), 1u);
@@ -121,8 +124,8 @@ TEST(TypedHandlersTest, ADefaulterAnswersTheComputedPatchAndKeepsUnknownFields) 
     EXPECT_TRUE(response.allowed);
     EXPECT_EQ(response.patch, R"([{"op":"add","path":"/data/mode","value":"default"}])")
         << "only the defaulted field: the unknown field is untouched";
-    const Response nothing = Call(
-        handler, RequestFor(Operation::kCreate, R"({"apiVersion":"v1","kind":"ConfigMap","data":{"mode":"x"}})"));
+    const Response nothing =
+        Call(handler, RequestFor(Operation::kCreate, R"({"apiVersion":"v1","kind":"ConfigMap","data":{"mode":"x"}})"));
     EXPECT_TRUE(nothing.allowed);
     EXPECT_TRUE(nothing.patch.empty());
     const Response failed =
