@@ -1,5 +1,7 @@
 #include "controllers/operator/operator_flags.hpp"
 
+#include <charconv>
+
 #include <optional>
 #include <string_view>
 
@@ -74,11 +76,24 @@ StatusOr<OperatorFlags> ParseOperatorFlags(int& argc, char** argv) {
                 return BadRequestError("flag --watch-namespaces: no namespace in \"" + *namespaces + "\"");
             continue;
         }
+        CTRL_ASSIGN_OR_RETURN(std::optional<std::string> port, FlagValue("webhook-port", i, argc, argv));
+        if (port) {
+            int value = -1;
+            const auto [end, error] = std::from_chars(port->data(), port->data() + port->size(), value);
+            if (error != std::errc() || end != port->data() + port->size() || value < 0 || value > 65535)
+                return BadRequestError("flag --webhook-port: \"" + *port + "\" is not a port (0-65535)");
+            flags.webhook_port = value;
+            continue;
+        }
         bool taken = false;
         for (const auto& [name, target] : {std::pair<std::string_view, std::string*>{"context", &flags.context},
                                            {"metrics-cert-path", &flags.metrics_cert_path},
                                            {"metrics-cert-name", &flags.metrics_cert_name},
-                                           {"metrics-cert-key", &flags.metrics_cert_key}}) {
+                                           {"metrics-cert-key", &flags.metrics_cert_key},
+                                           {"webhook-cert-path", &flags.webhook_cert_path},
+                                           {"webhook-cert-name", &flags.webhook_cert_name},
+                                           {"webhook-cert-key", &flags.webhook_cert_key},
+                                           {"webhook-host", &flags.webhook_host}}) {
             CTRL_ASSIGN_OR_RETURN(std::optional<std::string> value, FlagValue(name, i, argc, argv));
             if (value) {
                 *target = *value;
@@ -103,7 +118,14 @@ std::string OperatorUsage() {
            "  --metrics-cert-path DIR  the directory of the metrics server's certificate and key (default \"\":\n"
            "                           a self-signed certificate made at start)\n"
            "  --metrics-cert-name F    the certificate's file in --metrics-cert-path (default \"tls.crt\")\n"
-           "  --metrics-cert-key F     the key's file in --metrics-cert-path (default \"tls.key\")\n" +
+           "  --metrics-cert-key F     the key's file in --metrics-cert-path (default \"tls.key\")\n"
+           "  --webhook-cert-path DIR  serve the SecurityGroupPolicy validating and defaulting webhooks with the\n"
+           "                           certificate and key in DIR, reloaded when they change (default \"\": no\n"
+           "                           webhooks)\n"
+           "  --webhook-cert-name F    the certificate's file in --webhook-cert-path (default \"tls.crt\")\n"
+           "  --webhook-cert-key F     the key's file in --webhook-cert-path (default \"tls.key\")\n"
+           "  --webhook-port N         the webhook server's port (default 9443)\n"
+           "  --webhook-host H         the address the webhook server listens on (default \"\": every address)\n" +
            manager::FlagsUsage(Defaults()) +
            "--metrics-secure defaults to true when running in a cluster (the in-cluster config).\n";
 }

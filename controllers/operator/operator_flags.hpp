@@ -19,6 +19,11 @@ inline constexpr const char* kLeaderElectionId = "ctrl-operator.ctrl.example.com
 //                            mounted cert-manager Secret); default "": a self-signed certificate
 //   --metrics-cert-name F    the certificate's file in it; default "tls.crt"
 //   --metrics-cert-key F     the key's file in it; default "tls.key"
+//   --webhook-cert-path DIR  serve the SecurityGroupPolicy webhooks with the certificate and key in
+//                            DIR (reloaded when they change); default "": no webhooks
+//   --webhook-cert-name F, --webhook-cert-key F   their files in it; default "tls.crt", "tls.key"
+//   --webhook-port N         the webhook server's port; default 9443
+//   --webhook-host H         the address it listens on; default "" (every address)
 // --metrics-secure defaults to true in a cluster (the in-cluster config) and false otherwise:
 // metrics_secure_given says whether the command line chose.
 struct OperatorFlags {
@@ -29,6 +34,11 @@ struct OperatorFlags {
     std::string metrics_cert_name = "tls.crt";
     std::string metrics_cert_key = "tls.key";
     bool metrics_secure_given = false;
+    std::string webhook_cert_path{};
+    std::string webhook_cert_name = "tls.crt";
+    std::string webhook_cert_key = "tls.key";
+    int webhook_port = 9443;
+    std::string webhook_host{};
 };
 
 // Parses argv (argc is updated as manager::ParseFlags does). BadRequest naming the flag for an

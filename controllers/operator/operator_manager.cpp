@@ -2,6 +2,7 @@
 
 #include "controllers/podlister/pod_phase_controller.hpp"
 #include "controllers/sgp/api/vpcresources.hpp"
+#include "controllers/sgp/policy_webhook.hpp"
 #include "controllers/sgp/sgp_controller.hpp"
 #include "ctrl/api/builtins.hpp"
 
@@ -23,7 +24,16 @@ StatusOr<std::unique_ptr<manager::Manager>> NewOperatorManager(const rest::Confi
         options.metrics.key_file = flags.metrics_cert_path + "/" + flags.metrics_cert_key;
     }
 
+    const bool webhooks = !flags.webhook_cert_path.empty();
+    options.webhook.port = webhooks ? flags.webhook_port : -1;
+    options.webhook.host = flags.webhook_host;
+    options.webhook.cert_dir = flags.webhook_cert_path;
+    options.webhook.cert_name = flags.webhook_cert_name;
+    options.webhook.key_name = flags.webhook_cert_key;
+
     CTRL_ASSIGN_OR_RETURN(std::unique_ptr<manager::Manager> mgr, manager::New(config, std::move(options)));
+    if (webhooks)
+        CTRL_RETURN_IF_ERROR(sgp::AddWebhooksToManager(*mgr).Annotate("adding the SecurityGroupPolicy webhooks"));
     CTRL_RETURN_IF_ERROR(sgp::AddToManager(*mgr).GetStatus().Annotate("adding the SecurityGroupPolicy watcher"));
     CTRL_RETURN_IF_ERROR(podlister::AddPodPhaseController(*mgr).Annotate("adding the pod-phase controller"));
     return mgr;
