@@ -143,7 +143,12 @@ Task<StatusOr<Clock::time_point>> CertRotator::State::Pass(Context ctx) {
         secret.SetAnnotation(
             kCaSinceAnnotation,
             api::FormatRfc3339(std::chrono::time_point_cast<std::chrono::seconds>(plan->next.ca_since)));
-        Status written = held ? co_await writer.Update(ctx, secret) : co_await writer.Create(ctx, secret);
+        // Two statements: GCC 12 mishandles co_await in the arms of a conditional expression.
+        Status written;
+        if (held)
+            written = co_await writer.Update(ctx, secret);
+        else
+            written = co_await writer.Create(ctx, secret);
         if (IsConflict(written) || IsAlreadyExists(written))
             co_return Clock::now() + std::chrono::seconds(1);  // another replica wrote: its watch event follows
         CTRL_CO_RETURN_IF_ERROR(written);
