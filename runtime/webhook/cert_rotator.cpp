@@ -206,16 +206,31 @@ Task<Status> CertRotator::Run(Context ctx) {
     };
     const CertRotatorOptions& options = state->options;
     state->secret_informer = state->Watch(GroupVersionKind("", "v1", "Secret"), "secrets", true, options.secret_name);
+    // The handlers hold the state weakly: the state holds the Secret's informer, which holds them.
+    const std::weak_ptr<State> weak = state;
     auto on_secret = std::make_shared<cache::EventHandlerFuncs>();
-    on_secret->on_add = [state](const std::shared_ptr<const Object>& o, bool) { state->OnSecret(*o); };
-    on_secret->on_update = [state](const auto&, const std::shared_ptr<const Object>& o) { state->OnSecret(*o); };
-    on_secret->on_delete = [state](const auto&, bool) { state->Kick(); };
+    on_secret->on_add = [weak](const std::shared_ptr<const Object>& o, bool) {
+        if (auto held = weak.lock())
+            held->OnSecret(*o);
+    };
+    on_secret->on_update = [weak](const auto&, const std::shared_ptr<const Object>& o) {
+        if (auto held = weak.lock())
+            held->OnSecret(*o);
+    };
+    on_secret->on_delete = [weak](const auto&, bool) {
+        if (auto held = weak.lock())
+            held->Kick();
+    };
     state->secret_informer->AddEventHandler(on_secret);
     std::vector<std::shared_ptr<cache::Informer>> informers = {state->secret_informer};
     auto kick = std::make_shared<cache::EventHandlerFuncs>();
-    kick->on_add = [state](const auto&, bool) { state->Kick(); };
-    kick->on_update = [state](const auto&, const auto&) { state->Kick(); };
-    kick->on_delete = [state](const auto&, bool) { state->Kick(); };
+    auto kick_state = [weak] {
+        if (auto held = weak.lock())
+            held->Kick();
+    };
+    kick->on_add = [kick_state](const auto&, bool) { kick_state(); };
+    kick->on_update = [kick_state](const auto&, const auto&) { kick_state(); };
+    kick->on_delete = [kick_state](const auto&, bool) { kick_state(); };
     const std::tuple<GroupVersionKind, const char*, const std::vector<std::string>*> watched[] = {
         {internal::kValidatingWebhookConfiguration, "validatingwebhookconfigurations", &options.validating_webhooks},
         {internal::kMutatingWebhookConfiguration, "mutatingwebhookconfigurations", &options.mutating_webhooks},
@@ -255,6 +270,8 @@ Task<Status> CertRotator::Run(Context ctx) {
         }
         (void)co_await SleepUntil(round, ToSteady(*next));
     }
+    std::lock_guard lock(state->mu);
+    state->wake = Context::Background();
     co_return OkStatus();
 }
 
