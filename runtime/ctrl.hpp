@@ -2,7 +2,8 @@
 
 // The front door for operator authors: one include, the names a controller-runtime author writes
 // from its `ctrl` package (ctrl.NewManager, ctrl.Request, ctrl.Result, ctrl.NewControllerManagedBy,
-// ctrl.SetupSignalHandler, ctrl.GetConfig, ctrl.Log), and the packages under them: the client and
+// ctrl.NewWebhookManagedBy, ctrl.SetupSignalHandler, ctrl.GetConfig, ctrl.Log), and the packages
+// under them: the webhook handler types, the client and
 // its options, the cache, handlers, predicates, sources, controllerutil, events, the typed built-in
 // kinds, logging and Status. Each folder of runtime/ stays includable on its own
 // (<ctrl/client/client.hpp>); this header only gathers them.
@@ -20,6 +21,7 @@
 #include "ctrl/api/service_account.hpp"
 #include "ctrl/api/timestamp.hpp"
 #include "ctrl/builder/builder.hpp"
+#include "ctrl/builder/webhook_builder.hpp"
 #include "ctrl/client/client.hpp"
 #include "ctrl/client/option_values.hpp"
 #include "ctrl/client/patch.hpp"
@@ -71,6 +73,12 @@ inline StatusOr<std::unique_ptr<Manager>> NewManager(const rest::Config& config,
 // `ctrl::NewControllerManagedBy(*mgr).For<api::Pod>().Owns<api::ConfigMap>().Complete(r)`.
 inline builder::Builder NewControllerManagedBy(Manager& mgr) {
     return builder::ControllerManagedBy(mgr);
+}
+
+// A builder of the admission webhooks of a kind, served by the manager's webhook server
+// (ctrl.NewWebhookManagedBy): `ctrl::NewWebhookManagedBy(*mgr).For<T>().WithValidator(v).Complete()`.
+inline builder::WebhookBuilder NewWebhookManagedBy(Manager& mgr) {
+    return builder::WebhookManagedBy(mgr);
 }
 
 // A Context that ends on SIGTERM or SIGINT; a second signal exits the process at once

@@ -38,6 +38,7 @@ KINDS = {
     "lambda": "lambda capturing by copy a value with a non-trivial destructor",
     "conditional": "conditional expression (?:) yielding a temporary with a non-trivial destructor",
     "defaultarg": "defaulted argument built by aggregate initialization, a capturing lambda or ?:",
+    "awaitarm": "co_await in an arm of a conditional expression (?:) of a type with a non-trivial destructor",
 }
 
 
@@ -60,6 +61,12 @@ def matcher_script():
         'lambdaExpr(hasType(T)).bind("lambda"), '
         f'conditionalOperator(hasType(T), anyOf(hasTrueExpression({bound_branch}), '
         f'hasFalseExpression({bound_branch}))).bind("conditional"), '
+        # GCC 12 corrupted the heap with `x = c ? co_await a() : co_await b();` (a Status): a
+        # co_await in an arm of ?: of such a type.
+        'conditionalOperator(hasType(T), anyOf(hasTrueExpression(hasDescendant(coawaitExpr())), '
+        'hasTrueExpression(ignoringParenImpCasts(coawaitExpr())), '
+        'hasFalseExpression(hasDescendant(coawaitExpr())), '
+        'hasFalseExpression(ignoringParenImpCasts(coawaitExpr())))).bind("awaitarm"), '
         # clang-query has no matcher for C++20 parenthesized aggregate initialization
         # (CXXParenListInitExpr): take class-typed expressions of no common kind and keep, in
         # parse(), those whose dump names that node.

@@ -123,6 +123,8 @@ class Manager final : public controller::Host {
     // replica, leader or not; its readiness is the /readyz check "webhook-server". The builder's
     // WebhookManagedBy registers on it.
     webhook::Server& GetWebhookServer();
+    // The rotator of self-managed webhook certificates (Options::webhook_certificates); null without.
+    const std::shared_ptr<webhook::CertRotator>& GetCertRotator() const { return cert_rotator_; }
 
     // Notified once this manager is the leader (at once after start without leader election).
     const Notification& Elected() const { return *elected_; }
@@ -172,6 +174,7 @@ class Manager final : public controller::Host {
     std::shared_ptr<server::HttpServer> probe_server_;
     std::once_flag webhook_once_;
     std::shared_ptr<webhook::Server> webhook_server_;
+    std::shared_ptr<webhook::CertRotator> cert_rotator_;  // with Options::webhook_certificates
     std::atomic<bool> caches_synced_{false};
     Status first_error_;  // guarded by mu_
     Context internal_ = Context::Background();

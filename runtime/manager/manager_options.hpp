@@ -11,6 +11,7 @@
 #include "ctrl/core/gvk.hpp"
 #include "ctrl/metrics/registry.hpp"
 #include "ctrl/scheme/scheme.hpp"
+#include "ctrl/webhook/cert_rotator.hpp"
 #include "ctrl/webhook/server.hpp"
 
 namespace ctrl::manager {
@@ -83,6 +84,10 @@ struct Options {
     // 9443, certificates from <temp>/k8s-webhook-server/serving-certs/tls.{crt,key}. Its metrics go
     // to `registry` unless it names another.
     webhook::ServerOptions webhook{};
+    // Certificates the manager makes and rotates itself for its webhook server (kept in a Secret,
+    // the CA bundle injected into the configurations it names; webhook::CertRotator), instead of
+    // files in webhook.cert_dir. Default: none (the files).
+    std::optional<webhook::CertRotatorOptions> webhook_certificates{};
     // /healthz and /readyz: an address as for metrics, "0" to disable. Default ":8081".
     std::string health_probe_bind_address = ":8081";
     LeaderElectionOptions leader_election{};

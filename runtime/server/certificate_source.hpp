@@ -2,6 +2,9 @@
 
 #include <memory>
 
+#include "ctrl/core/context.hpp"
+#include "ctrl/core/status.hpp"
+#include "ctrl/core/task.hpp"
 #include "ctrl/server/tls_identity.hpp"
 
 namespace ctrl::server {
@@ -13,9 +16,16 @@ namespace ctrl::server {
 class CertificateSource {
   public:
     virtual ~CertificateSource() = default;
-    // The pair to present now; never null once the source was made.
+    // The pair to present now; null only before WaitForCertificate has ended.
     virtual std::shared_ptr<const TlsIdentity> Current() const = 0;
+    // Ends once Current is not null (at once for a source made with its pair); ctx's error first.
+    // A server waits for it before it listens.
+    virtual Task<Status> WaitForCertificate(Context ctx) const;
 };
+
+inline Task<Status> CertificateSource::WaitForCertificate(Context /*ctx*/) const {
+    co_return OkStatus();
+}
 
 // A source that always presents the same pair.
 class FixedCertificate final : public CertificateSource {

@@ -166,6 +166,8 @@ Task<Status> Server::Run(Context ctx) {
         watcher = *made;
         certificates = watcher;
     }
+    if (Status has = co_await certificates->WaitForCertificate(ctx); !has.Ok())
+        co_return ctx.Err().Ok() ? has : OkStatus();
     server::HttpServerOptions http_options;
     http_options.bind_address = options_.host + ":" + std::to_string(options_.port);
     http_options.name = "webhook";

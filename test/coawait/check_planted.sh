@@ -17,12 +17,13 @@ if ((status != 1)); then
     exit 1
 fi
 
-declare -A kind_word=([aggregate]=aggregate [lambda]=lambda [conditional]=conditional [defaultarg]=defaulted)
+declare -A kind_word=([aggregate]=aggregate [lambda]=lambda [conditional]=conditional [defaultarg]=defaulted
+    [awaitarm]=co_await)
 expected="$(grep -n '// expect:' planted_unsafe.cpp | sed -E 's/^([0-9]+):.*\/\/ expect: (.*)$/\1 \2/' |
     while read -r line kinds; do
         for kind in ${kinds//,/ }; do echo "planted_unsafe.cpp:${line} ${kind_word[${kind}]}"; done
     done | sort -u)"
-found="$(echo "${output}" | sed -nE 's/^([^:]+):([0-9]+):[0-9]+: (aggregate|lambda|conditional|defaulted) .*/\1:\2 \3/p' | sort -u)"
+found="$(echo "${output}" | sed -nE 's/^([^:]+):([0-9]+):[0-9]+: (aggregate|lambda|conditional|defaulted|co_await) .*/\1:\2 \3/p' | sort -u)"
 
 if [[ "${expected}" != "${found}" ]]; then
     echo "check_planted: FAIL: findings differ from the planted expectations (< expected, > found):" >&2

@@ -108,6 +108,12 @@ awaitable<int> Conditionals(bool which, std::string a, std::string b) {
     co_return n;
 }
 
+// A co_await in an arm of ?: whose type has a non-trivial destructor (GCC 12 corrupted the heap).
+awaitable<std::string> AwaitInAnArm(bool which) {
+    std::string text = which ? co_await Name() : co_await Name();  // expect: awaitarm
+    co_return text;
+}
+
 // The same forms in a lambda coroutine, a coroutine template and a member coroutine.
 auto lambda_coroutine = [](std::string ns) -> awaitable<int> {
     co_return co_await Get({ns, "x"});  // expect: aggregate

@@ -30,7 +30,7 @@ struct SpokeConversion {
 
 // Converts the objects of one group kind between its versions, through its hub (controller-
 // runtime's hub-and-spoke conversion): spoke -> hub -> another spoke; the same version is a copy.
-// Nothing is lost on the way (docs/decisions.md, decision 70): when the object a conversion
+// Nothing is lost on the way (docs/decisions.md, decision 71): when the object a conversion
 // produced, converted back, is not the object it came from, the source's content is kept in the
 // annotation KeptContentAnnotation(source version) of the result, and a later conversion back to
 // that version restores, from it, what the other version could not carry and did not change.

@@ -1,6 +1,6 @@
 // Hub-and-spoke conversion of the test Widgets (v2 the hub, v1 and v3 spokes): the functions'
 // results, errors naming the object and the versions, and nothing lost on a round trip: fields one
-// version cannot say are kept in an annotation and restored on the way back (decision 70).
+// version cannot say are kept in an annotation and restored on the way back (decision 71).
 #include "ctrl/webhook/conversion/converter.hpp"
 
 #include <gmock/gmock.h>

@@ -7,7 +7,7 @@
 namespace ctrl::webhook::conversion::internal {
 
 // The JSON-level work of a conversion that keeps what a version cannot say (docs/decisions.md,
-// decision 70). An object's "content" is every top-level member but apiVersion, kind and metadata:
+// decision 71). An object's "content" is every top-level member but apiVersion, kind and metadata:
 // what conversion functions carry from one version to another (spec, status, any other member).
 
 // A deep copy of object's content, as a JSON object.
