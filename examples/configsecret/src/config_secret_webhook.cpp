@@ -8,7 +8,6 @@
 
 #include "config_secret_webhook.hpp"
 
-#include <ctrl/builder/webhook_builder.hpp>
 #include <ctrl/webhook/conversion/copy_field.hpp>
 
 #include "configsecret_api/config_secret_v1alpha1.hpp"
@@ -47,7 +46,7 @@ namespace configsecret {
 
 ctrl::Status SetupWebhookWithManager(ctrl::Manager& mgr) {
     // v1beta1 is the hub and names its spoke, v1alpha1: the builder registers their conversion.
-    return ctrl::builder::WebhookManagedBy(mgr).For<examples::v1beta1::ConfigSecret>().Complete();
+    return ctrl::NewWebhookManagedBy(mgr).For<examples::v1beta1::ConfigSecret>().Complete();
 }
 
 }  // namespace configsecret
