@@ -14,6 +14,9 @@
 # NAMESPACE may hold {group} and {version}
 # (`ctrl-gen --help`). OUTPUT_DIR defaults to ${CMAKE_CURRENT_BINARY_DIR}/ctrl-gen/<target>;
 # INCLUDE_PREFIX defaults to <target>. The generated code needs ctrl::scheme (linked PUBLIC).
+# A CRD whose spec.conversion.strategy is Webhook, generated in several versions, gets its storage
+# version as the conversion hub and the others as spokes declaring ConvertTo and ConvertFrom, which
+# the target's own sources define (`ctrl-gen --conversion-stubs` writes a starting point once).
 # EXTENSIONS add a hand-written CRTP base to a kind and its view (`ctrl-gen --help`, --extension);
 # their headers are included as written, so they must be on the target's include path.
 #

@@ -11,7 +11,7 @@
 #                                    seed; the corpus is left alone
 #   hack/fuzz.sh --no-merge          leave the corpus alone
 #   hack/fuzz.sh TARGET...           only these targets (object_json watch_decoder selectors kubeconfig
-#                                    discovery patch protobuf cel admission_review)
+#                                    discovery patch protobuf cel admission_review conversion_review)
 #   CTRL_FUZZ_BUILD_DIR=DIR          build directory (default: build-fuzz)
 #   CTRL_CLANG_CXX=clang++-NN        another clang (default: clang++-19)
 #
@@ -24,7 +24,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${CTRL_FUZZ_BUILD_DIR:-${ROOT}/build-fuzz}"
 CLANG_CXX="${CTRL_CLANG_CXX:-clang++-19}"
 JOBS="${CTRL_JOBS:-$(nproc)}"
-ALL_TARGETS=(object_json watch_decoder selectors kubeconfig discovery patch protobuf cel admission_review)
+ALL_TARGETS=(object_json watch_decoder selectors kubeconfig discovery patch protobuf cel admission_review conversion_review)
 step() { echo "== fuzz.sh: $*" >&2; }
 die() { echo "fuzz.sh: $*" >&2; exit 2; }
 

@@ -7,6 +7,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "ctrl/client/client.hpp"
+#include "ctrl/core/base64.hpp"
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/run_sync.hpp"
 #include "ctrl/core/sleep.hpp"
@@ -130,11 +131,29 @@ StatusOr<std::vector<CustomResourceDefinition>> ReadCRDs(const CRDInstallOptions
     return crds;
 }
 
+Status PointConversionAt(CustomResourceDefinition& crd, const ConversionWebhookClient& client) {
+    if (crd.NestedString({"spec", "conversion", "strategy"}).ValueOr("") != "Webhook")
+        return OkStatus();
+    (void)crd.RemoveNestedField({"spec", "conversion", "webhook", "clientConfig"});
+    CTRL_RETURN_IF_ERROR(crd.SetNestedString({"spec", "conversion", "webhook", "clientConfig", "url"}, client.url));
+    CTRL_RETURN_IF_ERROR(crd.SetNestedString({"spec", "conversion", "webhook", "clientConfig", "caBundle"},
+                                             Base64Encode(client.ca_pem)));
+    if (!crd.HasNestedField({"spec", "conversion", "webhook", "conversionReviewVersions"}))
+        CTRL_RETURN_IF_ERROR(
+            crd.SetNestedStringSlice({"spec", "conversion", "webhook", "conversionReviewVersions"}, {"v1", "v1beta1"}));
+    return OkStatus();
+}
+
 StatusOr<std::vector<CustomResourceDefinition>> InstallCRDs(const rest::Config& config,
                                                             const CRDInstallOptions& options) {
     CTRL_ASSIGN_OR_RETURN(std::vector<CustomResourceDefinition> crds, ReadCRDs(options));
     if (crds.empty())
         return crds;
+    if (options.conversion_webhook) {
+        for (CustomResourceDefinition& crd : crds)
+            CTRL_RETURN_IF_ERROR(PointConversionAt(crd, *options.conversion_webhook)
+                                     .Annotate("CustomResourceDefinition " + std::string(crd.Name())));
+    }
     // Its own metrics registry: installing CRDs is not the user's traffic.
     metrics::Registry registry;
     boost::asio::io_context io;

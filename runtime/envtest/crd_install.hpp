@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,13 @@
 #include "ctrl/rest/config.hpp"
 
 namespace ctrl::envtest {
+
+// Where the CRDs converted by webhook send their ConversionReviews in a test: a webhook server on
+// loopback (InstalledWebhooks::ConversionClient() says where InstallWebhooks pointed the rest).
+struct ConversionWebhookClient {
+    std::string url;     // "https://127.0.0.1:9443/convert"
+    std::string ca_pem;  // the CA that signed the server's certificate (the caBundle)
+};
 
 // Which CustomResourceDefinitions to install, and how long to wait for them (envtest.CRDInstallOptions).
 struct CRDInstallOptions {
@@ -23,12 +31,21 @@ struct CRDInstallOptions {
     std::chrono::milliseconds max_time{std::chrono::seconds(60)};
     // How often it asks the server meanwhile.
     std::chrono::milliseconds poll_interval{std::chrono::milliseconds(100)};
+    // When set, each CRD whose spec.conversion.strategy is Webhook is installed pointed at this
+    // client: its clientConfig becomes {url, caBundle} and its conversionReviewVersions [v1,
+    // v1beta1] unless the manifest names them (controller-runtime's envtest does the same for a
+    // convertible kind). Without, such a CRD is installed as written.
+    std::optional<ConversionWebhookClient> conversion_webhook{};
 };
 
 // The CRDs the options name, in order (apiextensions.k8s.io/v1 only: another version is BadRequest).
 // NotFound for a missing path (unless error_if_path_missing is false), BadRequest naming the file for
 // malformed YAML.
 StatusOr<std::vector<api::CustomResourceDefinition>> ReadCRDs(const CRDInstallOptions& options);
+
+// The CRD pointed at client when its spec.conversion.strategy is Webhook (see
+// CRDInstallOptions::conversion_webhook); other CRDs are left as they are.
+Status PointConversionAt(api::CustomResourceDefinition& crd, const ConversionWebhookClient& client);
 
 // Creates the CRDs the options name on the server config points to (an existing one of the same name
 // is updated to the manifest), then waits until each is Established and every served version's

@@ -1,5 +1,8 @@
 #include "ctrl/envtest/environment.hpp"
 
+#include <filesystem>
+#include <system_error>
+
 #include "ctrl/envtest/kubeconfig.hpp"
 
 namespace ctrl::envtest {
@@ -16,12 +19,21 @@ Environment::~Environment() {
 StatusOr<rest::Config> Environment::Start() {
     CTRL_RETURN_IF_ERROR(control_plane_.Start());
     StatusOr<rest::Config> config = ConfigFromKubeconfigFile(control_plane_.KubeconfigPath());
+    CRDInstallOptions install;
+    install.paths = options_.crd_paths;
+    install.manifests = options_.crd_manifests;
+    install.error_if_path_missing = options_.error_if_crd_path_missing;
+    install.max_time = options_.crd_install_timeout;
+    if (config.Ok() && options_.webhook) {
+        StatusOr<InstalledWebhooks> webhooks = InstallWebhooks(*config, *options_.webhook);
+        if (webhooks.Ok()) {
+            webhooks_ = std::move(*webhooks);
+            install.conversion_webhook = webhooks_.ConversionClient();
+        } else {
+            config = webhooks.GetStatus();
+        }
+    }
     if (config.Ok()) {
-        CRDInstallOptions install;
-        install.paths = options_.crd_paths;
-        install.manifests = options_.crd_manifests;
-        install.error_if_path_missing = options_.error_if_crd_path_missing;
-        install.max_time = options_.crd_install_timeout;
         StatusOr<std::vector<api::CustomResourceDefinition>> crds = InstallCRDs(*config, install);
         if (crds.Ok()) {
             config_ = *config;
@@ -30,12 +42,17 @@ StatusOr<rest::Config> Environment::Start() {
         }
         config = crds.GetStatus();
     }
-    control_plane_.Stop();
+    Stop();
     return config.GetStatus().Annotate("starting the test environment");
 }
 
 void Environment::Stop() {
     control_plane_.Stop();
+    if (!webhooks_.cert_dir.empty() && options_.webhook && options_.webhook->local_serving_cert_dir.empty()) {
+        std::error_code ignored;
+        std::filesystem::remove_all(webhooks_.cert_dir, ignored);
+    }
+    webhooks_ = InstalledWebhooks{};
 }
 
 StatusOr<rest::Config> Environment::AddUser(std::string_view name, const std::vector<std::string>& groups) {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "ctrl/core/status_or.hpp"
 #include "ctrl/envtest/control_plane.hpp"
 #include "ctrl/envtest/crd_install.hpp"
+#include "ctrl/envtest/webhook_install.hpp"
 #include "ctrl/rest/config.hpp"
 
 namespace ctrl::envtest {
@@ -29,6 +31,11 @@ struct EnvironmentOptions {
     bool error_if_crd_path_missing = true;
     // How long Start waits for the CRDs to be served.
     std::chrono::milliseconds crd_install_timeout{std::chrono::seconds(60)};
+    // When set, Start also makes a serving certificate and installs these webhook configurations
+    // (InstallWebhooks, envtest's WebhookInstallOptions), and installs the CRDs converted by webhook
+    // pointed at the same local server's /convert. Webhooks() says where to serve: a manager's
+    // options.webhook = {.host, .port, .cert_dir}.
+    std::optional<WebhookInstallOptions> webhook{};
 };
 
 // A real Kubernetes API server for tests (controller-runtime's envtest.Environment): starts etcd and
@@ -65,6 +72,9 @@ class Environment final {
     const std::string& KubeconfigPath() const { return control_plane_.KubeconfigPath(); }
     // The CRDs Start installed, as the server last answered.
     const std::vector<api::CustomResourceDefinition>& CRDs() const { return crds_; }
+    // Where the webhooks are to be served (options.webhook set; empty otherwise). Stop removes the
+    // certificate directory when Start made it.
+    const InstalledWebhooks& Webhooks() const { return webhooks_; }
     // A user authenticated by a client certificate, with `groups` (no system:masters unless listed),
     // for tests of RBAC: its config (envtest's AddUser).
     StatusOr<rest::Config> AddUser(std::string_view name, const std::vector<std::string>& groups = {});
@@ -76,6 +86,7 @@ class Environment final {
     ControlPlane control_plane_;
     rest::Config config_;
     std::vector<api::CustomResourceDefinition> crds_;
+    InstalledWebhooks webhooks_;
 };
 
 }  // namespace ctrl::envtest

@@ -4,12 +4,14 @@
 #include <vector>
 
 #include "ctrl/core/status_or.hpp"
+#include "ctrl/envtest/crd_install.hpp"
 #include "ctrl/rest/config.hpp"
 
 namespace ctrl::envtest {
 
 // Admission webhook configurations to install so that the local kube-apiserver calls a webhook
-// server the test runs on loopback (envtest.WebhookInstallOptions). Each webhook's clientConfig is
+// server the test runs on loopback (envtest.WebhookInstallOptions); with no configuration, only the
+// certificate is made (for a conversion webhook: InstalledWebhooks::ConversionClient). Each webhook's clientConfig is
 // rewritten to url https://<host>:<port><its service path> with the caBundle of a throw-away CA
 // that also signed <cert_dir>/tls.crt: point a manager's webhook options at host, port and
 // cert_dir (InstalledWebhooks::ServerOptions says how).
@@ -35,6 +37,12 @@ struct InstalledWebhooks {
     std::string ca_pem;                   // the caBundle the configurations carry
     std::vector<std::string> validating;  // names of the configurations made
     std::vector<std::string> mutating;
+
+    // The same server's conversion webhook, at controller-runtime's path /convert: what
+    // CRDInstallOptions::conversion_webhook points CRDs converted by webhook at.
+    ConversionWebhookClient ConversionClient() const {
+        return {"https://" + host + ":" + std::to_string(port) + "/convert", ca_pem};
+    }
 };
 
 // Creates (or replaces) the configurations the options name, pointed at the local server.

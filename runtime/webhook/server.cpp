@@ -13,6 +13,7 @@
 #include "ctrl/certwatcher/cert_watcher.hpp"
 #include "ctrl/log/log.hpp"
 #include "ctrl/webhook/admission/http.hpp"
+#include "ctrl/webhook/conversion/http.hpp"
 
 namespace ctrl::webhook {
 namespace {
@@ -112,6 +113,17 @@ Status Server::Register(const std::string& path, server::HttpHandler handler) {
 
 Status Server::RegisterAdmission(const std::string& path, admission::Handler handler) {
     return Register(path, admission::Serve(std::move(handler)));
+}
+
+Status Server::RegisterConversion(conversion::Converter converter) {
+    std::call_once(conversion_path_once_, [this] {
+        conversion_path_ = Register(std::string(conversion::kPath), conversion::Serve(conversions_));
+    });
+    CTRL_RETURN_IF_ERROR(conversion_path_);
+    const GroupKind kind = converter.Kind();
+    CTRL_RETURN_IF_ERROR(conversions_->Register(std::move(converter)));
+    log::Logger().WithName("webhook").Info("Conversion webhook enabled", "kind", kind.String());
+    return OkStatus();
 }
 
 bool Server::Registered(const std::string& path) const {

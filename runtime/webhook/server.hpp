@@ -19,6 +19,8 @@
 #include "ctrl/server/http_exchange.hpp"
 #include "ctrl/server/http_server.hpp"
 #include "ctrl/webhook/admission/handler.hpp"
+#include "ctrl/webhook/conversion/converter.hpp"
+#include "ctrl/webhook/conversion/registry.hpp"
 
 namespace ctrl::webhook {
 
@@ -63,6 +65,12 @@ class Server final {
     Status Register(const std::string& path, server::HttpHandler handler);
     // Serves path with an admission handler (admission::Serve).
     Status RegisterAdmission(const std::string& path, admission::Handler handler);
+    // Serves conversion of converter's group and kind at /convert (conversion::kPath, registered
+    // with the first converter, as controller-runtime's builder does). AlreadyExists when that
+    // group and kind has a converter, or /convert was taken by another handler.
+    Status RegisterConversion(conversion::Converter converter);
+    // The converters served at /convert.
+    const conversion::Registry& Conversions() const { return *conversions_; }
     // Whether path is registered.
     bool Registered(const std::string& path) const;
 
@@ -90,6 +98,9 @@ class Server final {
     const boost::asio::any_io_executor executor_;
     const ServerOptions options_;
     std::shared_ptr<Metrics> metrics_;
+    std::shared_ptr<conversion::Registry> conversions_ = std::make_shared<conversion::Registry>();
+    std::once_flag conversion_path_once_;
+    Status conversion_path_;  // what registering /convert said
     std::atomic<uint16_t> port_{0};
     mutable std::mutex mu_;
     std::map<std::string, server::HttpHandler> routes_;  // instrumented

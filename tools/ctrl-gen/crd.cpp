@@ -250,6 +250,8 @@ Crd ReadCrd(const YAML::Node& doc, const std::string& source) {
     crd.namespaced = ScalarAt(spec, "scope") != "Cluster";
     if (crd.group.empty() || crd.kind.empty())
         Fail("spec", "needs group and names.kind");
+    if (const YAML::Node conversion = spec["conversion"]; conversion && conversion.IsMap())
+        crd.conversion_strategy = ScalarAt(conversion, "strategy", "spec.conversion");
     const YAML::Node versions = spec["versions"];
     if (!versions || !versions.IsSequence() || versions.size() == 0)
         Fail("spec.versions", "is missing or empty");

@@ -81,6 +81,7 @@ struct Crd {
     std::string plural;
     bool namespaced = true;
     std::vector<CrdVersion> versions;
+    std::string conversion_strategy;  // spec.conversion.strategy: "" (None) or "Webhook", "None"
 };
 
 // Reads every CRD of a YAML stream (one or more documents; empty documents are skipped). Errors

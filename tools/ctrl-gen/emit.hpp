@@ -29,6 +29,16 @@ struct GroupVersionPlan {
 // The header and source of one kind: its accessor classes, the kind, its view and list.
 std::string EmitKindHeader(const KindPlan& plan, const EmitContext& context);
 std::string EmitKindSource(const KindPlan& plan, const EmitContext& context);
+// A kind's part in its CRD's conversion (plan.conversion; empty without): the declarations of the
+// other versions it names, before its namespace; the members of the hub or spoke; the headers of
+// the other versions, included at the end of its header (each includes the others: #pragma once
+// ends the cycle, and each class only needs the others declared).
+std::string ConversionForwardDeclarations(const KindPlan& plan);
+std::string ConversionMembers(const KindPlan& plan);
+std::string ConversionIncludes(const KindPlan& plan, const EmitContext& context);
+// A spoke's <file stem>_conversion.cpp: ConvertTo and ConvertFrom carrying spec and status whole,
+// for the author to edit (ctrl-gen --conversion-stubs).
+std::string EmitConversionStub(const KindPlan& plan, const EmitContext& context);
 // AddToScheme of one group version.
 std::string EmitRegistrationHeader(const GroupVersionPlan& plan, const std::string& include_prefix);
 std::string EmitRegistrationSource(const GroupVersionPlan& plan, const std::string& include_prefix);

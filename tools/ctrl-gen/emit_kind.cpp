@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <string_view>
 
 #include "tools/ctrl-gen/emit.hpp"
 #include "tools/ctrl-gen/naming.hpp"
@@ -182,6 +183,7 @@ std::string RootHeader(const KindPlan& plan) {
     out += "    static constexpr bool kNamespaced = " + std::string(plan.crd->namespaced ? "true" : "false") + ";\n";
     out += "    using View = " + kind + "View;\n";
     out += "    using TypedObjectBase::TypedObjectBase;\n";
+    out += ConversionMembers(plan);
     out += DeletedReadDeclarations(plan.root.fields, kind);
     if (!plan.root.fields.empty())
         out += "\n" + WriteDeclarations(plan.root.fields, kRootAccess);
@@ -215,12 +217,16 @@ std::string EmitKindHeader(const KindPlan& plan, const EmitContext& context) {
         out += "#include <" + std::string(header) + ">\n";
     out += "\n";
     for (const char* header :
-         {"ctrl/core/object.hpp", "ctrl/core/status.hpp", "ctrl/scheme/field_ref.hpp", "ctrl/scheme/object_view.hpp",
-          "ctrl/scheme/schema_validation.hpp", "ctrl/scheme/typed_list.hpp", "ctrl/scheme/typed_object.hpp"})
-        out += "#include \"" + std::string(header) + "\"\n";
+         {"ctrl/core/object.hpp", "ctrl/core/status.hpp", "ctrl/scheme/field_ref.hpp", "ctrl/scheme/kind_list.hpp",
+          "ctrl/scheme/object_view.hpp", "ctrl/scheme/schema_validation.hpp", "ctrl/scheme/typed_list.hpp",
+          "ctrl/scheme/typed_object.hpp"}) {
+        if (std::string_view(header) != "ctrl/scheme/kind_list.hpp" || (plan.conversion && plan.conversion->hub))
+            out += "#include \"" + std::string(header) + "\"\n";
+    }
     if (!plan.extension_header.empty())
         out += "\n// The hand-written part of " + plan.crd->kind + ".\n#include \"" + plan.extension_header + "\"\n";
-    out += "\nnamespace " + plan.cpp_namespace + " {\n\n";
+    out += "\n" + ConversionForwardDeclarations(plan);
+    out += "namespace " + plan.cpp_namespace + " {\n\n";
     for (const ClassPlan& c : plan.classes)
         out += "class " + c.class_name + ";\nclass " + c.class_name + "Ref;\n";
     if (!plan.classes.empty())
@@ -229,6 +235,7 @@ std::string EmitKindHeader(const KindPlan& plan, const EmitContext& context) {
         out += NestedClassHeader(c);
     out += RootHeader(plan);
     out += "\n}  // namespace " + plan.cpp_namespace + "\n";
+    out += ConversionIncludes(plan, context);
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -69,8 +70,13 @@ class KindGenerator {
 
     Status Add(const Crd& crd) {
         const std::vector<const CrdVersion*> versions = VersionsToGenerate(crd, options_);
-        for (const CrdVersion* version : versions)
-            CTRL_RETURN_IF_ERROR(AddVersion(crd, *version, versions.size() > 1));
+        const CrdVersion* hub = ConversionHub(crd, versions);
+        for (const CrdVersion* version : versions) {
+            std::optional<ConversionPlan> conversion;
+            if (hub != nullptr)
+                conversion = PlanConversion(crd, *version, *hub, versions);
+            CTRL_RETURN_IF_ERROR(AddVersion(crd, *version, versions.size() > 1, std::move(conversion)));
+        }
         return OkStatus();
     }
 
@@ -80,6 +86,13 @@ class KindGenerator {
         for (const auto& [kind, extension] : extensions_) {
             if (!used_extensions_.contains(kind))
                 return BadRequestError("extension for " + kind + ": no such kind is generated");
+        }
+        if (options_.conversion_stubs) {
+            if (files_.empty())
+                return BadRequestError(
+                    "no conversion to write stubs for: no CRD with conversion strategy Webhook is "
+                    "generated in several versions, its storage version among them");
+            return std::move(files_);
         }
         if (files_.empty())
             return BadRequestError(
@@ -106,9 +119,49 @@ class KindGenerator {
     std::vector<std::string>& Warnings() { return warnings_; }
 
   private:
-    Status AddVersion(const Crd& crd, const CrdVersion& version, bool several_versions) {
-        const std::string cpp_namespace = Replace(Replace(options_.cpp_namespace, "{group}", GroupLabel(crd.group)),
-                                                  "{version}", Identifier(version.name));
+    std::string NamespaceOf(const Crd& crd, const CrdVersion& version) const {
+        return Replace(Replace(options_.cpp_namespace, "{group}", GroupLabel(crd.group)), "{version}",
+                       Identifier(version.name));
+    }
+    static std::string FileStemOf(const Crd& crd, const CrdVersion& version, bool several_versions) {
+        return SnakeName(crd.kind) + (several_versions ? "_" + Identifier(version.name) : "");
+    }
+
+    // The hub of a CRD whose conversion strategy is Webhook, generated in several versions: its
+    // storage version. Null (no conversion declared) otherwise, with a warning when the storage
+    // version is not among those generated.
+    const CrdVersion* ConversionHub(const Crd& crd, const std::vector<const CrdVersion*>& versions) {
+        if (crd.conversion_strategy != "Webhook" || versions.size() < 2)
+            return nullptr;
+        for (const CrdVersion* version : versions) {
+            if (version->storage)
+                return version;
+        }
+        warnings_.push_back(crd.source + ": " + crd.name +
+                            ": the storage version, the conversion hub, is not generated: no conversion is declared");
+        return nullptr;
+    }
+
+    ConversionPlan PlanConversion(const Crd& crd, const CrdVersion& version, const CrdVersion& hub,
+                                  const std::vector<const CrdVersion*>& versions) const {
+        ConversionPlan plan;
+        plan.hub = &version == &hub;
+        plan.hub_version = hub.name;
+        const auto peer = [&](const CrdVersion& other) {
+            return ConversionPlan::Peer{other.name, NamespaceOf(crd, other), FileStemOf(crd, other, true) + ".hpp"};
+        };
+        if (!plan.hub)
+            plan.peers.push_back(peer(hub));
+        for (const CrdVersion* other : versions) {
+            if (other != &hub && other != &version)
+                plan.peers.push_back(peer(*other));
+        }
+        return plan;
+    }
+
+    Status AddVersion(const Crd& crd, const CrdVersion& version, bool several_versions,
+                      std::optional<ConversionPlan> conversion) {
+        const std::string cpp_namespace = NamespaceOf(crd, version);
         const std::string qualified = cpp_namespace + "::" + crd.kind;
         if (auto [it, inserted] = kinds_seen_.emplace(qualified, crd.source); !inserted) {
             return BadRequestError(crd.source + ": " + crd.kind + " " + version.name + " would be generated as " +
@@ -128,9 +181,15 @@ class KindGenerator {
             plan.extension_header = it->second.second;
             used_extensions_.insert(crd.kind);
         }
+        plan.conversion = std::move(conversion);
         EmitContext context{std::filesystem::path(crd.source.substr(0, crd.source.find(','))).string(),
-                            options_.include_prefix,
-                            SnakeName(crd.kind) + (several_versions ? "_" + Identifier(version.name) : "")};
+                            options_.include_prefix, FileStemOf(crd, version, several_versions)};
+        if (options_.conversion_stubs) {
+            if (plan.conversion && !plan.conversion->hub)
+                files_.push_back(
+                    GeneratedFile{context.file_stem + "_conversion.cpp", EmitConversionStub(plan, context)});
+            return OkStatus();
+        }
         files_.push_back(GeneratedFile{context.file_stem + ".hpp", EmitKindHeader(plan, context)});
         files_.push_back(GeneratedFile{context.file_stem + ".cpp", EmitKindSource(plan, context)});
 
@@ -182,7 +241,7 @@ StatusOr<std::vector<GeneratedFile>> Generate(const std::vector<InputFile>& inpu
         if (files[i].path == files[i - 1].path)
             return BadRequestError("two generated files would be named " + files[i].path);
     }
-    if (!options.bundle.empty()) {
+    if (!options.bundle.empty() && !options.conversion_stubs) {
         std::vector<std::string> headers;
         std::vector<std::string> sources;
         for (const GeneratedFile& file : files)
@@ -192,6 +251,19 @@ StatusOr<std::vector<GeneratedFile>> Generate(const std::vector<InputFile>& inpu
         SortByPath(files);
     }
     return files;
+}
+
+Status WriteStubFiles(const std::string& directory, const std::vector<GeneratedFile>& files,
+                      std::vector<std::string>& kept) {
+    std::vector<GeneratedFile> fresh;
+    for (const GeneratedFile& file : files) {
+        std::error_code error;
+        if (std::filesystem::exists(std::filesystem::path(directory) / file.path, error))
+            kept.push_back(file.path);
+        else
+            fresh.push_back(file);
+    }
+    return WriteFiles(directory, fresh);
 }
 
 Status WriteFiles(const std::string& directory, const std::vector<GeneratedFile>& files) {

@@ -27,6 +27,10 @@ struct Options {
     // `void ValidateRules(ctrl::scheme::Validation&) const`, which Validate() runs before the
     // schema's checks.
     std::vector<std::string> extensions;
+    // Instead of the kinds: one <kind>_<version>_conversion.cpp per spoke of a CRD whose conversion
+    // strategy is Webhook, defining its ConvertTo and ConvertFrom as a starting point for the author
+    // (WriteStubFiles leaves a file that exists alone).
+    bool conversion_stubs = false;
 };
 
 // One input manifest: its name (as given; the banner shows its base name) and its text.
@@ -52,5 +56,9 @@ StatusOr<std::vector<GeneratedFile>> Generate(const std::vector<InputFile>& inpu
 // Writes files under directory (created when missing); a file whose content is unchanged is not
 // touched, so builds that depend on it do not rerun.
 Status WriteFiles(const std::string& directory, const std::vector<GeneratedFile>& files);
+// Writes the files that do not exist yet under directory (conversion stubs: the author's once
+// written); kept gets the names of those left as they were.
+Status WriteStubFiles(const std::string& directory, const std::vector<GeneratedFile>& files,
+                      std::vector<std::string>& kept);
 
 }  // namespace ctrl::gen

@@ -1,6 +1,7 @@
 // ctrl-gen: generates ctrl typed kinds (C++) from CustomResourceDefinition manifests.
 //   ctrl-gen --output-dir DIR [--namespace NS] [--include-prefix P] [--versions v1,v2] [--kinds A,B]
 //            [--bundle NAME] [--extension Kind=Template:header]... CRD.yaml...
+//   ctrl-gen --conversion-stubs --output-dir DIR [--namespace NS] [--include-prefix P] CRD.yaml...
 // Exit codes: 0 done, 1 bad input (the message names the file, document and schema path), 2 bad usage.
 // Warnings ("ctrl-gen: warning: ..." on stderr, exit 0) name what Validate() checks less than the CRD says.
 
@@ -27,7 +28,12 @@ constexpr const char* kUsage =
     "  --extension K=T:H      kind K (and its view) also derive from the hand-written CRTP template T<Self>\n"
     "                         declared in header H; T may define ValidateRules(ctrl::scheme::Validation&),\n"
     "                         which Validate() runs before the schema's checks (repeatable)\n"
+    "  --conversion-stubs     instead of the kinds, write <kind>_<version>_conversion.cpp for each spoke of a\n"
+    "                         CRD whose conversion strategy is Webhook (its storage version is the hub):\n"
+    "                         ConvertTo and ConvertFrom to edit; an existing file is left as it is\n"
     "  --help                 this text\n"
+    "A CRD whose conversion strategy is Webhook, generated in several versions, gets a hub (its storage version,\n"
+    "naming its spokes) and spokes (naming the hub, declaring ConvertTo and ConvertFrom for the author to define).\n"
     "Each group version's AddToScheme is in <group label>_<version>.hpp (<group label>_<version>_scheme.hpp\n"
     "when a kind's file has that name). Warnings on stderr name what Validate() checks less than the API\n"
     "server: a pattern std::regex cannot compile, a CEL rule (x-kubernetes-validations) outside the subset\n"
@@ -88,6 +94,8 @@ int main(int argc, char** argv) {
             if (!value(list))
                 return Usage("--extension needs a value");
             options.extensions.push_back(list);
+        } else if (arg == "--conversion-stubs") {
+            options.conversion_stubs = true;
         } else if (arg == "--bundle") {
             if (!value(options.bundle))
                 return Usage("--bundle needs a value");
@@ -121,6 +129,16 @@ int main(int argc, char** argv) {
     }
     for (const std::string& warning : warnings)
         std::cerr << "ctrl-gen: warning: " << warning << "\n";
+    if (options.conversion_stubs) {
+        std::vector<std::string> kept;
+        if (ctrl::Status written = ctrl::gen::WriteStubFiles(output_dir, *generated, kept); !written.Ok()) {
+            std::cerr << "ctrl-gen: " << written.Message() << "\n";
+            return 1;
+        }
+        for (const std::string& file : kept)
+            std::cerr << "ctrl-gen: " << output_dir << "/" << file << " exists: left as it is\n";
+        return 0;
+    }
     if (ctrl::Status written = ctrl::gen::WriteFiles(output_dir, *generated); !written.Ok()) {
         std::cerr << "ctrl-gen: " << written.Message() << "\n";
         return 1;

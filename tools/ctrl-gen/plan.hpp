@@ -53,6 +53,22 @@ struct ClassPlan {
     std::vector<FieldPlan> fields;
 };
 
+// A kind version's part in its CRD's conversion, for a CRD whose conversion strategy is Webhook,
+// generated in several versions: its storage version is the hub (webhook::conversion::Hub, naming
+// its spokes), the others are spokes (webhook::conversion::Convertible, naming the hub and
+// declaring ConvertTo and ConvertFrom, which the author defines).
+struct ConversionPlan {
+    // Another generated version of the kind.
+    struct Peer {
+        std::string version;
+        std::string cpp_namespace;
+        std::string header;  // its file name: "config_secret_v1beta1.hpp"
+    };
+    bool hub = false;
+    std::string hub_version;
+    std::vector<Peer> peers;  // the hub's: its spokes; a spoke's: the hub, then the other spokes
+};
+
 // Everything generated for one kind of one served version.
 struct KindPlan {
     const Crd* crd = nullptr;
@@ -63,6 +79,7 @@ struct KindPlan {
     // A hand-written CRTP base of the kind and its view (Options::extensions), and its header.
     std::string extension;
     std::string extension_header;
+    std::optional<ConversionPlan> conversion;
     // What Validate() will check less than the API server does, one line each naming the CRD's
     // source, the field and the schema path: a pattern std::regex cannot compile, a CEL rule outside
     // ctrl::cel's subset or a transition rule.

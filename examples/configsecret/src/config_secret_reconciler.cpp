@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "config_secret_status.hpp"
-#include "configsecret_api/config_secret.hpp"
+#include "configsecret_api/config_secret_v1beta1.hpp"
 #include "secret_content.hpp"
 
 namespace configsecret {
@@ -17,7 +17,7 @@ using ctrl::Result;
 using ctrl::Status;
 using ctrl::StatusOr;
 using ctrl::Task;
-using examples::v1alpha1::ConfigSecret;
+using examples::v1beta1::ConfigSecret;
 namespace controllerutil = ctrl::controllerutil;
 
 // One reconcile of one ConfigSecret: the steps of Reconcile, sharing the object read.
@@ -78,9 +78,10 @@ class ConfigSecretReconciler::Run {
     // Reads the ConfigMap, marks it, and brings the Secret in line.
     Task<StatusOr<SyncOutcome>> Sync() {
         SyncOutcome outcome;
-        const examples::v1alpha1::ConfigSecretSpec spec = cs_.Spec();
-        const std::string config_map_name = spec.ConfigMapName();
-        outcome.secret_name = spec.SecretName().value_or(std::string(cs_.Name()));
+        const examples::v1beta1::ConfigSecretSpecSource source = cs_.Spec().Source();
+        const examples::v1beta1::ConfigSecretSpecTarget target = cs_.Spec().Target();
+        const std::string config_map_name = source.ConfigMap();
+        outcome.secret_name = target.Name().value_or(std::string(cs_.Name()));
 
         CTRL_CO_RETURN_IF_ERROR(co_await ReleaseConfigMaps(config_map_name));
         ctrl::api::ConfigMap config_map;
@@ -95,10 +96,10 @@ class ConfigSecretReconciler::Run {
         CTRL_CO_RETURN_IF_ERROR(co_await MarkConfigMap(config_map), "marking ConfigMap " + config_map_key.String());
 
         const std::optional<std::vector<std::string>> keys =
-            spec.HasKeys() ? std::optional(spec.Keys()) : std::nullopt;  // absent: every key
+            source.HasKeys() ? std::optional(source.Keys()) : std::nullopt;  // absent: every key
         const SecretContent content = ComputeSecretContent(keys, config_map);
         outcome.copied_keys = static_cast<int64_t>(content.data.size());
-        CTRL_CO_RETURN_IF_ERROR(co_await WriteSecret(spec, content, outcome.secret_name, config_map_name));
+        CTRL_CO_RETURN_IF_ERROR(co_await WriteSecret(target, content, outcome.secret_name, config_map_name));
         CTRL_CO_RETURN_IF_ERROR(co_await DeleteOldSecrets(outcome.secret_name));
         outcome.condition = ConditionFor(content, outcome.secret_name, config_map_name);
         co_return outcome;
@@ -115,18 +116,21 @@ class ConfigSecretReconciler::Run {
     }
 
     // Creates or updates the Secret named secret_name to hold content, owned by this ConfigSecret.
-    Task<Status> WriteSecret(const examples::v1alpha1::ConfigSecretSpec& spec, const SecretContent& content,
+    Task<Status> WriteSecret(const examples::v1beta1::ConfigSecretSpecTarget& target, const SecretContent& content,
                              const std::string& secret_name, const std::string& config_map_name) {
         ctrl::api::Secret secret;
         secret.SetNamespace(std::string(cs_.Namespace()));
         secret.SetName(secret_name);
-        const std::string secret_type = spec.SecretType();  // the schema's default when absent
-        const std::map<std::string, std::string> labels = spec.Labels();
+        const std::string secret_type = target.Type();  // the schema's default when absent
+        const std::map<std::string, std::string> labels = target.Labels();
+        const std::map<std::string, std::string> annotations = target.Annotations();
         const controllerutil::MutateFunction mutate = [&]() -> Status {
             if (secret.Uid().empty())
                 secret.SetType(secret_type);  // immutable once created
             for (const auto& [key, value] : labels)
                 secret.SetLabel(key, value);
+            for (const auto& [key, value] : annotations)
+                secret.SetAnnotation(key, value);
             for (const std::string& key : secret.DataKeys())
                 if (!content.data.contains(key))
                     secret.RemoveDataValue(key);
@@ -163,7 +167,7 @@ class ConfigSecretReconciler::Run {
         return condition;
     }
 
-    // Deletes the Secrets this ConfigSecret controls under another name (spec.secretName changed).
+    // Deletes the Secrets this ConfigSecret controls under another name (spec.target.name changed).
     Task<Status> DeleteOldSecrets(const std::string& current) {
         ctrl::api::SecretList secrets;
         const std::string ns(cs_.Namespace());

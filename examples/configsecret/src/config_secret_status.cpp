@@ -26,10 +26,10 @@ ctrl::api::Condition NotReady(std::string_view reason, std::string message) {
     return ReadyCondition("False", reason, std::move(message));
 }
 
-bool ApplyStatus(examples::v1alpha1::ConfigSecret& object, const SyncOutcome& outcome, ctrl::api::Timestamp now) {
+bool ApplyStatus(examples::v1beta1::ConfigSecret& object, const SyncOutcome& outcome, ctrl::api::Timestamp now) {
     const ctrl::Object before = object.DeepCopy();
     const int64_t generation = object.Generation();
-    examples::v1alpha1::ConfigSecretStatusRef status = object.MutableStatus();
+    examples::v1beta1::ConfigSecretStatusRef status = object.MutableStatus();
     status.SetObservedGeneration(generation);
     status.SetSecretName(outcome.secret_name);
     status.SetCopiedKeys(outcome.copied_keys);

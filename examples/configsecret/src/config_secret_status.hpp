@@ -6,7 +6,7 @@
 
 #include <ctrl/ctrl.hpp>
 
-#include "configsecret_api/config_secret.hpp"
+#include "configsecret_api/config_secret_v1beta1.hpp"
 
 namespace configsecret {
 
@@ -27,6 +27,6 @@ ctrl::api::Condition NotReady(std::string_view reason, std::string message);
 
 // Writes outcome into object's status (observedGeneration, secretName, copiedKeys, the Ready
 // condition, whose lastTransitionTime changes only with its status); returns whether it changed.
-bool ApplyStatus(examples::v1alpha1::ConfigSecret& object, const SyncOutcome& outcome, ctrl::api::Timestamp now);
+bool ApplyStatus(examples::v1beta1::ConfigSecret& object, const SyncOutcome& outcome, ctrl::api::Timestamp now);
 
 }  // namespace configsecret

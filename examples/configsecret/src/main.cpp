@@ -1,5 +1,7 @@
-// configsecret-operator: keeps a Secret for each ConfigSecret (examples.ctrl.dev/v1alpha1) holding
-// chosen keys of a ConfigMap. Flags: those of every ctrl operator (--kubeconfig, --leader-elect,
+// configsecret-operator: keeps a Secret for each ConfigSecret (examples.ctrl.dev/v1beta1, also served
+// as v1alpha1) holding chosen keys of a ConfigMap, and serves the conversion webhook between the two
+// versions (HTTPS on port 9443, the certificate from /tmp/k8s-webhook-server/serving-certs, as
+// controller-runtime's defaults). Flags: those of every ctrl operator (--kubeconfig, --leader-elect,
 // --metrics-bind-address, --health-probe-bind-address, -v ...; --help lists them).
 
 #include <cstdio>
@@ -8,7 +10,9 @@
 #include <ctrl/ctrl.hpp>
 
 #include "config_secret_reconciler.hpp"
+#include "config_secret_webhook.hpp"
 #include "configsecret_api/examples_v1alpha1.hpp"
+#include "configsecret_api/examples_v1beta1.hpp"
 
 namespace {
 
@@ -34,6 +38,8 @@ int main(int argc, char** argv) {
     ctrl::Status registered = ctrl::api::AddAllBuiltinsToScheme(*scheme);
     if (registered.Ok())
         registered = examples::v1alpha1::AddToScheme(*scheme);
+    if (registered.Ok())
+        registered = examples::v1beta1::AddToScheme(*scheme);
     if (!registered.Ok())
         return Fail(1, registered, "registering the kinds");
 
@@ -50,6 +56,9 @@ int main(int argc, char** argv) {
     const ctrl::Status setup = configsecret::SetupWithManager(**mgr);
     if (!setup.Ok())
         return Fail(1, setup, "setting up the ConfigSecret controller");
+    const ctrl::Status webhook = configsecret::SetupWebhookWithManager(**mgr);
+    if (!webhook.Ok())
+        return Fail(1, webhook, "setting up the ConfigSecret conversion webhook");
 
     ctrl::Log().WithName("setup").Info("Starting the manager", "config", config->source);
     const ctrl::Status stopped = (*mgr)->Start(ctrl::SetupSignalHandler());

@@ -3,15 +3,15 @@
 #include <vector>
 
 #include "config_secret_reconciler.hpp"
-#include "configsecret_api/config_secret.hpp"
+#include "configsecret_api/config_secret_v1beta1.hpp"
 
 namespace configsecret {
 
 ctrl::Status SetupWithManager(ctrl::Manager& mgr) {
     const std::string field(kConfigMapNameField);
-    CTRL_RETURN_IF_ERROR(mgr.IndexField<examples::v1alpha1::ConfigSecret>(field, [](const ctrl::Object& object) {
-        const examples::v1alpha1::ConfigSecretView config_secret(object);
-        return std::vector<std::string>{std::string(config_secret.Spec().ConfigMapName())};
+    CTRL_RETURN_IF_ERROR(mgr.IndexField<examples::v1beta1::ConfigSecret>(field, [](const ctrl::Object& object) {
+        const examples::v1beta1::ConfigSecretView config_secret(object);
+        return std::vector<std::string>{config_secret.Spec().Source().ConfigMap()};
     }));
 
     // A ConfigMap's events concern the ConfigSecrets of its namespace that name it. The lambda
@@ -19,7 +19,7 @@ ctrl::Status SetupWithManager(ctrl::Manager& mgr) {
     const ctrl::cache::Cache& cache = mgr.GetCache();
     const auto users_of = [&cache, field](const ctrl::Context&, const ctrl::Object& config_map) {
         std::vector<ctrl::Request> requests;
-        auto users = cache.ListSharedNow<examples::v1alpha1::ConfigSecret>(
+        auto users = cache.ListSharedNow<examples::v1beta1::ConfigSecret>(
             ctrl::client::InNamespace(std::string(config_map.Namespace())),
             ctrl::client::MatchingFields(field, std::string(config_map.Name())));
         if (!users.Ok())
@@ -32,7 +32,7 @@ ctrl::Status SetupWithManager(ctrl::Manager& mgr) {
     auto reconciler = std::make_shared<ConfigSecretReconciler>(mgr.GetClient(), mgr.GetScheme(),
                                                                mgr.GetEventRecorderFor("configsecret-controller"));
     return ctrl::NewControllerManagedBy(mgr)
-        .For<examples::v1alpha1::ConfigSecret>()
+        .For<examples::v1beta1::ConfigSecret>()
         .Owns<ctrl::api::Secret>()
         .Watches<ctrl::api::ConfigMap>(config_map_to_users)
         .Complete(reconciler);

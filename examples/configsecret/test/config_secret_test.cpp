@@ -1,7 +1,8 @@
 // The ConfigSecret controller against a real kube-apiserver + etcd (ctrl::envtest, with the
-// project's CRD), run by a Manager in this process as the operator runs it: the Secret it keeps,
-// its status, the ConfigMap watch, the finalizer, a renamed Secret, and what the API server's
-// schema validation refuses.
+// project's CRD), run by a Manager in this process as the operator runs it, with its conversion
+// webhook (the tests write v1alpha1 ConfigSecrets; v1beta1 is stored and reconciled): the Secret
+// it keeps, its status, the ConfigMap watch, the finalizer, a renamed Secret, what the API server's
+// schema validation refuses, and a ConfigSecret read back in both versions.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -20,8 +21,10 @@
 #include <ctrl/envtest/environment.hpp>
 
 #include "config_secret_reconciler.hpp"
-#include "configsecret_api/config_secret.hpp"
+#include "config_secret_webhook.hpp"
+#include "configsecret_api/config_secret_v1alpha1.hpp"
 #include "configsecret_api/examples_v1alpha1.hpp"
+#include "configsecret_api/examples_v1beta1.hpp"
 #include "secret_content.hpp"
 
 namespace configsecret {
@@ -36,12 +39,14 @@ class ControlPlane final : public ::testing::Environment {
     void SetUp() override {
         ctrl::envtest::EnvironmentOptions options;
         options.crd_paths = {CONFIGSECRET_CRD_DIR};
+        options.webhook = ctrl::envtest::WebhookInstallOptions{};  // the CRD's conversion: this process
         env_ = std::make_unique<ctrl::envtest::Environment>(std::move(options));
         const ctrl::StatusOr<ctrl::rest::Config> config = env_->Start();
         ASSERT_TRUE(config.Ok()) << config.GetStatus();
     }
     void TearDown() override { env_->Stop(); }
     static const ctrl::rest::Config& Config() { return env_->Config(); }
+    static const ctrl::envtest::InstalledWebhooks& Webhooks() { return env_->Webhooks(); }
 
   private:
     static inline std::unique_ptr<ctrl::envtest::Environment> env_;
@@ -67,6 +72,7 @@ class ConfigSecretTest : public ::testing::Test {
         auto scheme = std::make_shared<ctrl::scheme::Scheme>();
         ASSERT_TRUE(ctrl::api::AddAllBuiltinsToScheme(*scheme).Ok());
         ASSERT_TRUE(examples::v1alpha1::AddToScheme(*scheme).Ok());
+        ASSERT_TRUE(examples::v1beta1::AddToScheme(*scheme).Ok());
         ctrl::client::Options client_options;
         client_options.scheme = scheme;
         auto client = ctrl::client::New(ControlPlane::Config(), io_.get_executor(), client_options);
@@ -86,11 +92,16 @@ class ConfigSecretTest : public ::testing::Test {
         options.metrics.bind_address = "0";
         options.health_probe_bind_address = "0";
         options.cache.default_namespaces = {ns_};
+        const ctrl::envtest::InstalledWebhooks& webhooks = ControlPlane::Webhooks();
+        options.webhook = {.host = webhooks.host, .port = webhooks.port, .cert_dir = webhooks.cert_dir};
         auto mgr = ctrl::manager::New(ControlPlane::Config(), std::move(options));
         ASSERT_TRUE(mgr.Ok()) << mgr.GetStatus();
         mgr_ = std::move(mgr).Value();
         ASSERT_TRUE(SetupWithManager(*mgr_).Ok());
+        ASSERT_TRUE(SetupWebhookWithManager(*mgr_).Ok());
         done_ = std::async(std::launch::async, [this] { return mgr_->Start(stop_); });
+        ASSERT_TRUE(Eventually([&] { return mgr_->ReadyzChecks()["webhook-server"].Ok(); }))
+            << "the conversion webhook serves";
     }
     void TearDown() override {
         stop_.Cancel();
@@ -243,6 +254,20 @@ TEST_F(ConfigSecretTest, DeletingReleasesTheConfigMapThenTheFinalizerLetsGo) {
     ctrl::api::ConfigMap config_map;
     ASSERT_TRUE(Run(client_->Get(Deadline(), ctrl::ObjectKey(ns_, "app"), config_map)).Ok());
     EXPECT_FALSE(config_map.Annotation(kUsedByAnnotation)) << "released before the object went";
+}
+
+TEST_F(ConfigSecretTest, AV1alpha1ConfigSecretIsStoredAsV1beta1AndReadsBackAsItWasWritten) {
+    CreateConfigMap("app", {{"k", "v"}});
+    ASSERT_TRUE(CreateConfigSecret(R"({"configMapName":"app","keys":["k"],"secretName":"kept"})").Ok());
+    examples::v1beta1::ConfigSecret hub;
+    ASSERT_TRUE(Run(client_->Get(Deadline(), ctrl::ObjectKey(ns_, "creds"), hub)).Ok());
+    EXPECT_EQ(hub.Spec().Source().ConfigMap(), "app");
+    EXPECT_EQ(hub.Spec().Target().Name(), "kept");
+    const std::optional<ConfigSecret> spoke = GetConfigSecret();
+    ASSERT_TRUE(spoke);
+    EXPECT_EQ(spoke->NestedMap({"spec"})->ToJson(),
+              R"({"configMapName":"app","keys":["k"],"secretName":"kept","secretType":"Opaque"})");
+    EXPECT_TRUE(Eventually([&] { return GetSecret("kept").has_value(); }));
 }
 
 TEST_F(ConfigSecretTest, TheSchemaRefusesWhatValidateRefuses) {

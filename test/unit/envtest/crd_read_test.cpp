@@ -72,5 +72,24 @@ TEST_F(CrdReadTest, RefusesMalformedYamlAndOldCrdVersionsNamingTheFile) {
     EXPECT_THAT(old.GetStatus().ToString(), HasSubstr("v1beta1"));
 }
 
+TEST(PointConversionAtTest, PointsAWebhookConversionAtTheLocalServerAndLeavesOthersAlone) {
+    const std::string converted = Crd("dogs") + "  conversion:\n    strategy: Webhook\n    webhook:\n"
+                                                "      clientConfig: {service: {name: s, namespace: n, path: /convert}}\n";
+    auto crds = ReadCRDs({.manifests = {converted, Crd("cows")}});
+    ASSERT_TRUE(crds.Ok()) << crds.GetStatus();
+    ASSERT_EQ(crds->size(), 2u);
+    const ConversionWebhookClient client{"https://127.0.0.1:9443/convert", "-----BEGIN CERTIFICATE-----\n"};
+    for (api::CustomResourceDefinition& crd : *crds)
+        ASSERT_TRUE(PointConversionAt(crd, client).Ok());
+    const api::CustomResourceDefinition& dogs = (*crds)[0];
+    EXPECT_EQ(*dogs.NestedString({"spec", "conversion", "webhook", "clientConfig", "url"}), client.url);
+    EXPECT_EQ(*dogs.NestedString({"spec", "conversion", "webhook", "clientConfig", "caBundle"}),
+              "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==");
+    EXPECT_FALSE(dogs.HasNestedField({"spec", "conversion", "webhook", "clientConfig", "service"}));
+    EXPECT_EQ(*dogs.NestedStringSlice({"spec", "conversion", "webhook", "conversionReviewVersions"}),
+              (std::vector<std::string>{"v1", "v1beta1"}));
+    EXPECT_FALSE((*crds)[1].HasNestedField({"spec", "conversion"})) << "a CRD that does not convert is left alone";
+}
+
 }  // namespace
 }  // namespace ctrl::envtest
