@@ -73,8 +73,9 @@ TEST_F(CrdReadTest, RefusesMalformedYamlAndOldCrdVersionsNamingTheFile) {
 }
 
 TEST(PointConversionAtTest, PointsAWebhookConversionAtTheLocalServerAndLeavesOthersAlone) {
-    const std::string converted = Crd("dogs") + "  conversion:\n    strategy: Webhook\n    webhook:\n"
-                                                "      clientConfig: {service: {name: s, namespace: n, path: /convert}}\n";
+    const std::string converted = Crd("dogs") +
+                                  "  conversion:\n    strategy: Webhook\n    webhook:\n"
+                                  "      clientConfig: {service: {name: s, namespace: n, path: /convert}}\n";
     auto crds = ReadCRDs({.manifests = {converted, Crd("cows")}});
     ASSERT_TRUE(crds.Ok()) << crds.GetStatus();
     ASSERT_EQ(crds->size(), 2u);
