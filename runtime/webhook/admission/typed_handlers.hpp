@@ -29,7 +29,7 @@ inline Response FromVerdict(Verdict verdict) {
 }
 
 template <scheme::TypedObject T>
-Task<Response> Validate(std::shared_ptr<Validator<T>> validator, Context ctx, const Request& request) {
+Task<Response> Validate(Context ctx, std::shared_ptr<Validator<T>> validator, const Request& request) {
     switch (request.operation) {
         case Operation::kConnect:
             co_return Allowed();
@@ -61,7 +61,7 @@ Task<Response> Validate(std::shared_ptr<Validator<T>> validator, Context ctx, co
 }
 
 template <scheme::TypedObject T>
-Task<Response> Default(std::shared_ptr<Defaulter<T>> defaulter, Context ctx, const Request& request) {
+Task<Response> Default(Context ctx, std::shared_ptr<Defaulter<T>> defaulter, const Request& request) {
     if (request.operation != Operation::kCreate && request.operation != Operation::kUpdate)
         co_return Allowed();
     StatusOr<T> object = Decode<T>(request.object, "object");
@@ -78,7 +78,7 @@ Task<Response> Default(std::shared_ptr<Defaulter<T>> defaulter, Context ctx, con
 template <scheme::TypedObject T>
 Handler ValidatingHandler(std::shared_ptr<Validator<T>> validator) {
     return [validator](Context ctx, const Request& request) {
-        return internal::Validate<T>(validator, std::move(ctx), request);
+        return internal::Validate<T>(std::move(ctx), validator, request);
     };
 }
 
@@ -86,7 +86,7 @@ Handler ValidatingHandler(std::shared_ptr<Validator<T>> validator) {
 template <scheme::TypedObject T>
 Handler DefaultingHandler(std::shared_ptr<Defaulter<T>> defaulter) {
     return [defaulter](Context ctx, const Request& request) {
-        return internal::Default<T>(defaulter, std::move(ctx), request);
+        return internal::Default<T>(std::move(ctx), defaulter, request);
     };
 }
 
