@@ -8,9 +8,12 @@
 #include <utility>
 
 #include "ctrl/log/log.hpp"
+#include "ctrl/webhook/internal/review_body.hpp"
 
 namespace ctrl::webhook::admission {
 namespace {
+
+using webhook::internal::JsonAnswer;
 
 constexpr char kReviewKey = 0;  // the address keys the request in a Context
 
@@ -42,20 +45,9 @@ std::optional<std::chrono::milliseconds> ParseGoDuration(std::string_view text) 
     return total;
 }
 
-server::ServerResponse JsonAnswer(std::string body) {
-    server::ServerResponse response;
-    response.content_type = "application/json";
-    response.body = std::move(body);
-    return response;
-}
-
 Task<server::ServerResponse> ServeOne(Handler handler, const server::ServerRequest& http) {
-    const std::optional<std::string_view> content_type = http.Header("Content-Type");
-    if (!content_type || !content_type->starts_with("application/json")) {
-        co_return JsonAnswer(EncodeReview(
-            "", "",
-            Errored(400, "contentType=" + std::string(content_type.value_or("")) + ", expected application/json")));
-    }
+    if (std::optional<std::string> problem = internal::ContentTypeProblem(http))
+        co_return JsonAnswer(EncodeReview("", "", Errored(400, std::move(*problem))));
     StatusOr<Review> review = DecodeReview(http.body);
     if (!review.Ok()) {
         log::Logger().WithName("webhook").Error(review.GetStatus(), "unable to decode the request");

@@ -4,6 +4,7 @@
 
 #include "ctrl/client/patch.hpp"
 #include "ctrl/core/base64.hpp"
+#include "ctrl/webhook/internal/review_body.hpp"
 
 namespace ctrl::webhook::admission {
 namespace {
@@ -153,21 +154,10 @@ Response PatchResponse(const Object& original, const Object& modified) {
 }
 
 StatusOr<Review> DecodeReview(std::string_view body) {
-    if (body.empty())
-        return BadRequestError("AdmissionReview: the request body is empty");
-    StatusOr<Object> parsed = Object::Parse(body);
-    if (!parsed.Ok())
-        return BadRequestError("AdmissionReview: " + parsed.GetStatus().Message());
-    const Object& review = *parsed;
-    if (!review.IsJsonObject())
-        return BadRequestError("AdmissionReview: the body is not a JSON object");
+    CTRL_ASSIGN_OR_RETURN(const Object review,
+                          webhook::internal::ParseReview(body, {"AdmissionReview", kReviewV1, kReviewV1Beta1}));
     Review out;
     out.api_version = std::string(review.ApiVersion());
-    if (review.Kind() != "AdmissionReview" || (out.api_version != kReviewV1 && out.api_version != kReviewV1Beta1))
-        return BadRequestError("AdmissionReview: the body is a " + std::string(review.ApiVersion()) + " " +
-                               std::string(review.Kind()) + ", not an admission.k8s.io/v1 AdmissionReview");
-    if (!review.HasNestedField({"request"}))
-        return BadRequestError("AdmissionReview: no request");
     Request& request = out.request;
     request.uid = RequestString(review, "uid");
     if (request.uid.empty())

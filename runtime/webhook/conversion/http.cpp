@@ -5,16 +5,12 @@
 #include <utility>
 
 #include "ctrl/log/log.hpp"
+#include "ctrl/webhook/internal/review_body.hpp"
 
 namespace ctrl::webhook::conversion {
 namespace {
 
-server::ServerResponse JsonAnswer(std::string body) {
-    server::ServerResponse response;
-    response.content_type = "application/json";
-    response.body = std::move(body);
-    return response;
-}
+using webhook::internal::JsonAnswer;
 
 Response Unreadable(std::string message) {
     Response response;
@@ -24,11 +20,8 @@ Response Unreadable(std::string message) {
 
 Task<server::ServerResponse> ServeOne(std::shared_ptr<const Registry> registry, const server::ServerRequest& http) {
     const log::Logger logger = log::Logger().WithName("conversion-webhook");
-    const std::optional<std::string_view> content_type = http.Header("Content-Type");
-    if (!content_type || !content_type->starts_with("application/json"))
-        co_return JsonAnswer(EncodeReview(
-            "", "",
-            Unreadable("contentType=" + std::string(content_type.value_or("")) + ", expected application/json")));
+    if (std::optional<std::string> problem = webhook::internal::ContentTypeProblem(http))
+        co_return JsonAnswer(EncodeReview("", "", Unreadable(std::move(*problem))));
     StatusOr<Review> review = DecodeReview(http.body);
     if (!review.Ok()) {
         logger.Error(review.GetStatus(), "failed to read conversion request");

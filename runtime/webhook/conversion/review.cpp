@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "ctrl/core/json_string.hpp"
+#include "ctrl/webhook/internal/review_body.hpp"
 
 namespace ctrl::webhook::conversion {
 namespace {
@@ -38,21 +39,10 @@ Status CheckObject(const Object& object, std::size_t index) {
 }  // namespace
 
 StatusOr<Review> DecodeReview(std::string_view body) {
-    if (body.empty())
-        return BadRequestError("ConversionReview: the request body is empty");
-    StatusOr<Object> parsed = Object::Parse(body);
-    if (!parsed.Ok())
-        return BadRequestError("ConversionReview: " + parsed.GetStatus().Message());
-    const Object& review = *parsed;
-    if (!review.IsJsonObject())
-        return BadRequestError("ConversionReview: the body is not a JSON object");
+    CTRL_ASSIGN_OR_RETURN(const Object review,
+                          webhook::internal::ParseReview(body, {"ConversionReview", kReviewV1, kReviewV1Beta1}));
     Review out;
     out.api_version = std::string(review.ApiVersion());
-    if (review.Kind() != "ConversionReview" || (out.api_version != kReviewV1 && out.api_version != kReviewV1Beta1))
-        return BadRequestError("ConversionReview: the body is a " + out.api_version + " " + std::string(review.Kind()) +
-                               ", not an apiextensions.k8s.io/v1 ConversionReview");
-    if (!review.HasNestedField({"request"}))
-        return BadRequestError("ConversionReview: no request");
     StatusOr<std::string> uid = review.NestedString({"request", "uid"});
     if (!uid.Ok() || uid->empty())
         return BadRequestError("ConversionReview: request.uid is missing or not a string");
