@@ -13,59 +13,13 @@
 
 #include <exception>
 
+#include "ctrl/server/internal/openssl_util.hpp"
 #include "ctrl/server/internal/tls_native.hpp"
 
 namespace ctrl::server::internal {
 namespace {
 
 namespace ssl = boost::asio::ssl;
-
-std::string OpenSslError() {
-    const unsigned long code = ERR_get_error();
-    ERR_clear_error();
-    if (code == 0)
-        return "unknown error";
-    const char* reason = ERR_reason_error_string(code);
-    return reason ? reason : "error " + std::to_string(code);
-}
-
-// Frees an OpenSSL object at scope exit.
-template <typename T, void (*Free)(T*)>
-struct Owned {
-    T* p = nullptr;
-    ~Owned() {
-        if (p)
-            Free(p);
-    }
-};
-
-std::string ToPem(int (*write)(BIO*, void*), void* what) {
-    Owned<BIO, BIO_free_all> bio{BIO_new(BIO_s_mem())};
-    if (!bio.p || write(bio.p, what) != 1)
-        return "";
-    char* data = nullptr;
-    const long size = BIO_get_mem_data(bio.p, &data);
-    return std::string(data, static_cast<size_t>(size));
-}
-
-int WriteCert(BIO* bio, void* x509) {
-    return PEM_write_bio_X509(bio, static_cast<X509*>(x509));
-}
-int WriteKey(BIO* bio, void* key) {
-    return PEM_write_bio_PrivateKey(bio, static_cast<EVP_PKEY*>(key), nullptr, nullptr, 0, nullptr, nullptr);
-}
-
-bool AddExtension(X509* cert, int nid, const std::string& value) {
-    X509V3_CTX ctx;
-    X509V3_set_ctx_nodb(&ctx);
-    X509V3_set_ctx(&ctx, cert, cert, nullptr, nullptr, 0);
-    X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, nid, value.c_str());
-    if (!ext)
-        return false;
-    const bool added = X509_add_ext(cert, ext, -1) == 1;
-    X509_EXTENSION_free(ext);
-    return added;
-}
 
 std::string HostName() {
     char name[256] = {};
@@ -77,38 +31,38 @@ std::string HostName() {
 }  // namespace
 
 StatusOr<SelfSignedCertificate> GenerateSelfSignedCertificate() {
-    Owned<EVP_PKEY, EVP_PKEY_free> key{EVP_EC_gen("P-256")};
-    Owned<X509, X509_free> cert{X509_new()};
-    if (!key.p || !cert.p)
-        return InternalError("generating a self-signed certificate: " + OpenSslError());
+    OwnedKey key(EVP_EC_gen("P-256"));
+    OwnedCert cert(X509_new());
+    if (!key || !cert)
+        return InternalError("generating a self-signed certificate: " + OpenSslReason("unknown error"));
     unsigned char serial_bytes[16];
-    Owned<BIGNUM, BN_free> serial{nullptr};
     if (RAND_bytes(serial_bytes, sizeof(serial_bytes)) != 1)
-        return InternalError("generating a self-signed certificate: " + OpenSslError());
+        return InternalError("generating a self-signed certificate: " + OpenSslReason("unknown error"));
     serial_bytes[0] &= 0x7f;  // a positive serial
-    serial.p = BN_bin2bn(serial_bytes, sizeof(serial_bytes), nullptr);
+    std::unique_ptr<BIGNUM, OpenSslFree<BIGNUM, BN_free>> serial(
+        BN_bin2bn(serial_bytes, sizeof(serial_bytes), nullptr));
     const std::string host = HostName();
     std::string sans = "DNS:localhost,IP:127.0.0.1,IP:::1";
     if (!host.empty() && host != "localhost")
         sans += ",DNS:" + host;
-    X509_NAME* name = X509_get_subject_name(cert.p);
+    X509* self = cert.get();
+    X509_NAME* name = X509_get_subject_name(self);
     const std::string common_name = "ctrl-metrics@" + std::to_string(time(nullptr));
     const bool ok =
-        X509_set_version(cert.p, 2) == 1 && serial.p && BN_to_ASN1_INTEGER(serial.p, X509_get_serialNumber(cert.p)) &&
-        X509_gmtime_adj(X509_getm_notBefore(cert.p), -3600) &&
-        X509_gmtime_adj(X509_getm_notAfter(cert.p), 365L * 86400) &&
+        X509_set_version(self, 2) == 1 && serial && BN_to_ASN1_INTEGER(serial.get(), X509_get_serialNumber(self)) &&
+        X509_gmtime_adj(X509_getm_notBefore(self), -3600) && X509_gmtime_adj(X509_getm_notAfter(self), 365L * 86400) &&
         X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
                                    reinterpret_cast<const unsigned char*>(common_name.c_str()), -1, -1, 0) == 1 &&
-        X509_set_issuer_name(cert.p, name) == 1 && X509_set_pubkey(cert.p, key.p) == 1 &&
-        AddExtension(cert.p, NID_basic_constraints, "critical,CA:TRUE") &&
-        AddExtension(cert.p, NID_key_usage, "critical,digitalSignature,keyCertSign") &&
-        AddExtension(cert.p, NID_ext_key_usage, "serverAuth") && AddExtension(cert.p, NID_subject_alt_name, sans) &&
-        X509_sign(cert.p, key.p, EVP_sha256()) > 0;
+        X509_set_issuer_name(self, name) == 1 && X509_set_pubkey(self, key.get()) == 1 &&
+        AddExtension(self, self, NID_basic_constraints, "critical,CA:TRUE") &&
+        AddExtension(self, self, NID_key_usage, "critical,digitalSignature,keyCertSign") &&
+        AddExtension(self, self, NID_ext_key_usage, "serverAuth") &&
+        AddExtension(self, self, NID_subject_alt_name, sans) && X509_sign(self, key.get(), EVP_sha256()) > 0;
     if (!ok)
-        return InternalError("generating a self-signed certificate: " + OpenSslError());
-    SelfSignedCertificate out{ToPem(WriteCert, cert.p), ToPem(WriteKey, key.p)};
+        return InternalError("generating a self-signed certificate: " + OpenSslReason("unknown error"));
+    SelfSignedCertificate out{CertificatePem(self), PrivateKeyPem(key.get())};
     if (out.cert_pem.empty() || out.key_pem.empty())
-        return InternalError("encoding a self-signed certificate: " + OpenSslError());
+        return InternalError("encoding a self-signed certificate: " + OpenSslReason("unknown error"));
     return out;
 }
 

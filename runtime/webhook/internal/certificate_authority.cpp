@@ -13,81 +13,37 @@
 #include <algorithm>
 #include <memory>
 
+#include "ctrl/server/internal/openssl_util.hpp"
+
 namespace ctrl::webhook::internal {
 namespace {
 
-template <typename T, void (*Free)(T*)>
-struct Deleter {
-    void operator()(T* p) const { Free(p); }
-};
-using Key = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY, EVP_PKEY_free>>;
-using Cert = std::unique_ptr<X509, Deleter<X509, X509_free>>;
-using Bio = std::unique_ptr<BIO, Deleter<BIO, BIO_free_all>>;
+using server::internal::AddExtension;
+using server::internal::OpenSslFree;
+using server::internal::OwnedCert;
+using server::internal::OwnedKey;
+using server::internal::ParseCertificatePem;
+using server::internal::ParsePrivateKeyPem;
+using server::internal::ToTimePoint;
 
 std::string OpenSslError(std::string_view what) {
-    const unsigned long code = ERR_get_error();
-    ERR_clear_error();
-    const char* reason = code ? ERR_reason_error_string(code) : nullptr;
-    return std::string(what) + ": " + (reason ? reason : "OpenSSL error " + std::to_string(code));
-}
-
-std::string ToPem(X509* cert) {
-    Bio bio(BIO_new(BIO_s_mem()));
-    if (!bio || PEM_write_bio_X509(bio.get(), cert) != 1)
-        return "";
-    char* data = nullptr;
-    const long size = BIO_get_mem_data(bio.get(), &data);
-    return std::string(data, static_cast<std::size_t>(size));
-}
-
-std::string ToPem(EVP_PKEY* key) {
-    Bio bio(BIO_new(BIO_s_mem()));
-    if (!bio || PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr) != 1)
-        return "";
-    char* data = nullptr;
-    const long size = BIO_get_mem_data(bio.get(), &data);
-    return std::string(data, static_cast<std::size_t>(size));
-}
-
-Cert ParseCert(std::string_view pem) {
-    Bio bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-    Cert cert(bio ? PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr) : nullptr);
-    ERR_clear_error();
-    return cert;
-}
-
-Key ParseKey(std::string_view pem) {
-    Bio bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-    Key key(bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr) : nullptr);
-    ERR_clear_error();
-    return key;
-}
-
-bool AddExtension(X509* cert, X509* issuer, int nid, const std::string& value) {
-    X509V3_CTX ctx;
-    X509V3_set_ctx_nodb(&ctx);
-    X509V3_set_ctx(&ctx, issuer, cert, nullptr, nullptr, 0);
-    X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, nid, value.c_str());
-    if (!ext)
-        return false;
-    const bool added = X509_add_ext(cert, ext, -1) == 1;
-    X509_EXTENSION_free(ext);
-    return added;
+    return std::string(what) + ": " + server::internal::OpenSslReason("OpenSSL error 0");
 }
 
 // A certificate for key, named common_name, valid from an hour ago for validity (capped at
 // not_after_cap when given), with a random positive serial.
-Cert NewCertificate(EVP_PKEY* key, std::string_view common_name, std::chrono::seconds validity,
-                    std::chrono::system_clock::time_point now, const ASN1_TIME* not_after_cap) {
+OwnedCert NewCertificate(EVP_PKEY* key, std::string_view common_name, std::chrono::seconds validity,
+                         std::chrono::system_clock::time_point now, const ASN1_TIME* not_after_cap) {
     time_t base = std::chrono::system_clock::to_time_t(now);
     // Valid from a little before now, for clocks behind ours: an hour, or a tenth of a short validity.
     const long backdate = std::min<long>(3600, static_cast<long>(validity.count() / 10));
-    Cert cert(X509_new());
+    OwnedCert cert(X509_new());
     unsigned char serial_bytes[16];
     if (!cert || RAND_bytes(serial_bytes, sizeof(serial_bytes)) != 1)
         return nullptr;
     serial_bytes[0] &= 0x7f;
-    std::unique_ptr<BIGNUM, Deleter<BIGNUM, BN_free>> serial(BN_bin2bn(serial_bytes, sizeof(serial_bytes), nullptr));
+    std::unique_ptr<BIGNUM, OpenSslFree<BIGNUM, BN_free>> serial(
+        BN_bin2bn(serial_bytes, sizeof(serial_bytes), nullptr));
     X509_NAME* name = X509_get_subject_name(cert.get());
     const std::string cn(common_name);
     const bool ok = serial && X509_set_version(cert.get(), 2) == 1 &&
@@ -104,21 +60,14 @@ Cert NewCertificate(EVP_PKEY* key, std::string_view common_name, std::chrono::se
     return cert;
 }
 
-std::chrono::system_clock::time_point ToTimePoint(const ASN1_TIME* time) {
-    struct tm parts {};
-    if (time == nullptr || ASN1_TIME_to_tm(time, &parts) != 1)
-        return {};
-    return std::chrono::system_clock::from_time_t(timegm(&parts));
-}
-
 }  // namespace
 
 StatusOr<PemPair> NewCertificateAuthority(std::string_view common_name, std::chrono::seconds validity,
                                           std::chrono::system_clock::time_point now) {
-    Key key(EVP_EC_gen("P-256"));
+    OwnedKey key(EVP_EC_gen("P-256"));
     if (!key)
         return InternalError(OpenSslError("generating the CA key"));
-    Cert cert = NewCertificate(key.get(), common_name, validity, now, nullptr);
+    OwnedCert cert = NewCertificate(key.get(), common_name, validity, now, nullptr);
     const bool ok = cert && X509_set_issuer_name(cert.get(), X509_get_subject_name(cert.get())) == 1 &&
                     AddExtension(cert.get(), cert.get(), NID_basic_constraints, "critical,CA:TRUE") &&
                     AddExtension(cert.get(), cert.get(), NID_key_usage, "critical,digitalSignature,keyCertSign") &&
@@ -126,19 +75,19 @@ StatusOr<PemPair> NewCertificateAuthority(std::string_view common_name, std::chr
                     X509_sign(cert.get(), key.get(), EVP_sha256()) > 0;
     if (!ok)
         return InternalError(OpenSslError("making the CA certificate"));
-    return PemPair{ToPem(cert.get()), ToPem(key.get())};
+    return PemPair{server::internal::CertificatePem(cert.get()), server::internal::PrivateKeyPem(key.get())};
 }
 
 StatusOr<PemPair> IssueServingCertificate(const PemPair& ca, const std::vector<std::string>& dns_names,
                                           const std::vector<std::string>& ips, std::chrono::seconds validity,
                                           std::chrono::system_clock::time_point now) {
-    Cert ca_cert = ParseCert(ca.cert);
-    Key ca_key = ParseKey(ca.key);
+    OwnedCert ca_cert = ParseCertificatePem(ca.cert);
+    OwnedKey ca_key = ParsePrivateKeyPem(ca.key);
     if (!ca_cert || !ca_key)
         return BadRequestError("the CA's certificate or key does not parse");
     if (dns_names.empty() && ips.empty())
         return BadRequestError("a serving certificate needs at least one DNS name or IP address");
-    Key key(EVP_EC_gen("P-256"));
+    OwnedKey key(EVP_EC_gen("P-256"));
     if (!key)
         return InternalError(OpenSslError("generating the serving key"));
     std::string sans;
@@ -147,7 +96,7 @@ StatusOr<PemPair> IssueServingCertificate(const PemPair& ca, const std::vector<s
     for (const std::string& ip : ips)
         sans += (sans.empty() ? "IP:" : ",IP:") + ip;
     const std::string common_name = dns_names.empty() ? ips.front() : dns_names.front();
-    Cert cert = NewCertificate(key.get(), common_name, validity, now, X509_get0_notAfter(ca_cert.get()));
+    OwnedCert cert = NewCertificate(key.get(), common_name, validity, now, X509_get0_notAfter(ca_cert.get()));
     const bool ok = cert && X509_set_issuer_name(cert.get(), X509_get_subject_name(ca_cert.get())) == 1 &&
                     AddExtension(cert.get(), ca_cert.get(), NID_basic_constraints, "critical,CA:FALSE") &&
                     AddExtension(cert.get(), ca_cert.get(), NID_key_usage, "critical,digitalSignature") &&
@@ -157,23 +106,17 @@ StatusOr<PemPair> IssueServingCertificate(const PemPair& ca, const std::vector<s
                     X509_sign(cert.get(), ca_key.get(), EVP_sha256()) > 0;
     if (!ok)
         return InternalError(OpenSslError("issuing the serving certificate"));
-    return PemPair{ToPem(cert.get()), ToPem(key.get())};
+    return PemPair{server::internal::CertificatePem(cert.get()), server::internal::PrivateKeyPem(key.get())};
 }
 
 StatusOr<CertificateFacts> ReadCertificate(std::string_view pem) {
-    Cert cert = ParseCert(pem);
+    OwnedCert cert = ParseCertificatePem(pem);
     if (!cert)
         return BadRequestError("no PEM certificate");
     CertificateFacts facts;
     facts.not_before = ToTimePoint(X509_get0_notBefore(cert.get()));
     facts.not_after = ToTimePoint(X509_get0_notAfter(cert.get()));
-    std::unique_ptr<BIGNUM, Deleter<BIGNUM, BN_free>> serial(
-        ASN1_INTEGER_to_BN(X509_get_serialNumber(cert.get()), nullptr));
-    if (serial) {
-        char* hex = BN_bn2hex(serial.get());
-        facts.serial_hex = hex ? hex : "";
-        OPENSSL_free(hex);
-    }
+    facts.serial_hex = server::internal::SerialHex(cert.get());
     facts.is_ca = X509_check_ca(cert.get()) > 0;
     auto* names = static_cast<GENERAL_NAMES*>(X509_get_ext_d2i(cert.get(), NID_subject_alt_name, nullptr, nullptr));
     for (int i = 0; names != nullptr && i < sk_GENERAL_NAME_num(names); ++i) {
@@ -211,8 +154,8 @@ std::vector<std::string> SplitPemCertificates(std::string_view pem) {
 }
 
 bool SignedBy(std::string_view leaf_pem, std::string_view ca_cert_pem) {
-    Cert leaf = ParseCert(leaf_pem);
-    Cert ca = ParseCert(ca_cert_pem);
+    OwnedCert leaf = ParseCertificatePem(leaf_pem);
+    OwnedCert ca = ParseCertificatePem(ca_cert_pem);
     if (!leaf || !ca)
         return false;
     EVP_PKEY* ca_key = X509_get0_pubkey(ca.get());
