@@ -4,18 +4,15 @@
 #include <filesystem>
 #include <memory>
 
-#include <boost/asio/io_context.hpp>
-
 #include "ctrl/client/client.hpp"
 #include "ctrl/core/base64.hpp"
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/run_sync.hpp"
 #include "ctrl/core/sleep.hpp"
 #include "ctrl/discovery/discovery_client.hpp"
+#include "ctrl/envtest/internal/installer_client.hpp"
 #include "ctrl/envtest/internal/manifest_files.hpp"
 #include "ctrl/envtest/yaml_json.hpp"
-#include "ctrl/metrics/registry.hpp"
-#include "ctrl/rest/rest_client.hpp"
 
 namespace ctrl::envtest {
 namespace {
@@ -40,17 +37,6 @@ Status AppendCRDs(const std::vector<std::string>& documents, const std::string& 
         out.push_back(std::move(*crd));
     }
     return OkStatus();
-}
-
-// Creates crd, or updates the server's object of the same name to it.
-Task<Status> CreateOrUpdate(Context ctx, client::Client& client, CustomResourceDefinition& crd) {
-    Status created = co_await client.Create(ctx, crd);
-    if (!IsAlreadyExists(created))
-        co_return created;
-    CustomResourceDefinition existing;
-    CTRL_CO_RETURN_IF_ERROR(co_await client.Get(ctx, ObjectKey("", std::string(crd.Name())), existing));
-    crd.SetResourceVersion(existing.ResourceVersion());
-    co_return co_await client.Update(ctx, crd);
 }
 
 // Whether crd is Established and each served version lists its resource in discovery; `why` says
@@ -81,7 +67,7 @@ Task<Status> InstallAndWait(client::Client& client, discovery::DiscoveryClient& 
                             std::vector<CustomResourceDefinition>& crds, const CRDInstallOptions& options) {
     Context ctx = Context::WithTimeout(Context::Background(), options.max_time);
     for (CustomResourceDefinition& crd : crds) {
-        Status status = co_await CreateOrUpdate(ctx, client, crd);
+        Status status = co_await internal::CreateOrUpdate(ctx, client, crd);
         if (!status.Ok())
             co_return status.Annotate("installing CustomResourceDefinition " + std::string(crd.Name()));
     }
@@ -154,17 +140,10 @@ StatusOr<std::vector<CustomResourceDefinition>> InstallCRDs(const rest::Config& 
             CTRL_RETURN_IF_ERROR(PointConversionAt(crd, *options.conversion_webhook)
                                      .Annotate("CustomResourceDefinition " + std::string(crd.Name())));
     }
-    // Its own metrics registry: installing CRDs is not the user's traffic.
-    metrics::Registry registry;
-    boost::asio::io_context io;
-    CTRL_ASSIGN_OR_RETURN(std::unique_ptr<rest::RestClient> owned,
-                          rest::RestClient::New(config, io.get_executor(), registry));
-    std::shared_ptr<rest::RestClient> rest = std::move(owned);
-    client::Options client_options;
-    client_options.registry = &registry;
-    CTRL_ASSIGN_OR_RETURN(std::unique_ptr<client::Client> client, client::NewForRestClient(rest, client_options));
-    discovery::DiscoveryClient discovery(*rest, discovery::DiscoveryOptions{.aggregated = false}, registry);
-    CTRL_RETURN_IF_ERROR(RunSync(io, InstallAndWait(*client, discovery, crds, options)));
+    CTRL_ASSIGN_OR_RETURN(std::unique_ptr<internal::InstallerClient> installer, internal::InstallerClient::New(config));
+    discovery::DiscoveryClient discovery(*installer->rest, discovery::DiscoveryOptions{.aggregated = false},
+                                         installer->registry);
+    CTRL_RETURN_IF_ERROR(RunSync(installer->io, InstallAndWait(*installer->client, discovery, crds, options)));
     return crds;
 }
 

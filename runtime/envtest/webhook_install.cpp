@@ -6,18 +6,15 @@
 #include <memory>
 #include <sstream>
 
-#include <boost/asio/io_context.hpp>
-
 #include "ctrl/client/client.hpp"
 #include "ctrl/core/base64.hpp"
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/run_sync.hpp"
 #include "ctrl/envtest/free_port.hpp"
+#include "ctrl/envtest/internal/installer_client.hpp"
 #include "ctrl/envtest/internal/manifest_files.hpp"
 #include "ctrl/envtest/pki.hpp"
 #include "ctrl/envtest/yaml_json.hpp"
-#include "ctrl/metrics/registry.hpp"
-#include "ctrl/rest/rest_client.hpp"
 
 namespace ctrl::envtest {
 namespace {
@@ -83,19 +80,6 @@ Status PointAtLocalServer(Object& configuration, const std::string& base_url, co
     return configuration.SetNestedField({"webhooks"}, rewritten);
 }
 
-Task<Status> CreateOrReplace(client::Client& client, Object& configuration) {
-    Context ctx = Context::WithTimeout(Context::Background(), std::chrono::seconds(30));
-    Status created = co_await client.Create(ctx, configuration);
-    if (!IsAlreadyExists(created))
-        co_return created;
-    Object existing;
-    existing.SetApiVersion(configuration.ApiVersion());
-    existing.SetKind(configuration.Kind());
-    CTRL_CO_RETURN_IF_ERROR(co_await client.Get(ctx, ObjectKey("", std::string(configuration.Name())), existing));
-    configuration.SetResourceVersion(existing.ResourceVersion());
-    co_return co_await client.Update(ctx, configuration);
-}
-
 StatusOr<std::string> ReadText(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -131,17 +115,11 @@ StatusOr<InstalledWebhooks> InstallWebhooks(const rest::Config& config, const We
     const std::string base_url = "https://" + installed.host + ":" + std::to_string(installed.port);
     for (Object& configuration : configurations)
         CTRL_RETURN_IF_ERROR(PointAtLocalServer(configuration, base_url, Base64Encode(installed.ca_pem)));
-    metrics::Registry registry;
-    boost::asio::io_context io;
-    CTRL_ASSIGN_OR_RETURN(std::unique_ptr<rest::RestClient> owned,
-                          rest::RestClient::New(config, io.get_executor(), registry));
-    std::shared_ptr<rest::RestClient> rest = std::move(owned);
-    client::Options client_options;
-    client_options.registry = &registry;
-    CTRL_ASSIGN_OR_RETURN(std::unique_ptr<client::Client> client, client::NewForRestClient(rest, client_options));
+    CTRL_ASSIGN_OR_RETURN(std::unique_ptr<internal::InstallerClient> installer, internal::InstallerClient::New(config));
     for (Object& configuration : configurations) {
+        const Context ctx = Context::WithTimeout(Context::Background(), std::chrono::seconds(30));
         CTRL_RETURN_IF_ERROR(
-            RunSync(io, CreateOrReplace(*client, configuration))
+            RunSync(installer->io, internal::CreateOrUpdate(ctx, *installer->client, configuration))
                 .Annotate("installing " + std::string(configuration.Kind()) + " " + std::string(configuration.Name())));
         (configuration.Kind() == "ValidatingWebhookConfiguration" ? installed.validating : installed.mutating)
             .push_back(std::string(configuration.Name()));
