@@ -9,9 +9,7 @@
 #include <array>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <utility>
 
 #include <boost/asio/co_spawn.hpp>
@@ -22,21 +20,13 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "ctrl/core/internal/read_file.hpp"
 #include "ctrl/core/sleep.hpp"
 
 namespace ctrl::certwatcher {
 namespace {
 
 namespace net = boost::asio;
-
-StatusOr<std::string> ReadWholeFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return NotFoundError("cannot read " + path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // After a change, more writes of the same rotation usually follow at once (the certificate, then
 // the key): reading once they settle avoids loading a half-written pair.
@@ -86,10 +76,10 @@ Status CertWatcher::ReadCertificate() {
             metrics_->errors.Inc();
         return status;
     };
-    StatusOr<std::string> cert = ReadWholeFile(cert_file_);
+    StatusOr<std::string> cert = ctrl::internal::ReadFile(cert_file_);
     if (!cert.Ok())
         return fail(BadRequestError("certwatcher: " + cert.GetStatus().Message()));
-    StatusOr<std::string> key = ReadWholeFile(key_file_);
+    StatusOr<std::string> key = ctrl::internal::ReadFile(key_file_);
     if (!key.Ok())
         return fail(BadRequestError("certwatcher: " + key.GetStatus().Message()));
     StatusOr<std::shared_ptr<const server::TlsIdentity>> identity =

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ctrl/core/internal/read_file.hpp"
 #include "ctrl/core/status_or.hpp"
 #include "ctrl/rest/kubeconfig.hpp"
 
@@ -35,15 +36,6 @@ std::string Base64(const std::string& in) {
     return out;
 }
 
-StatusOr<std::string> ReadFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return NotFoundError("cannot read " + path);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
-
 // A YAML double-quoted scalar.
 std::string Quoted(const std::string& value) {
     std::string out = "\"";
@@ -58,14 +50,14 @@ std::string Quoted(const std::string& value) {
 }  // namespace
 
 Status WriteKubeconfig(const std::string& path, const KubeconfigSpec& spec) {
-    CTRL_ASSIGN_OR_RETURN(std::string ca, ReadFile(spec.ca_file));
+    CTRL_ASSIGN_OR_RETURN(std::string ca, ctrl::internal::ReadFile(spec.ca_file));
     std::ostringstream yaml;
     yaml << "apiVersion: v1\nkind: Config\nclusters:\n- name: ctrl-envtest\n  cluster:\n    server: "
          << Quoted(spec.server) << "\n    certificate-authority-data: " << Base64(ca)
          << "\nusers:\n- name: " << Quoted(spec.user) << "\n  user:\n";
     if (!spec.client_cert_file.empty()) {
-        CTRL_ASSIGN_OR_RETURN(std::string cert, ReadFile(spec.client_cert_file));
-        CTRL_ASSIGN_OR_RETURN(std::string key, ReadFile(spec.client_key_file));
+        CTRL_ASSIGN_OR_RETURN(std::string cert, ctrl::internal::ReadFile(spec.client_cert_file));
+        CTRL_ASSIGN_OR_RETURN(std::string key, ctrl::internal::ReadFile(spec.client_key_file));
         yaml << "    client-certificate-data: " << Base64(cert) << "\n    client-key-data: " << Base64(key) << "\n";
     }
     if (!spec.token.empty())

@@ -2,13 +2,12 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "ctrl/client/client.hpp"
 #include "ctrl/core/base64.hpp"
 #include "ctrl/core/context.hpp"
+#include "ctrl/core/internal/read_file.hpp"
 #include "ctrl/core/run_sync.hpp"
 #include "ctrl/envtest/free_port.hpp"
 #include "ctrl/envtest/internal/installer_client.hpp"
@@ -80,15 +79,6 @@ Status PointAtLocalServer(Object& configuration, const std::string& base_url, co
     return configuration.SetNestedField({"webhooks"}, rewritten);
 }
 
-StatusOr<std::string> ReadText(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return NotFoundError("cannot read " + path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 }  // namespace
 
 StatusOr<InstalledWebhooks> InstallWebhooks(const rest::Config& config, const WebhookInstallOptions& options) {
@@ -111,7 +101,7 @@ StatusOr<InstalledWebhooks> InstallWebhooks(const rest::Config& config, const We
     fs::create_directories(installed.cert_dir, ignored);
     CTRL_ASSIGN_OR_RETURN(Pki pki, Pki::Create(installed.cert_dir));
     CTRL_RETURN_IF_ERROR(pki.IssueServing("tls", "ctrl-envtest-webhook").GetStatus());
-    CTRL_ASSIGN_OR_RETURN(installed.ca_pem, ReadText(pki.CaCert()));
+    CTRL_ASSIGN_OR_RETURN(installed.ca_pem, ctrl::internal::ReadFile(pki.CaCert()));
     const std::string base_url = "https://" + installed.host + ":" + std::to_string(installed.port);
     for (Object& configuration : configurations)
         CTRL_RETURN_IF_ERROR(PointAtLocalServer(configuration, base_url, Base64Encode(installed.ca_pem)));

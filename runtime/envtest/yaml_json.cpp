@@ -2,11 +2,10 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <vector>
 
+#include "ctrl/core/internal/read_file.hpp"
 #include "ctrl/core/json_string.hpp"
 #include "ctrl/core/object.hpp"
 
@@ -115,12 +114,8 @@ StatusOr<std::string> YamlToJson(std::string_view yaml) {
 }
 
 StatusOr<std::vector<std::string>> YamlFileDocumentsToJson(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return NotFoundError("cannot read " + path);
-    std::stringstream content;
-    content << in.rdbuf();
-    StatusOr<std::vector<std::string>> documents = YamlDocumentsToJson(content.str());
+    CTRL_ASSIGN_OR_RETURN(const std::string content, ctrl::internal::ReadFile(path));
+    StatusOr<std::vector<std::string>> documents = YamlDocumentsToJson(content);
     if (!documents.Ok())
         return documents.GetStatus().Annotate(path);
     return documents;
