@@ -27,12 +27,14 @@
 #include "test/support/kubeconfig_config.hpp"
 #include "test/support/kubectl.hpp"
 #include "test/support/metrics_text.hpp"
+#include "test/support/presented_serial.hpp"
 
 namespace ctrl {
 namespace {
 
 using namespace std::chrono_literals;
 using ctrl::testing::Eventually;
+using ctrl::testing::PresentedSerial;
 using ctrl::testing::TestContext;
 using webhook::admission::Verdict;
 
@@ -103,22 +105,6 @@ class ConfigMapDefaults final : public webhook::admission::Defaulter<api::Config
         co_return OkStatus();
     }
 };
-
-// The serial number the server at port presents to a new TLS handshake (openssl s_client).
-std::string PresentedSerial(int port) {
-    StatusOr<envtest::CommandResult> handshake =
-        envtest::RunCommand({.argv = {"sh", "-c",
-                                      "openssl s_client -connect 127.0.0.1:" + std::to_string(port) +
-                                          " </dev/null 2>/dev/null | openssl x509 -noout -serial"},
-                             .timeout = 10s});
-    if (!handshake.Ok() || handshake->exit_code != 0)
-        return "";
-    std::string serial = handshake->out;  // "serial=3F0A...\n"
-    serial.erase(0, serial.find('=') + 1);
-    while (!serial.empty() && (serial.back() == '\n' || serial.back() == '\r'))
-        serial.pop_back();
-    return serial;
-}
 
 class AdmissionTest : public ::testing::Test {
   protected:

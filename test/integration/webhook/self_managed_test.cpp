@@ -22,19 +22,20 @@
 #include "ctrl/builder/webhook_builder.hpp"
 #include "ctrl/client/option_values.hpp"
 #include "ctrl/core/run_sync.hpp"
-#include "ctrl/envtest/command.hpp"
 #include "ctrl/envtest/free_port.hpp"
 #include "ctrl/manager/manager.hpp"
 #include "ctrl/webhook/internal/certificate_authority.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/kubeconfig_config.hpp"
+#include "test/support/presented_serial.hpp"
 
 namespace ctrl {
 namespace {
 
 using namespace std::chrono_literals;
 using ctrl::testing::Eventually;
+using ctrl::testing::PresentedSerial;
 using ctrl::testing::TestContext;
 using webhook::admission::Verdict;
 
@@ -67,22 +68,6 @@ Object Configuration(const std::string& name, int port) {
           "rules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["configmaps"]}]}]})");
     EXPECT_TRUE(made.Ok()) << made.GetStatus();
     return made.Ok() ? std::move(made).Value() : Object();
-}
-
-// The serial number the server at port presents to a new handshake ("" when none answers).
-std::string PresentedSerial(int port) {
-    StatusOr<envtest::CommandResult> handshake =
-        envtest::RunCommand({.argv = {"sh", "-c",
-                                      "openssl s_client -connect 127.0.0.1:" + std::to_string(port) +
-                                          " </dev/null 2>/dev/null | openssl x509 -noout -serial"},
-                             .timeout = 10s});
-    if (!handshake.Ok() || handshake->exit_code != 0)
-        return "";
-    std::string serial = handshake->out;
-    serial.erase(0, serial.find('=') + 1);
-    while (!serial.empty() && (serial.back() == '\n' || serial.back() == '\r'))
-        serial.pop_back();
-    return serial;
 }
 
 // One replica: a manager with leader election, its webhook server on port, self-managed certificates.
