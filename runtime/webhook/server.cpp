@@ -71,31 +71,47 @@ StatusOr<std::unique_ptr<Server>> Server::New(boost::asio::any_io_executor execu
     return std::unique_ptr<Server>(new Server(std::move(executor), std::move(options)));
 }
 
+namespace {
+
+// One registered path: its handler and its series, resolved once at registration rather than
+// looked up by label on every request.
+struct InstrumentedRoute {
+    server::HttpHandler handler;
+    metrics::CounterFamily requests;
+    metrics::Counter answered_200;
+    metrics::Gauge in_flight;
+    metrics::Histogram latency;
+    std::string path;
+};
+
+Task<server::ServerResponse> ServeInstrumented(std::shared_ptr<InstrumentedRoute> route,
+                                               const server::ServerRequest& request) {
+    // Counted out however the handler ends (a raw handler may throw: the server answers 500).
+    struct InFlight {
+        metrics::Gauge& gauge;
+        explicit InFlight(metrics::Gauge& g) : gauge(g) { gauge.Inc(); }
+        ~InFlight() { gauge.Dec(); }
+    } in_flight(route->in_flight);
+    const auto started = std::chrono::steady_clock::now();
+    server::ServerResponse response = co_await route->handler(request);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+    route->latency.Observe(took.count());
+    if (response.status == 200)
+        route->answered_200.Inc();
+    else
+        route->requests.WithLabelValues({route->path, std::to_string(response.status)}).Inc();
+    co_return response;
+}
+
+}  // namespace
+
 server::HttpHandler Server::Instrumented(const std::string& path, server::HttpHandler handler) const {
-    std::shared_ptr<Metrics> metrics = metrics_;
     // controller-runtime initializes the likeliest codes.
-    metrics->requests.WithLabelValues({path, "200"});
-    metrics->requests.WithLabelValues({path, "500"});
-    struct Served {
-        static Task<server::ServerResponse> Run(std::shared_ptr<Metrics> metrics, std::string path,
-                                                server::HttpHandler handler, const server::ServerRequest& request) {
-            // Counted out however the handler ends (a raw handler may throw: the server answers 500).
-            struct InFlight {
-                metrics::Gauge gauge;
-                explicit InFlight(metrics::Gauge g) : gauge(g) { gauge.Inc(); }
-                ~InFlight() { gauge.Dec(); }
-            } in_flight(metrics->in_flight.WithLabelValues({path}));
-            const auto started = std::chrono::steady_clock::now();
-            server::ServerResponse response = co_await handler(request);
-            const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
-            metrics->latency.WithLabelValues({path}).Observe(took.count());
-            metrics->requests.WithLabelValues({path, std::to_string(response.status)}).Inc();
-            co_return response;
-        }
-    };
-    return [metrics, path, handler = std::move(handler)](const server::ServerRequest& request) {
-        return Served::Run(metrics, path, handler, request);
-    };
+    metrics_->requests.WithLabelValues({path, "500"});
+    auto route = std::make_shared<InstrumentedRoute>(InstrumentedRoute{
+        std::move(handler), metrics_->requests, metrics_->requests.WithLabelValues({path, "200"}),
+        metrics_->in_flight.WithLabelValues({path}), metrics_->latency.WithLabelValues({path}), path});
+    return [route](const server::ServerRequest& request) { return ServeInstrumented(route, request); };
 }
 
 Status Server::Register(const std::string& path, server::HttpHandler handler) {
