@@ -27,18 +27,16 @@ constexpr std::string_view kCaSinceAnnotation = "webhook.ctrl.example.com/ca-sin
 
 internal::CertSecretData ReadSecretData(const Object& object) {
     internal::CertSecretData data;
-    StatusOr<api::Secret> secret = api::Secret::FromObject(object.DeepCopy());
-    if (!secret.Ok())
-        return data;
+    const api::SecretView secret(object);  // a view: the object is read, not copied
     auto value = [&](std::string_view key) {
-        StatusOr<std::string> text = secret->DataValue(key);
+        StatusOr<std::string> text = secret.DataValue(key);
         return text.Ok() ? std::move(text).Value() : std::string();
     };
     data.ca_bundle = value("ca.crt");
     data.ca_key = value("ca.key");
     data.tls_crt = value("tls.crt");
     data.tls_key = value("tls.key");
-    if (std::optional<std::string_view> since = secret->Annotation(kCaSinceAnnotation)) {
+    if (std::optional<std::string_view> since = object.Annotation(kCaSinceAnnotation)) {
         StatusOr<std::chrono::system_clock::time_point> parsed = ctrl::ParseRfc3339(*since);
         if (parsed.Ok())
             data.ca_since = *parsed;
