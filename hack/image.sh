@@ -39,7 +39,7 @@ while (($# > 0)); do
         --save) save="${2:?--save needs a file}"; shift 2 ;;
         --save=*) save="${1#*=}"; shift ;;
         --tag) echo "${IMAGE}"; exit 0 ;;
-        -h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "image.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
