@@ -297,29 +297,8 @@ write_token_kubeconfig() {
 write_token_kubeconfig ctrl-operator "${STATE_DIR}/operator.kubeconfig"
 kc create token "${SCRAPE_SA}" -n "${NAMESPACE}" --duration=24h >"${STATE_DIR}/prometheus.token"
 if ${image}; then
-    # What a kubelet mounts for the pod: readable by the container's user 65532.
-    sa_dir="${STATE_DIR}/serviceaccount"
-    step "writing ${sa_dir}/ (token, ca.crt, namespace of ServiceAccount ${NAMESPACE}/ctrl-operator, mounted into the container)"
-    mkdir -p "${sa_dir}"
-    kc create token ctrl-operator -n "${NAMESPACE}" --duration=24h >"${sa_dir}/token"
-    kc config view --raw --minify --flatten -o 'jsonpath={.clusters[0].cluster.certificate-authority-data}' |
-        base64 -d >"${sa_dir}/ca.crt"
-    [[ -s "${sa_dir}/ca.crt" ]] || die "--image: the kubeconfig names no CA for ${server} (certificate-authority), which in-cluster config needs"
-    printf '%s' "${NAMESPACE}" >"${sa_dir}/namespace"
-    chmod 755 "${sa_dir}" && chmod 644 "${sa_dir}"/*
-    # KUBERNETES_SERVICE_HOST/PORT from the server's URL (https://host[:port], IPv6 in brackets).
-    host_port="${server#https://}"
-    host_port="${host_port%%/*}"
-    if [[ "${host_port}" =~ ^\[(.*)\](:([0-9]+))?$ || "${host_port}" =~ ^([^:]*)(:([0-9]+))?$ ]]; then
-        service_host="${BASH_REMATCH[1]}" service_port="${BASH_REMATCH[3]:-443}"
-    else
-        die "--image: cannot take a host and port from the server ${server}"
-    fi
-    operator_command=("${PODMAN}" run --rm --name "${CONTAINER}" --pull=never --network=host
-        --user=65532:65532 --read-only --cap-drop=ALL --security-opt=no-new-privileges
-        --volume "${sa_dir}:/var/run/secrets/kubernetes.io/serviceaccount:ro"
-        --env "KUBERNETES_SERVICE_HOST=${service_host}" --env "KUBERNETES_SERVICE_PORT=${service_port}"
-        "${IMAGE}")
+    step "the operator runs in container ${CONTAINER} of ${IMAGE}, with ServiceAccount ${NAMESPACE}/ctrl-operator's files in ${STATE_DIR}/serviceaccount/"
+    operator_command=("${ROOT}/hack/internal/operator-container.sh" "${kubeconfig}" "${STATE_DIR}" "${CONTAINER}" "${IMAGE}")
 else
     operator_command=("${OPERATOR}" --kubeconfig "${STATE_DIR}/operator.kubeconfig")
 fi
