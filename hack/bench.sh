@@ -9,7 +9,9 @@
 #       Go peer (test/bench/peer, cached under ~/.cache/ctrl/peer), starts a local real control
 #       plane, makes the workload and runs both sides alternately, R times each (default 5) over N
 #       pods (default 10,000); prints the table and writes it into docs/benchmarks.md. The failover
-#       rows (--only '^failover-') run two replicas of each side over F ConfigMaps (default 10,000).
+#       rows (--only '^failover-') run two replicas of each side over F ConfigMaps (default 10,000);
+#       the webhook rows (--only '^webhook-') serve the sample's SecurityGroupPolicy validator on each
+#       side's webhook server under one admission load, directly and through the API server.
 #       --smoke: 200 pods, one run, short loads, docs untouched (CI). test/bench/vs/PROTOCOL.md
 #       says what each row measures; hack/internal/bench_vs.py --help lists every option.
 set -euo pipefail

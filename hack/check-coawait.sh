@@ -12,6 +12,12 @@
 #                                             (configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)
 #   hack/check-coawait.sh FILES -- FLAGS      those files, compiled with FLAGS (no database)
 #   -j N                                      translation units checked at once (default 2)
+#   --no-cache                                check every unit (see below)
+#
+# With a database and ninja's deps log, a unit whose compile command and included files are byte
+# for byte those of an earlier clean check is not checked again: the clean result is remembered in
+# $CTRL_COAWAIT_CACHE (default ~/.cache/ctrl/check-coawait), so a CI run on a new clone checks
+# only what changed. Findings and parse errors are never remembered.
 #
 # Prints `file:line:col: <what> (type T) inside co_await` per finding and how many translation
 # units were checked; exits 1 if anything was found, 2 if a file could not be parsed, else 0. A

@@ -5,17 +5,25 @@
 #   hack/run-local.sh                  install packages; build; start a local real control plane
 #                                      (kube-apiserver + etcd on loopback); apply
 #                                      manifests/overlays/bare (CRDs, namespace, RBAC, an inert
-#                                      Deployment) and the samples
-#                                      (ServiceAccounts, valid and invalid SecurityGroupPolicies,
-#                                      pods); run ctrl-operator as its ServiceAccount (leader
-#                                      election, secure metrics) and a Prometheus scraping it over
-#                                      HTTPS with a token; print each pod's security groups, each
-#                                      policy's status and metrics read back from Prometheus.
-#                                      Everything keeps running. A re-run reuses the control plane,
-#                                      the objects and Prometheus, and restarts the operator.
+#                                      Deployment) without its webhook configurations, and the
+#                                      samples (ServiceAccounts, valid and invalid
+#                                      SecurityGroupPolicies, pods: the webhooks are not up yet);
+#                                      run ctrl-operator as its ServiceAccount (leader election,
+#                                      secure metrics, admission webhooks with self-managed
+#                                      certificates on 127.0.0.1); then apply the webhook
+#                                      configurations calling it by URL and wait until the API
+#                                      server does; run a Prometheus scraping it over HTTPS with a
+#                                      token; print each pod's security groups, each policy's
+#                                      status, the webhook refusing an invalid policy and metrics
+#                                      read back from Prometheus. Everything keeps running. A
+#                                      re-run reuses the control plane, the objects and
+#                                      Prometheus, and restarts the operator (its webhook
+#                                      configurations are removed meanwhile).
 #   hack/run-local.sh --kubeconfig F   the same against the cluster in F, without a local control
 #                                      plane, the Deployment or the samples ($KUBECONFIG counts too),
-#                                      and without the CRDs when F's cluster has its own (EKS)
+#                                      without the CRDs when F's cluster has its own (EKS), and
+#                                      without webhooks: that API server cannot call this machine's
+#                                      loopback
 #   hack/run-local.sh ... --samples    create the samples in that cluster too
 #   hack/run-local.sh ... --image      run the operator image (hack/image.sh builds it) as a
 #                                      container instead of the binary as a process, the way a
@@ -29,6 +37,7 @@
 #                         (default: ${XDG_STATE_HOME:-~/.local/state}/ctrl/run-local)
 #   CTRL_METRICS_PORT     the operator's /metrics, HTTPS, on 127.0.0.1 (default 8443)
 #   CTRL_PROBE_PORT       its /healthz and /readyz (default 8081)
+#   CTRL_WEBHOOK_PORT     its admission webhooks, HTTPS, on 127.0.0.1 (default 9443)
 #   CTRL_PROMETHEUS_PORT  Prometheus' UI and API (default 9190, beside a system Prometheus on 9090)
 #   CTRL_BUILD_DIR        the build directory (default: build); CTRL_CONTROL_PLANE_DIR: see
 #                         hack/control-plane.sh; CTRL_ENVTEST_BIN_DIR: kube-apiserver and etcd to
@@ -41,6 +50,7 @@ BUILD_DIR="${CTRL_BUILD_DIR:-${ROOT}/build}"
 STATE_DIR="${CTRL_STATE_DIR:-${XDG_STATE_HOME:-${HOME}/.local/state}/ctrl/run-local}"
 METRICS_PORT="${CTRL_METRICS_PORT:-8443}"
 PROBE_PORT="${CTRL_PROBE_PORT:-8081}"
+WEBHOOK_PORT="${CTRL_WEBHOOK_PORT:-9443}"
 PROMETHEUS_PORT="${CTRL_PROMETHEUS_PORT:-9190}"
 OPERATOR="${BUILD_DIR}/controllers/operator/ctrl-operator"
 PODLISTER="${BUILD_DIR}/controllers/podlister/podlister"
@@ -49,6 +59,11 @@ SCRAPE_SA=ctrl-metrics-reader
 METRICS_READER_ROLE=metrics-reader
 PROMETHEUS_URL="http://127.0.0.1:${PROMETHEUS_PORT}"
 ANNOTATION=ctrl.example.com/security-groups
+# The operator's admission webhooks: their configurations (manifests/webhook/webhooks.yaml) and the
+# Secret of their self-managed certificates.
+WEBHOOK_CONFIGURATIONS=(validatingwebhookconfiguration/ctrl-operator-sgp-rules
+    mutatingwebhookconfiguration/ctrl-operator-sgp-defaults)
+WEBHOOK_SECRET=ctrl-operator-webhook-certs
 WAIT_SECONDS=120
 
 step() { echo "== run-local.sh: $*" >&2; }
@@ -68,7 +83,7 @@ while (($# > 0)); do
         --down) down=true; shift ;;
         --) shift; operator_args=("$@"); break ;;
         --image) image=true; shift ;;
-        -h|--help) sed -n '2,36p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        -h|--help) sed -n '2,45p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "run-local.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -82,6 +97,8 @@ fi
 local_cluster=false
 [[ -z "${kubeconfig}" ]] && local_cluster=true
 [[ -n "${samples}" ]] || samples=${local_cluster}
+# Only a local control plane's API server can call the operator on this machine's loopback.
+webhooks=${local_cluster}
 
 # --- processes of the state directory: <name>.pid, checked against the command line -------------
 
@@ -217,6 +234,10 @@ drop_kind() {
     awk -v kind="$1" 'BEGIN { RS = "\n---\n" }
         $0 !~ ("(^|\n)kind: " kind "(\n|$)") { printf "%s%s\n", (n++ ? "---\n" : ""), $0 }'
 }
+# The documents of stdin without the webhook configurations (applied once the operator serves them).
+drop_webhook_configurations() {
+    drop_kind ValidatingWebhookConfiguration | drop_kind MutatingWebhookConfiguration
+}
 SGP_CRD=securitygrouppolicies.vpcresources.k8s.aws
 # The CRDs come from the component manifests/components/crds (overlay manifests/overlays/bare) on
 # the local control plane, and on another cluster only when it has no SecurityGroupPolicy CRD: where
@@ -226,12 +247,30 @@ if ! ${local_cluster} && kc get crd "${SGP_CRD}" >/dev/null 2>&1; then
     manifests="${ROOT}/manifests"
     step "the cluster has its own ${SGP_CRD}: applying manifests/ without the CRDs"
 fi
-step "applying ${manifests#"${ROOT}/"} (namespace ${NAMESPACE}, RBAC, metrics Service, Deployment, and CRDs with the overlay)"
+# The webhook configurations (failurePolicy Fail) wait until the operator serves them: before that
+# they would refuse every SecurityGroupPolicy write, the samples' too. A re-run restarts the
+# operator, so the ones of the last run go until then.
+if ${webhooks}; then
+    for configuration in "${WEBHOOK_CONFIGURATIONS[@]}"; do
+        kc delete "${configuration}" --ignore-not-found >&2
+    done
+fi
+step "applying ${manifests#"${ROOT}/"} (namespace ${NAMESPACE}, RBAC, metrics and webhook Services, Deployment, and CRDs with the overlay; not the webhook configurations yet)"
 if ${local_cluster}; then
-    kc apply -k "${manifests}" >&2 # its Deployment stays inert: no kubelet runs locally
+    # Its Deployment stays inert: no kubelet runs locally.
+    kc kustomize "${manifests}" | drop_webhook_configurations | kc apply -f - >&2
 else
     step "(not the Deployment: the local ctrl-operator is the operator of this cluster)"
-    kc kustomize "${manifests}" | drop_kind Deployment | kc apply -f - >&2
+    step "(not the webhook configurations: this cluster's API server cannot call the local ctrl-operator on loopback, so it serves no webhooks; the Deployment of manifests/ does, in the cluster)"
+    kc kustomize "${manifests}" | drop_kind Deployment | drop_webhook_configurations | kc apply -f - >&2
+    # Configurations a local run pointed at this machine's loopback have no one to call now.
+    for configuration in "${WEBHOOK_CONFIGURATIONS[@]}"; do
+        url="$(kc get "${configuration}" -o 'jsonpath={.webhooks[*].clientConfig.url}' 2>/dev/null || true)"
+        if [[ "${url}" == https://127.0.0.1:* ]]; then
+            step "deleting ${configuration}: it calls ${url%% *}, which no operator serves in this run"
+            kc delete "${configuration}" >&2
+        fi
+    done
 fi
 kc wait --for=condition=Established --timeout=60s "crd/${SGP_CRD}" >&2
 
@@ -308,12 +347,20 @@ stop_container
 stop_process ctrl-operator ctrl-operator
 require_free_port "${METRICS_PORT}" CTRL_METRICS_PORT
 require_free_port "${PROBE_PORT}" CTRL_PROBE_PORT
+# The webhooks: a CA and a serving certificate for 127.0.0.1 that the operator makes and keeps in
+# Secret ctrl-system/ctrl-operator-webhook-certs, and injects into its webhook configurations.
+webhook_args=()
+if ${webhooks}; then
+    require_free_port "${WEBHOOK_PORT}" CTRL_WEBHOOK_PORT
+    webhook_args=(--webhook-host 127.0.0.1 --webhook-port "${WEBHOOK_PORT}"
+        --webhook-cert-secret "${NAMESPACE}/${WEBHOOK_SECRET}" --webhook-cert-ip 127.0.0.1)
+fi
 step "starting ctrl-operator (log ${STATE_DIR}/ctrl-operator.log)"
 nohup "${operator_command[@]}" \
     --leader-elect --leader-election-namespace "${NAMESPACE}" \
     --metrics-bind-address "127.0.0.1:${METRICS_PORT}" --metrics-secure \
     --health-probe-bind-address "127.0.0.1:${PROBE_PORT}" \
-    "${operator_args[@]}" >"${STATE_DIR}/ctrl-operator.log" 2>&1 </dev/null &
+    "${webhook_args[@]}" "${operator_args[@]}" >"${STATE_DIR}/ctrl-operator.log" 2>&1 </dev/null &
 echo $! >"${STATE_DIR}/ctrl-operator.pid"
 
 # --- Prometheus ---------------------------------------------------------------------------------
@@ -366,6 +413,30 @@ if ! wait_for "${WAIT_SECONDS}" operator_ready; then
     die "ctrl-operator is not ready after ${WAIT_SECONDS} s (readyz and log above)"
 fi
 
+# A policy the validating webhook refuses (no selector, a group id that is not one), tried with a
+# server dry run: the refusal, or what the API server said instead.
+INVALID_POLICY="apiVersion: vpcresources.k8s.aws/v1beta1
+kind: SecurityGroupPolicy
+metadata: {name: run-local-webhook-check, namespace: ${NAMESPACE}}
+spec:
+  securityGroups: {groupIds: [sg-123]}"
+webhook_answer() { kc apply --dry-run=server -f - <<<"${INVALID_POLICY}" 2>&1 || true; }
+# Only the validating webhook says this (the CRD's schema cannot): before the API server trusts the
+# operator's CA it answers "failed calling webhook ... x509" instead.
+webhook_refuses() { webhook_answer | grep -q '"sg-123" is not a security group id'; }
+if ${webhooks}; then
+    # ready: the webhook server serves with a certificate. The configurations call it by URL.
+    step "applying the webhook configurations, calling https://127.0.0.1:${WEBHOOK_PORT} (ctrl-operator injects its CA bundle)"
+    kc kustomize "${ROOT}/manifests/webhook" | kc create --dry-run=client -o json -f - |
+        python3 "${ROOT}/hack/internal/webhook_urls.py" "https://127.0.0.1:${WEBHOOK_PORT}" | kc apply -f - >&2
+    step "waiting until the API server calls the webhooks (a server dry run of an invalid policy is refused)"
+    if ! wait_for 60 webhook_refuses; then
+        webhook_answer >&2
+        tail -n 30 "${STATE_DIR}/ctrl-operator.log" >&2
+        die "the API server does not call ctrl-operator's webhooks after 60 s (its answer and the log above)"
+    fi
+fi
+
 # Every policy's status has caught up with its spec.
 policies_observed() {
     local pending
@@ -414,6 +485,13 @@ echo
 echo "SecurityGroupPolicies and their status:"
 kc get securitygrouppolicies -A -o 'custom-columns=NAMESPACE:.metadata.namespace,NAME:.metadata.name,READY:.status.conditions[?(@.type=="Ready")].status,REASON:.status.conditions[?(@.type=="Ready")].reason,MATCHED-PODS:.status.matchedPods,MESSAGE:.status.conditions[?(@.type=="Ready")].message'
 echo
+if ${webhooks}; then
+    echo "Admission webhooks: a server dry run of a policy without a selector and with group id sg-123 is refused:"
+    webhook_answer | sed 's/^/  /'
+else
+    echo "Admission webhooks: off in this run (the cluster's API server cannot call this machine's loopback)."
+fi
+echo
 echo "Metrics, read back from Prometheus (${PROMETHEUS_URL}):"
 for query in \
     'up{job="ctrl-operator"}' \
@@ -444,6 +522,13 @@ cat <<MSG
 Running (state, logs and pid files in ${STATE_DIR}):
     ctrl-operator  pid ${operator_pid}, as ServiceAccount ${NAMESPACE}/ctrl-operator; log ctrl-operator.log${image_note}
                    https://127.0.0.1:${METRICS_PORT}/metrics (token), http://127.0.0.1:${PROBE_PORT}/readyz?verbose
+MSG
+if ${webhooks}; then
+    cat <<MSG
+                   webhooks https://127.0.0.1:${WEBHOOK_PORT} (certificates in Secret ${NAMESPACE}/${WEBHOOK_SECRET})
+MSG
+fi
+cat <<MSG
     Prometheus     pid ${prometheus_pid}, ${PROMETHEUS_URL} (try ${PROMETHEUS_URL}/targets)
 MSG
 if ${local_cluster}; then
@@ -458,6 +543,11 @@ if ${samples}; then
     cat <<'MSG'
     kubectl label pod -n sgp-demo web-backend tier=edge --overwrite   # it gets web-frontend's groups
     kubectl get pod -n sgp-demo web-backend -o jsonpath='{.metadata.annotations}'
+MSG
+fi
+if ${webhooks} && ${samples}; then
+    cat <<'MSG'
+    kubectl patch sgp -n sgp-demo web-frontend --type=merge -p '{"spec":{"securityGroups":{"groupIds":["sg-1"]}}}'   # refused
 MSG
 fi
 cat <<MSG

@@ -1,9 +1,12 @@
 #include "controllers/operator/operator_flags.hpp"
 
-#include <charconv>
+#include <arpa/inet.h>
 
+#include <charconv>
 #include <optional>
 #include <string_view>
+
+#include "controllers/sgp/policy_webhook.hpp"
 
 namespace ctrl::op {
 namespace {
@@ -62,7 +65,78 @@ std::vector<std::string> SplitList(std::string_view list) {
     return items;
 }
 
+// A DNS-1123 label ("ctrl-system"): lower-case letters, digits and '-', alphanumeric at both ends,
+// at most 63 characters.
+bool IsDnsLabel(std::string_view text) {
+    if (text.empty() || text.size() > 63 || text.front() == '-' || text.back() == '-')
+        return false;
+    for (const char c : text) {
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+// A DNS-1123 subdomain (a Secret's name): labels joined by '.', at most 253 characters.
+bool IsDnsSubdomain(std::string_view text) {
+    if (text.empty() || text.size() > 253)
+        return false;
+    for (std::size_t dot; (dot = text.find('.')) != std::string_view::npos; text.remove_prefix(dot + 1)) {
+        if (!IsDnsLabel(text.substr(0, dot)))
+            return false;
+    }
+    return IsDnsLabel(text);
+}
+
+// "NAMESPACE/NAME" of flag --name into namespace_name and object_name; BadRequest naming the flag
+// and the value otherwise. subdomain: the name may be a DNS subdomain (a Secret), not only a label.
+Status ParseObjectRef(std::string_view flag, const std::string& value, bool subdomain, std::string& namespace_name,
+                      std::string& object_name) {
+    const std::size_t slash = value.find('/');
+    const std::string_view ns = std::string_view(value).substr(0, slash);
+    const std::string_view name =
+        slash == std::string::npos ? std::string_view() : std::string_view(value).substr(slash + 1);
+    const std::string bad = "flag --" + std::string(flag) + ": \"" + value + "\" ";
+    if (slash == std::string::npos || name.find('/') != std::string_view::npos)
+        return BadRequestError(bad + "is not NAMESPACE/NAME");
+    if (!IsDnsLabel(ns))
+        return BadRequestError(bad + "names no valid namespace (lower-case letters, digits and '-')");
+    if (!(subdomain ? IsDnsSubdomain(name) : IsDnsLabel(name)))
+        return BadRequestError(bad + "names no valid object (lower-case letters, digits" +
+                               (subdomain ? ", '-' and '.')" : " and '-')"));
+    namespace_name = std::string(ns);
+    object_name = std::string(name);
+    return OkStatus();
+}
+
+// The webhook flags that go together: files or a Secret, not both; a Secret's certificate needs a
+// name; the Service and IPs mean nothing without a Secret.
+Status CheckWebhookFlags(const OperatorFlags& flags) {
+    const bool secret = !flags.webhook_cert_secret_name.empty();
+    if (secret && !flags.webhook_cert_path.empty())
+        return BadRequestError("flags --webhook-cert-path \"" + flags.webhook_cert_path +
+                               "\" and --webhook-cert-secret \"" + flags.webhook_cert_secret_namespace + "/" +
+                               flags.webhook_cert_secret_name +
+                               "\" exclude each other: serve the webhooks with mounted files or with self-managed "
+                               "certificates, not both");
+    if (secret && flags.webhook_service_name.empty() && flags.webhook_cert_ips.empty())
+        return BadRequestError(
+            "flag --webhook-cert-secret needs the serving certificate's names: give "
+            "--webhook-service NAMESPACE/NAME or --webhook-cert-ip IP");
+    if (!secret && !flags.webhook_service_name.empty())
+        return BadRequestError(
+            "flag --webhook-service is for self-managed certificates: give --webhook-cert-secret too");
+    if (!secret && !flags.webhook_cert_ips.empty())
+        return BadRequestError(
+            "flag --webhook-cert-ip is for self-managed certificates: give --webhook-cert-secret too");
+    return OkStatus();
+}
+
 }  // namespace
+
+bool ServesWebhooks(const OperatorFlags& flags) {
+    return !flags.webhook_cert_path.empty() || !flags.webhook_cert_secret_name.empty();
+}
 
 StatusOr<OperatorFlags> ParseOperatorFlags(int& argc, char** argv) {
     OperatorFlags flags;
@@ -85,6 +159,31 @@ StatusOr<OperatorFlags> ParseOperatorFlags(int& argc, char** argv) {
             flags.webhook_port = value;
             continue;
         }
+        CTRL_ASSIGN_OR_RETURN(std::optional<std::string> secret, FlagValue("webhook-cert-secret", i, argc, argv));
+        if (secret) {
+            CTRL_RETURN_IF_ERROR(ParseObjectRef("webhook-cert-secret", *secret, true,
+                                                flags.webhook_cert_secret_namespace, flags.webhook_cert_secret_name));
+            continue;
+        }
+        CTRL_ASSIGN_OR_RETURN(std::optional<std::string> service, FlagValue("webhook-service", i, argc, argv));
+        if (service) {
+            CTRL_RETURN_IF_ERROR(ParseObjectRef("webhook-service", *service, false, flags.webhook_service_namespace,
+                                                flags.webhook_service_name));
+            continue;
+        }
+        CTRL_ASSIGN_OR_RETURN(std::optional<std::string> ips, FlagValue("webhook-cert-ip", i, argc, argv));
+        if (ips) {
+            const std::vector<std::string> listed = SplitList(*ips);
+            if (listed.empty())
+                return BadRequestError("flag --webhook-cert-ip: no IP address in \"" + *ips + "\"");
+            for (const std::string& ip : listed) {
+                unsigned char address[16];
+                if (inet_pton(AF_INET, ip.c_str(), address) != 1 && inet_pton(AF_INET6, ip.c_str(), address) != 1)
+                    return BadRequestError("flag --webhook-cert-ip: \"" + ip + "\" is not an IPv4 or IPv6 address");
+                flags.webhook_cert_ips.push_back(ip);
+            }
+            continue;
+        }
         bool taken = false;
         for (const auto& [name, target] : {std::pair<std::string_view, std::string*>{"context", &flags.context},
                                            {"metrics-cert-path", &flags.metrics_cert_path},
@@ -105,6 +204,7 @@ StatusOr<OperatorFlags> ParseOperatorFlags(int& argc, char** argv) {
             continue;
         return BadRequestError("unknown argument \"" + std::string(argv[i]) + "\" (see --help)");
     }
+    CTRL_RETURN_IF_ERROR(CheckWebhookFlags(flags));
     return flags;
 }
 
@@ -119,9 +219,22 @@ std::string OperatorUsage() {
            "                           a self-signed certificate made at start)\n"
            "  --metrics-cert-name F    the certificate's file in --metrics-cert-path (default \"tls.crt\")\n"
            "  --metrics-cert-key F     the key's file in --metrics-cert-path (default \"tls.key\")\n"
-           "  --webhook-cert-path DIR  serve the SecurityGroupPolicy validating and defaulting webhooks with the\n"
-           "                           certificate and key in DIR, reloaded when they change (default \"\": no\n"
-           "                           webhooks)\n"
+           "  --webhook-cert-secret NAMESPACE/NAME\n"
+           "                           serve the SecurityGroupPolicy validating and defaulting webhooks with\n"
+           "                           self-managed certificates: a CA and a serving certificate kept (and\n"
+           "                           rotated) in this Secret, the CA bundle injected into the webhook\n"
+           "                           configurations " +
+           std::string(sgp::kValidatingWebhookConfiguration) + " and " + sgp::kMutatingWebhookConfiguration +
+           "\n"
+           "  --webhook-service NAMESPACE/NAME\n"
+           "                           the webhook Service: the serving certificate is for NAME.NAMESPACE.svc\n"
+           "                           and NAME.NAMESPACE.svc.cluster.local\n"
+           "  --webhook-cert-ip IP[,IP...]\n"
+           "                           IP addresses in the serving certificate, e.g. 127.0.0.1 for an API server\n"
+           "                           calling the webhooks by URL (repeatable)\n"
+           "  --webhook-cert-path DIR  instead of --webhook-cert-secret: serve the webhooks with the certificate\n"
+           "                           and key in DIR (e.g. a mounted cert-manager Secret), reloaded when they\n"
+           "                           change. Neither flag: no webhooks\n"
            "  --webhook-cert-name F    the certificate's file in --webhook-cert-path (default \"tls.crt\")\n"
            "  --webhook-cert-key F     the key's file in --webhook-cert-path (default \"tls.key\")\n"
            "  --webhook-port N         the webhook server's port (default 9443)\n"

@@ -20,8 +20,14 @@ inline constexpr const char* kLeaderElectionId = "ctrl-operator.ctrl.example.com
 //   --metrics-cert-name F    the certificate's file in it; default "tls.crt"
 //   --metrics-cert-key F     the key's file in it; default "tls.key"
 //   --webhook-cert-path DIR  serve the SecurityGroupPolicy webhooks with the certificate and key in
-//                            DIR (reloaded when they change); default "": no webhooks
+//                            DIR (reloaded when they change, e.g. a mounted cert-manager Secret)
 //   --webhook-cert-name F, --webhook-cert-key F   their files in it; default "tls.crt", "tls.key"
+//   --webhook-cert-secret NS/NAME   serve them with self-managed certificates kept in that Secret
+//                            (webhook::CertRotator), the CA bundle injected into the operator's own
+//                            webhook configurations (sgp::kValidatingWebhookConfiguration, ...)
+//   --webhook-service NS/NAME       the webhook Service: the serving certificate's DNS names
+//   --webhook-cert-ip IP[,IP...]    IP addresses of the serving certificate (repeatable)
+//   Neither --webhook-cert-path nor --webhook-cert-secret: no webhooks; both: a flag error.
 //   --webhook-port N         the webhook server's port; default 9443
 //   --webhook-host H         the address it listens on; default "" (every address)
 // --metrics-secure defaults to true in a cluster (the in-cluster config) and false otherwise:
@@ -37,12 +43,21 @@ struct OperatorFlags {
     std::string webhook_cert_path{};
     std::string webhook_cert_name = "tls.crt";
     std::string webhook_cert_key = "tls.key";
+    // Self-managed certificates (--webhook-cert-secret): empty names when off.
+    std::string webhook_cert_secret_namespace{};
+    std::string webhook_cert_secret_name{};
+    std::string webhook_service_namespace{};
+    std::string webhook_service_name{};
+    std::vector<std::string> webhook_cert_ips{};
     int webhook_port = 9443;
     std::string webhook_host{};
 };
 
-// Parses argv (argc is updated as manager::ParseFlags does). BadRequest naming the flag for an
-// unknown flag or a bad value.
+// Whether the flags turn the webhooks on (--webhook-cert-path or --webhook-cert-secret).
+bool ServesWebhooks(const OperatorFlags& flags);
+
+// Parses argv (argc is updated as manager::ParseFlags does). BadRequest naming the flag (and the
+// value) for an unknown flag, a bad value or flags that do not go together.
 StatusOr<OperatorFlags> ParseOperatorFlags(int& argc, char** argv);
 
 // The help text: usage line, the operator's flags and the manager's, with defaults.

@@ -24,12 +24,25 @@ StatusOr<std::unique_ptr<manager::Manager>> NewOperatorManager(const rest::Confi
         options.metrics.key_file = flags.metrics_cert_path + "/" + flags.metrics_cert_key;
     }
 
-    const bool webhooks = !flags.webhook_cert_path.empty();
+    const bool webhooks = ServesWebhooks(flags);
     options.webhook.port = webhooks ? flags.webhook_port : -1;
     options.webhook.host = flags.webhook_host;
     options.webhook.cert_dir = flags.webhook_cert_path;
     options.webhook.cert_name = flags.webhook_cert_name;
     options.webhook.key_name = flags.webhook_cert_key;
+    if (!flags.webhook_cert_secret_name.empty()) {
+        webhook::CertRotatorOptions certificates;
+        certificates.secret_namespace = flags.webhook_cert_secret_namespace;
+        certificates.secret_name = flags.webhook_cert_secret_name;
+        if (!flags.webhook_service_name.empty()) {
+            const std::string service = flags.webhook_service_name + "." + flags.webhook_service_namespace + ".svc";
+            certificates.dns_names = {service, service + ".cluster.local"};
+        }
+        certificates.ips = flags.webhook_cert_ips;
+        certificates.validating_webhooks = {sgp::kValidatingWebhookConfiguration};
+        certificates.mutating_webhooks = {sgp::kMutatingWebhookConfiguration};
+        options.webhook_certificates = std::move(certificates);
+    }
 
     CTRL_ASSIGN_OR_RETURN(std::unique_ptr<manager::Manager> mgr, manager::New(config, std::move(options)));
     if (webhooks)

@@ -42,4 +42,9 @@ class PolicyDefaulter final : public webhook::admission::Defaulter<vpcresources:
 // (/validate-vpcresources-k8s-aws-v1beta1-securitygrouppolicy, /mutate-...).
 Status AddWebhooksToManager(manager::Manager& mgr);
 
+// The webhook configurations that call them (manifests/webhook/webhooks.yaml): with self-managed
+// certificates the operator injects its CA bundle into these two and no others.
+inline constexpr const char* kValidatingWebhookConfiguration = "ctrl-operator-sgp-rules";
+inline constexpr const char* kMutatingWebhookConfiguration = "ctrl-operator-sgp-defaults";
+
 }  // namespace ctrl::sgp

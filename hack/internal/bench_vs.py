@@ -26,6 +26,7 @@ from bench_vs_failover import run_failover  # noqa: E402
 from bench_vs_process import BenchError, parse_result, run, say  # noqa: E402
 from bench_vs_rows import ROWS, CASES  # noqa: E402
 from bench_vs_table import render_table, write_docs  # noqa: E402
+from bench_vs_webhook import prepare_webhooks, run_webhook  # noqa: E402
 
 PODS_PER_NAMESPACE = 100
 DOCS_BEGIN = "<!-- bench-vs:begin (hack/bench.sh --vs controller-runtime writes this section) -->"
@@ -74,6 +75,9 @@ class Bench:
         self.install_crds()
         if any(CASES[case].get("failover") for case in self.selected):
             self.make_failover_objects()
+        if any(CASES[case].get("webhook") for case in self.selected):
+            say("installing the SecurityGroupPolicy CRD and namespace vs-webhook")
+            prepare_webhooks(self)
         self.wait_for_idle_apiserver()
 
     def wait_for_idle_apiserver(self, quiet_seconds=3, limit_seconds=180, before=None):
@@ -177,6 +181,8 @@ spec:
             say(f"  profiling {what} into {data} (perf report -i {data} --no-children)")
         if spec.get("failover"):
             figures = run_failover(self, side, case, spec["failover"], cmd, run_index)
+        elif spec.get("webhook"):
+            figures = run_webhook(self, side, case, spec["webhook"], cmd, run_index)
         elif spec.get("load"):
             figures = self.probe_under_load(cmd, what)
         else:
@@ -283,7 +289,8 @@ def main():
     parser.add_argument("--build-type", default="?")
     parser.add_argument("--pods", type=int, default=10000, help="workload pods, in namespaces of 100 (10000)")
     parser.add_argument("--runs", type=int, default=5, help="runs of each side per row (5)")
-    parser.add_argument("--load-seconds", type=float, default=10, help="patch load per loaded run (10)")
+    parser.add_argument("--load-seconds", type=float, default=10,
+                        help="patch load per loaded run, and admission load per webhook run (10)")
     parser.add_argument("--load-in-flight", type=int, default=4, help="patches in flight (4)")
     parser.add_argument("--idle-seconds", type=float, default=10, help="idle window (10)")
     parser.add_argument("--seconds", type=float, default=2, help="each timed read / queue loop (2)")

@@ -6,6 +6,8 @@ says otherwise. A row is one figure of one case for each side; `better` says whi
 
 import signal
 
+from bench_vs_webhook import webhook_check
+
 MIB = 1024.0 * 1024.0
 
 
@@ -61,6 +63,12 @@ def _failover(sig, warm):
             "args": lambda a: ["--objects", str(a.failover_objects)] + (["--warmup"] if warm else [])}
 
 
+def _webhook(clients, apiserver):
+    """A webhook case (bench_vs_webhook.py): that side's server under the one admission load."""
+    return {"scenario": "webhook-serve", "webhook": {"clients": clients, "apiserver": apiserver},
+            "check": webhook_check, "args": lambda a: []}
+
+
 # check(figures, pods): what a run must show to count (None when fine); a smoke run fails on it.
 CASES = {
     "sync-stripped": {"scenario": "sync", "args": lambda a: [], "check": _all_pods("pods")},
@@ -87,6 +95,10 @@ CASES = {
     "failover-sigkill-cold": _failover(signal.SIGKILL, False),
     "failover-sigterm-warm": _failover(signal.SIGTERM, True),
     "failover-sigterm-cold": _failover(signal.SIGTERM, False),
+    "webhook-direct-1": _webhook(1, False),
+    "webhook-direct-8": _webhook(8, False),
+    "webhook-apiserver-1": _webhook(1, True),
+    "webhook-apiserver-8": _webhook(8, True),
 }
 
 
@@ -198,6 +210,21 @@ def _failover_rows():
     return rows
 
 
+def _webhook_rows():
+    rows = []
+    for case, label in (("webhook-direct-1", "directly, 1 client"), ("webhook-direct-8", "directly, 8 clients"),
+                        ("webhook-apiserver-1", "through the API server, 1 client"),
+                        ("webhook-apiserver-8", "through the API server, 8 clients")):
+        rows += [
+            (f"{label}: admission requests/s", key("requests_per_s"), "higher", "{:,.0f}", case, case),
+            (f"{label}: latency p50 (us)", key("p50_us"), "lower", "{:,.0f}", case, case),
+            (f"{label}: latency p99 (us)", key("p99_us"), "lower", "{:,.0f}", case, case),
+            (f"{label}: server CPU per 1,000 requests (ms)", key("server_cpu_ms_per_1000"), "lower", "{:.1f}",
+             case, case),
+        ]
+    return rows
+
+
 # (section, [(label, value, better, format, ctrl case, controller-runtime case)]); value is
 # value(figures) for both sides, or a pair (ctrl's value(figures), controller-runtime's).
 ROWS = [
@@ -236,4 +263,8 @@ ROWS = [
     ("Failover (two replicas of each side on one Lease: 3 s, renew 2 s, retry 0.5 s, released on SIGTERM; one "
      "controller over the failover ConfigMaps; warm standby: ctrl's enable_warmup, controller-runtime's "
      "EnableWarmup; seconds from the signal to the leader)", _failover_rows()),
+    ("Admission webhook (the sample's SecurityGroupPolicy validator on each library's webhook server; one load "
+     "generator: a valid and an invalid policy alternately, each client one request in flight over a kept-alive "
+     "HTTPS connection; directly: AdmissionReviews POSTed to the server; through the API server: server-side "
+     "dry-run creates)", _webhook_rows()),
 ]

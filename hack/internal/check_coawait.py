@@ -18,6 +18,7 @@ reported.
 import argparse
 import concurrent.futures
 import functools
+import hashlib
 import json
 import os
 import re
@@ -212,6 +213,61 @@ def run_one(clang_query, script_path, tu, build_dir, flags):
     return tu, findings, errors
 
 
+def cache_dir():
+    """Where a translation unit's clean result is remembered (CTRL_COAWAIT_CACHE, default
+    ~/.cache/ctrl/check-coawait): one empty file per key, kept across clones like ccache's objects."""
+    default = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "ctrl", "check-coawait")
+    return os.environ.get("CTRL_COAWAIT_CACHE") or default
+
+
+@functools.lru_cache(maxsize=None)
+def ninja_deps(build_dir):
+    """{object path relative to build_dir: its dependencies} for the objects ninja's deps log calls
+    VALID (built from the sources as they are); {} when there is no such log (not ninja, not built)."""
+    try:
+        out = subprocess.run(["ninja", "-C", build_dir, "-t", "deps"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True, errors="replace", check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return {}
+    deps, current = {}, None
+    for line in out.splitlines():
+        if not line.strip():
+            current = None
+        elif not line.startswith(" "):
+            obj, _, rest = line.partition(": #deps")
+            current = deps.setdefault(obj, []) if "(VALID)" in rest else None
+        elif current is not None:
+            current.append(line.strip())
+    return deps
+
+
+@functools.lru_cache(maxsize=None)
+def file_digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def cache_key(tu, build_dir, salt):
+    """A digest of everything the check of tu depends on: the matcher and clang-query (salt), tu's
+    compile command and the contents of every file its last build included (ninja's deps log). None
+    when that is not known (no database entry, no valid deps): the unit is then always checked."""
+    arguments, directory = database_entries(build_dir).get(tu, (None, None))
+    if not arguments or "-o" not in arguments[:-1]:
+        return None
+    output = os.path.join(directory, arguments[arguments.index("-o") + 1])
+    deps = ninja_deps(build_dir).get(os.path.relpath(output, build_dir))
+    if not deps:
+        return None
+    digest = hashlib.sha256(salt.encode())
+    digest.update("\0".join([tu] + arguments).encode())
+    try:
+        for dep in deps:
+            digest.update(f"\0{dep}\0{file_digest(os.path.join(build_dir, dep))}".encode())
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
 def translation_units(root, build_dir):
     database = os.path.join(build_dir, "compile_commands.json")
     if not os.path.exists(database):
@@ -233,6 +289,8 @@ def main():
     parser = argparse.ArgumentParser(prog="hack/check-coawait.sh", description=__doc__.splitlines()[0])
     parser.add_argument("-p", dest="build_dir", help="directory holding compile_commands.json (default: build)")
     parser.add_argument("-j", dest="jobs", type=int, default=2, help="translation units checked at once (default 2)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="check every unit, even one whose inputs a clean check already saw")
     parser.add_argument("files", nargs="*", help="translation units to check (default: every .cpp with co_await)")
     argv = sys.argv[1:]
     flags = None
@@ -251,16 +309,28 @@ def main():
         units = translation_units(root, build_dir)
     clang_query = find_clang_query()
 
+    # A unit whose inputs are byte for byte those of an earlier clean check is not checked again.
+    keys = {}
+    if flags is None and not args.no_cache:
+        version = subprocess.run([clang_query, "--version"], stdout=subprocess.PIPE, text=True).stdout
+        salt = matcher_script() + version + open(__file__).read()
+        keys = {tu: cache_key(tu, build_dir, salt) for tu in units}
+    remembered = [tu for tu in units if keys.get(tu) and os.path.exists(os.path.join(cache_dir(), keys[tu]))]
+    to_check = [tu for tu in units if tu not in set(remembered)]
+
     findings, errors = set(), []
     with tempfile.NamedTemporaryFile("w", suffix=".query", delete=False) as script:
         script.write(matcher_script())
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            jobs = [pool.submit(run_one, clang_query, script.name, tu, build_dir, flags) for tu in units]
+            jobs = [pool.submit(run_one, clang_query, script.name, tu, build_dir, flags) for tu in to_check]
             for job in concurrent.futures.as_completed(jobs):
-                _, tu_findings, tu_errors = job.result()
+                tu, tu_findings, tu_errors = job.result()
                 findings |= tu_findings
                 errors += tu_errors
+                if keys.get(tu) and not tu_findings and not tu_errors:
+                    os.makedirs(cache_dir(), exist_ok=True)
+                    open(os.path.join(cache_dir(), keys[tu]), "w").close()
     finally:
         os.unlink(script.name)
 
@@ -282,7 +352,8 @@ def main():
         shown.setdefault(key, message)
     for message in shown.values():
         print(f"check-coawait: {message}", file=sys.stderr)
-    print(f"check-coawait: {len(units)} translation units checked, {len(merged)} findings"
+    print(f"check-coawait: {len(units)} translation units checked ({len(remembered)} unchanged since a clean check "
+          f"in {cache_dir()}), {len(merged)} findings"
           + (f", {len(errors)} parse errors" if errors else ""), file=sys.stderr)
     if errors:
         return 2

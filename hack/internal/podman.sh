@@ -7,7 +7,10 @@
 #  - the cgroupfs cgroup manager: no systemd session to ask;
 #  - no default ulimits: podman raises RLIMIT_NOFILE/NPROC for each container by default, which
 #    the sandbox does not permit;
-#  - events to a file: no journal.
+#  - events to a file: no journal;
+#  - its own storage (images, layers, the local Debian base) under the cache directory below, not
+#    /var/lib/containers: it lasts as long as ccache's objects and the control plane's binaries
+#    (a CI machine keeps ~/.cache between runs), so an unchanged image is not rebuilt.
 #
 # The containers.conf holding them is written to $CTRL_IMAGE_CACHE_DIR (default
 # ${XDG_CACHE_HOME:-~/.cache}/ctrl/image) and named by CONTAINERS_CONF for this podman only.
@@ -40,4 +43,5 @@ if [[ "$(cat "${conf}" 2>/dev/null)" != "${wanted}" ]]; then
     chmod 644 "${tmp}"
     mv -f "${tmp}" "${conf}"
 fi
-CONTAINERS_CONF="${conf}" exec podman --runtime runc --cgroup-manager cgroupfs "$@"
+CONTAINERS_CONF="${conf}" exec podman --runtime runc --cgroup-manager cgroupfs \
+    --root "${cache_dir}/storage" --runroot "${TMPDIR:-/tmp}/ctrl-podman-run-$(id -u)" "$@"

@@ -231,15 +231,20 @@ Task<Status> Controller::Run(Context ctx) {
 
     const int workers = options_.max_concurrent_reconciles;
     logger_.Info("Starting workers", "worker count", workers);
-    running_workers_.store(workers);
     started_.Notify();
+    const auto running = std::make_shared<std::atomic<int>>(workers);
     for (int i = 0; i < workers; ++i) {
-        boost::asio::co_spawn(executor_, Worker(), [self](const std::exception_ptr& error) {
-            if (self->running_workers_.fetch_sub(1) == 1)
-                self->workers_done_->Notify();
+        auto on_end = [self = std::shared_ptr<Controller>(self), running,
+                       done = workers_done_](const std::exception_ptr& error) mutable {
+            // Let go of the controller before counting: once the count reaches 0, Run returns and
+            // its owner may destroy the controller, and with it the metrics its queue publishes to.
+            self.reset();
+            if (running->fetch_sub(1) == 1)
+                done->Notify();
             if (error)
                 std::rethrow_exception(error);  // only with recover_panic = false
-        });
+        };
+        boost::asio::co_spawn(executor_, Worker(), std::move(on_end));
     }
 
     const Notification never;

@@ -143,7 +143,6 @@ class Controller final : public std::enable_shared_from_this<Controller> {
     std::shared_ptr<Notification> warmup_done_;             // set while or after Warmup ran; guarded by mu_
     Notification started_;                                  // Run's sources synced and its workers started
     std::atomic<bool> stopping_{false};                     // no new reconcile starts
-    std::atomic<int> running_workers_{0};
     std::shared_ptr<Notification> workers_done_;
 };
 

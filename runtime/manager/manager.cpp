@@ -295,7 +295,10 @@ Task<Status> Manager::Run(Context ctx) {
     }
     co_await Shutdown();
     std::lock_guard lock(mu_);
-    logger_.Info("Manager stopped", "error", first_error_.ToString());
+    if (first_error_.Ok())
+        logger_.Info("Manager stopped");
+    else
+        logger_.Info("Manager stopped", "error", first_error_.ToString());
     co_return first_error_;
 }
 

@@ -54,14 +54,17 @@ void RunnableGroup::Launch(const std::shared_ptr<Runnable>& runnable) {
     }
     logger_.V(1).Info("Starting runnable", "runnable", runnable->Name());
     boost::asio::co_spawn(executor_, runnable->Run(ctx_),
-                          [state = state_, runnable, on_error = on_error_, logger = logger_](
-                              const std::exception_ptr& error, Status status) {
+                          [state = state_, runnable = std::shared_ptr<Runnable>(runnable), on_error = on_error_,
+                           logger = logger_](const std::exception_ptr& error, Status status) mutable {
                               if (error)
                                   status = InternalError(runnable->Name() + " threw an exception");
                               if (!status.Ok()) {
                                   logger.Error(status, "A runnable failed", "runnable", runnable->Name());
                                   on_error(status.Annotate(runnable->Name()));
                               }
+                              // Let go of the runnable before the group may count as stopped: the
+                              // manager's owner may then destroy what the runnable publishes to.
+                              runnable.reset();
                               std::lock_guard lock(state->mu);
                               if (--state->running == 0 && state->stopping)
                                   state->all_done->Notify();

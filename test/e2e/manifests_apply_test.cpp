@@ -25,6 +25,9 @@ using namespace std::chrono_literals;
 constexpr char kOperator[] = "system:serviceaccount:ctrl-system:ctrl-operator";
 constexpr char kPrometheus[] = "system:serviceaccount:monitoring:prometheus";
 constexpr char kSgps[] = "securitygrouppolicies.vpcresources.k8s.aws";
+constexpr char kCertSecret[] = "ctrl-operator-webhook-certs";
+constexpr char kValidating[] = "validatingwebhookconfigurations.admissionregistration.k8s.io";
+constexpr char kMutating[] = "mutatingwebhookconfigurations.admissionregistration.k8s.io";
 
 CommandResult RunKubectl(const std::vector<std::string>& args) {
     StatusOr<CommandResult> result = Kubectl(SharedControlPlane().KubeconfigPath(), args, 60s);
@@ -142,6 +145,18 @@ TEST(ManifestsApplyTest, OperatorServiceAccountMayDoWhatTheContractSaysAndNothin
         {"update", "leases.coordination.k8s.io", {"-n", "ctrl-system"}},
         {"create", "tokenreviews.authentication.k8s.io", {}},
         {"create", "subjectaccessreviews.authorization.k8s.io", {}},
+        // Self-managed webhook certificates: the one Secret, and the CA bundle of the two
+        // configurations.
+        {"list", std::string("secrets/") + kCertSecret, {"-n", "ctrl-system"}},
+        {"watch", std::string("secrets/") + kCertSecret, {"-n", "ctrl-system"}},
+        {"update", std::string("secrets/") + kCertSecret, {"-n", "ctrl-system"}},
+        {"create", "secrets", {"-n", "ctrl-system"}},
+        {"get", std::string(kValidating) + "/ctrl-operator-sgp-rules", {}},
+        {"list", std::string(kValidating) + "/ctrl-operator-sgp-rules", {}},
+        {"watch", std::string(kValidating) + "/ctrl-operator-sgp-rules", {}},
+        {"update", std::string(kValidating) + "/ctrl-operator-sgp-rules", {}},
+        {"get", std::string(kMutating) + "/ctrl-operator-sgp-defaults", {}},
+        {"update", std::string(kMutating) + "/ctrl-operator-sgp-defaults", {}},
     };
     for (const Access& access : allowed)
         EXPECT_TRUE(CanI(kOperator, access.verb, access.resource, access.args))
@@ -166,6 +181,15 @@ TEST(ManifestsApplyTest, OperatorServiceAccountMayDoWhatTheContractSaysAndNothin
         {"list", "nodes", {}},
         {"create", "customresourcedefinitions.apiextensions.k8s.io", {}},
         {"get", "/metrics", {}},
+        {"get", std::string("secrets/") + kCertSecret, {"-n", "ctrl-system"}},
+        {"update", "secrets/another", {"-n", "ctrl-system"}},
+        {"create", "secrets", {"-n", "default"}},
+        {"delete", std::string("secrets/") + kCertSecret, {"-n", "ctrl-system"}},
+        {"list", kValidating, {}},
+        {"update", std::string(kValidating) + "/another", {}},
+        {"delete", std::string(kValidating) + "/ctrl-operator-sgp-rules", {}},
+        {"update", std::string(kMutating) + "/ctrl-operator-sgp-rules", {}},
+        {"create", kMutating, {}},
     };
     for (const Access& access : denied)
         EXPECT_FALSE(CanI(kOperator, access.verb, access.resource, access.args))
@@ -181,10 +205,14 @@ TEST(ManifestsApplyTest, OperatorServiceAccountMayDoWhatTheContractSaysAndNothin
         "serviceaccounts [] [] [list watch]",
         "subjectaccessreviews.authorization.k8s.io [] [] [create]",
         "tokenreviews.authentication.k8s.io [] [] [create]",
+        std::string(kMutating) + " [] [ctrl-operator-sgp-defaults] [get list update watch]",
+        std::string(kValidating) + " [] [ctrl-operator-sgp-rules] [get list update watch]",
     };
     EXPECT_EQ(Minus(CanIList(kOperator, "default"), CanIList(nobody, "default")), everywhere);
     std::set<std::string> in_own_namespace = everywhere;
     in_own_namespace.insert("leases.coordination.k8s.io [] [] [create get update]");
+    in_own_namespace.insert("secrets [] [] [create]");
+    in_own_namespace.insert(std::string("secrets [] [") + kCertSecret + "] [list update watch]");
     EXPECT_EQ(Minus(CanIList(kOperator, "ctrl-system"), CanIList(nobody, "ctrl-system")), in_own_namespace);
 }
 
@@ -198,8 +226,21 @@ TEST(ManifestsApplyTest, PrometheusKustomizationLetsItsAccountDiscoverAndReadMet
     EXPECT_FALSE(CanI(kPrometheus, "get", "secrets", {"-n", "ctrl-system"}));
 }
 
+// With the webhook configurations of manifests/ and no replica serving (no kubelet runs here: the
+// Service has no endpoints), failurePolicy Fail refuses every SecurityGroupPolicy write, naming the
+// webhook. Without them (as hack/run-local.sh and the operator e2e tests install manifests/ before
+// an operator serves) the samples apply, the invalid one too: its status reports it.
 TEST(ManifestsApplyTest, SamplesApplyOnTopOfTheManifests) {
     ApplyBase();
+    RunOk({"apply", "-f", RepoPath("manifests/samples/namespace.yaml")});
+    const CommandResult refused =
+        RunKubectl({"apply", "--dry-run=server", "-f", RepoPath("manifests/samples/securitygrouppolicy-pods.yaml")});
+    EXPECT_NE(refused.exit_code, 0) << refused.out;
+    EXPECT_THAT(refused.err, ::testing::HasSubstr("failed calling webhook"));
+    EXPECT_THAT(refused.err, ::testing::HasSubstr("securitygrouppolicy.ctrl-operator.ctrl.example.com"));
+
+    RunOk({"delete", "validatingwebhookconfiguration", "ctrl-operator-sgp-rules"});
+    RunOk({"delete", "mutatingwebhookconfiguration", "ctrl-operator-sgp-defaults"});
     RunOk({"apply", "-k", RepoPath("manifests/samples")});
     const CommandResult sgps = RunOk({"get", kSgps, "-n", "sgp-demo", "-o", "name"});
     EXPECT_THAT(sgps.out, ::testing::HasSubstr("/no-selector"));

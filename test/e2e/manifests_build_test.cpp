@@ -1,6 +1,7 @@
 // Issue 15, acceptance 4 (first half): `kubectl kustomize` builds manifests/ and every overlay,
 // into exactly the objects the operator's contract names: least-privilege RBAC without wildcards,
-// a hardened Deployment, the secure metrics Service, the optional Prometheus and Grafana pieces.
+// a hardened Deployment, the secure metrics Service, the optional Prometheus and Grafana pieces
+// (the admission webhooks' objects: manifests_webhook_test.cpp).
 // No server is needed here; manifests_apply_test.cpp applies them to the real control plane.
 
 #include <gmock/gmock.h>
@@ -24,45 +25,6 @@ std::vector<Object> Build(const std::string& relative_dir) {
     return built.Ok() ? std::move(built).Value() : std::vector<Object>{};
 }
 
-const std::vector<std::string>& BaseObjectIds() {
-    static const std::vector<std::string> kIds = {
-        "ClusterRole/ctrl-operator",
-        "ClusterRole/metrics-reader",
-        "ClusterRoleBinding/ctrl-operator",
-        "ClusterRoleBinding/ctrl-operator-auth-delegator",
-        "Deployment/ctrl-system/ctrl-operator",
-        "Namespace/ctrl-system",
-        "Role/ctrl-system/ctrl-operator-leader-election",
-        "RoleBinding/ctrl-system/ctrl-operator-leader-election",
-        "Service/ctrl-system/ctrl-operator-metrics",
-        "ServiceAccount/ctrl-system/ctrl-operator",
-    };
-    return kIds;
-}
-
-// "apiGroup/resource:verb" for every combination a Role's rules grant ("*" kept as written).
-std::set<std::string> Grants(const Object& role) {
-    std::set<std::string> grants;
-    StatusOr<std::vector<Object>> rules = role.NestedSlice({"rules"});
-    EXPECT_TRUE(rules.Ok()) << role.Name() << ": " << rules.GetStatus();
-    if (!rules.Ok())
-        return grants;
-    for (const Object& rule : *rules) {
-        const std::vector<std::string> verbs = StringsAt(rule, {"verbs"});
-        for (const std::string& url : StringsAt(rule, {"nonResourceURLs"})) {
-            for (const std::string& verb : verbs)
-                grants.insert(url + ":" + verb);
-        }
-        for (const std::string& group : StringsAt(rule, {"apiGroups"})) {
-            for (const std::string& resource : StringsAt(rule, {"resources"})) {
-                for (const std::string& verb : verbs)
-                    grants.insert(group + "/" + resource + ":" + verb);
-            }
-        }
-    }
-    return grants;
-}
-
 // roleRef kind/name and the one subject's kind namespace/name of a (Cluster)RoleBinding.
 std::string BindingOf(const Object& binding) {
     const std::string role =
@@ -79,12 +41,12 @@ std::string BindingOf(const Object& binding) {
 // No CustomResourceDefinition: on EKS AWS owns SecurityGroupPolicy and CNINode (issue 28).
 TEST(ManifestsBuildTest, BaseBuildsExactlyTheOperatorsObjects) {
     const std::vector<Object> objects = Build("manifests");
-    EXPECT_THAT(ObjectIds(objects), ElementsAreArray(BaseObjectIds()));
+    EXPECT_THAT(ObjectIds(objects), ElementsAreArray(OperatorObjectIds()));
 }
 
 TEST(ManifestsBuildTest, BareOverlayIsTheBasePlusTheProjectsCrds) {
     const std::vector<Object> objects = Build("manifests/overlays/bare");
-    std::vector<std::string> expected = BaseObjectIds();
+    std::vector<std::string> expected = OperatorObjectIds();
     expected.push_back("CustomResourceDefinition/cninodes.vpcresources.k8s.aws");
     expected.push_back("CustomResourceDefinition/securitygrouppolicies.vpcresources.k8s.aws");
     std::sort(expected.begin(), expected.end());
@@ -100,27 +62,47 @@ TEST(ManifestsBuildTest, RbacGrantsExactlyTheContract) {
     const std::vector<Object> objects = Build("manifests");
     const Object* operator_role = FindObject(objects, "ClusterRole", "ctrl-operator");
     ASSERT_NE(operator_role, nullptr);
-    EXPECT_EQ(Grants(*operator_role), (std::set<std::string>{
-                                          "/pods:list",
-                                          "/pods:watch",
-                                          "/pods:patch",
-                                          "/serviceaccounts:list",
-                                          "/serviceaccounts:watch",
-                                          "/events:create",
-                                          "/events:patch",
-                                          "vpcresources.k8s.aws/securitygrouppolicies:list",
-                                          "vpcresources.k8s.aws/securitygrouppolicies:watch",
-                                          "vpcresources.k8s.aws/securitygrouppolicies/status:patch",
-                                      }));
+    EXPECT_EQ(RoleGrants(*operator_role), (std::set<std::string>{
+                                              "/pods:list",
+                                              "/pods:watch",
+                                              "/pods:patch",
+                                              "/serviceaccounts:list",
+                                              "/serviceaccounts:watch",
+                                              "/events:create",
+                                              "/events:patch",
+                                              "vpcresources.k8s.aws/securitygrouppolicies:list",
+                                              "vpcresources.k8s.aws/securitygrouppolicies:watch",
+                                              "vpcresources.k8s.aws/securitygrouppolicies/status:patch",
+                                          }));
     const Object* leader_role = FindObject(objects, "Role", "ctrl-operator-leader-election");
     ASSERT_NE(leader_role, nullptr);
     EXPECT_EQ(leader_role->Namespace(), "ctrl-system");
-    EXPECT_EQ(Grants(*leader_role),
+    EXPECT_EQ(RoleGrants(*leader_role),
               (std::set<std::string>{"coordination.k8s.io/leases:get", "coordination.k8s.io/leases:create",
                                      "coordination.k8s.io/leases:update"}));
     const Object* reader = FindObject(objects, "ClusterRole", "metrics-reader");
     ASSERT_NE(reader, nullptr);
-    EXPECT_EQ(Grants(*reader), (std::set<std::string>{"/metrics:get"}));
+    EXPECT_EQ(RoleGrants(*reader), (std::set<std::string>{"/metrics:get"}));
+    // Self-managed webhook certificates: one Secret of its namespace (create cannot name it), and
+    // the CA bundle of its own two configurations.
+    const Object* certs_role = FindObject(objects, "Role", "ctrl-operator-webhook-certs");
+    ASSERT_NE(certs_role, nullptr);
+    EXPECT_EQ(certs_role->Namespace(), "ctrl-system");
+    EXPECT_EQ(RoleGrants(*certs_role), (std::set<std::string>{
+                                           "/secrets/ctrl-operator-webhook-certs:list",
+                                           "/secrets/ctrl-operator-webhook-certs:watch",
+                                           "/secrets/ctrl-operator-webhook-certs:update",
+                                           "/secrets:create",
+                                       }));
+    const Object* injection_role = FindObject(objects, "ClusterRole", "ctrl-operator-webhook-ca-injection");
+    ASSERT_NE(injection_role, nullptr);
+    std::set<std::string> injection;
+    for (const std::string configuration : {"validatingwebhookconfigurations/ctrl-operator-sgp-rules",
+                                            "mutatingwebhookconfigurations/ctrl-operator-sgp-defaults"}) {
+        for (const char* verb : {"get", "list", "watch", "update"})
+            injection.insert("admissionregistration.k8s.io/" + configuration + ":" + verb);
+    }
+    EXPECT_EQ(RoleGrants(*injection_role), injection);
 
     const std::string operator_sa = " ServiceAccount/ctrl-system/ctrl-operator";
     std::set<std::string> bindings;
@@ -132,6 +114,8 @@ TEST(ManifestsBuildTest, RbacGrantsExactlyTheContract) {
                             "ClusterRoleBinding ClusterRole/ctrl-operator ->" + operator_sa,
                             "ClusterRoleBinding ClusterRole/system:auth-delegator ->" + operator_sa,
                             "RoleBinding Role/ctrl-operator-leader-election ->" + operator_sa,
+                            "RoleBinding Role/ctrl-operator-webhook-certs ->" + operator_sa,
+                            "ClusterRoleBinding ClusterRole/ctrl-operator-webhook-ca-injection ->" + operator_sa,
                         }));
 }
 
@@ -142,7 +126,7 @@ TEST(ManifestsBuildTest, NoRoleInAnyBuildHasAWildcard) {
         for (const Object& object : Build(dir)) {
             if (object.Kind() != "ClusterRole" && object.Kind() != "Role")
                 continue;
-            for (const std::string& grant : Grants(object))
+            for (const std::string& grant : RoleGrants(object))
                 EXPECT_EQ(grant.find('*'), std::string::npos) << dir << ": " << object.Name() << " grants " << grant;
         }
     }
@@ -163,15 +147,16 @@ TEST(ManifestsBuildTest, DeploymentRunsTwoHardenedReplicasWithProbes) {
     ASSERT_EQ(containers.size(), 1u);
     const Object& manager = containers[0];
     EXPECT_EQ(StringAt(manager, {"image"}), CTRL_OPERATOR_IMAGE_TAG) << "the tag hack/image.sh builds";
-    EXPECT_THAT(StringsAt(manager, {"args"}), IsSupersetOf({"--leader-elect", "--metrics-bind-address=:8443",
-                                                            "--metrics-secure", "--health-probe-bind-address=:8081"}));
+    EXPECT_THAT(StringsAt(manager, {"args"}),
+                IsSupersetOf({"--leader-elect", "--metrics-bind-address=:8443", "--metrics-secure",
+                              "--health-probe-bind-address=:8081", "--webhook-port=9443"}));
     EXPECT_EQ(StringAt(manager, {"livenessProbe", "httpGet", "path"}), "/healthz");
     EXPECT_EQ(StringAt(manager, {"readinessProbe", "httpGet", "path"}), "/readyz");
     // Both probes name the port "probes", which must be 8081.
     std::map<std::string, int64_t> ports;
     for (const Object& port : ObjectsAt(manager, {"ports"}))
         ports[StringAt(port, {"name"})] = IntAt(port, {"containerPort"});
-    EXPECT_EQ(ports, (std::map<std::string, int64_t>{{"https", 8443}, {"probes", 8081}}));
+    EXPECT_EQ(ports, (std::map<std::string, int64_t>{{"https", 8443}, {"probes", 8081}, {"webhook", 9443}}));
     EXPECT_EQ(StringAt(manager, {"livenessProbe", "httpGet", "port"}), "probes");
     EXPECT_EQ(StringAt(manager, {"readinessProbe", "httpGet", "port"}), "probes");
     EXPECT_FALSE(BoolAt(manager, {"securityContext", "allowPrivilegeEscalation"}, true));
@@ -202,7 +187,8 @@ TEST(ManifestsBuildTest, EveryKustomizationBuildsAndEveryComponentIsUsed) {
                 IsSupersetOf({"manifests", "manifests/crd", "manifests/rbac", "manifests/manager", "manifests/metrics",
                               "manifests/prometheus", "manifests/grafana", "manifests/samples",
                               "manifests/components/servicemonitor", "manifests/overlays/prometheus-operator",
-                              "manifests/components/crds", "manifests/overlays/bare"}));
+                              "manifests/components/crds", "manifests/overlays/bare", "manifests/webhook",
+                              "manifests/components/cert-manager", "manifests/overlays/cert-manager"}));
     std::set<std::string> components;
     std::set<std::string> used_components;
     for (const std::string& dir : dirs) {
@@ -228,7 +214,7 @@ TEST(ManifestsBuildTest, EveryKustomizationBuildsAndEveryComponentIsUsed) {
 
 TEST(ManifestsBuildTest, PrometheusOperatorOverlayIsTheBasePlusAServiceMonitor) {
     const std::vector<Object> objects = Build("manifests/overlays/prometheus-operator");
-    std::vector<std::string> expected = BaseObjectIds();
+    std::vector<std::string> expected = OperatorObjectIds();
     expected.push_back("ClusterRoleBinding/ctrl-operator-metrics-reader-prometheus-k8s");
     expected.push_back("ServiceMonitor/ctrl-system/ctrl-operator");
     std::sort(expected.begin(), expected.end());

@@ -124,4 +124,67 @@ std::vector<std::string> KustomizationDirs() {
     return dirs;
 }
 
+const std::vector<std::string>& OperatorObjectIds() {
+    static const std::vector<std::string> kIds = {
+        "ClusterRole/ctrl-operator",
+        "ClusterRole/ctrl-operator-webhook-ca-injection",
+        "ClusterRole/metrics-reader",
+        "ClusterRoleBinding/ctrl-operator",
+        "ClusterRoleBinding/ctrl-operator-auth-delegator",
+        "ClusterRoleBinding/ctrl-operator-webhook-ca-injection",
+        "Deployment/ctrl-system/ctrl-operator",
+        "MutatingWebhookConfiguration/ctrl-operator-sgp-defaults",
+        "Namespace/ctrl-system",
+        "Role/ctrl-system/ctrl-operator-leader-election",
+        "Role/ctrl-system/ctrl-operator-webhook-certs",
+        "RoleBinding/ctrl-system/ctrl-operator-leader-election",
+        "RoleBinding/ctrl-system/ctrl-operator-webhook-certs",
+        "Service/ctrl-system/ctrl-operator-metrics",
+        "Service/ctrl-system/ctrl-operator-webhook",
+        "ServiceAccount/ctrl-system/ctrl-operator",
+        "ValidatingWebhookConfiguration/ctrl-operator-sgp-rules",
+    };
+    return kIds;
+}
+
+std::set<std::string> RoleGrants(const Object& role) {
+    std::set<std::string> grants;
+    StatusOr<std::vector<Object>> rules = role.NestedSlice({"rules"});
+    if (!rules.Ok())
+        return grants;
+    for (const Object& rule : *rules) {
+        const std::vector<std::string> verbs = StringsAt(rule, {"verbs"});
+        for (const std::string& url : StringsAt(rule, {"nonResourceURLs"})) {
+            for (const std::string& verb : verbs)
+                grants.insert(url + ":" + verb);
+        }
+        std::vector<std::string> names;
+        for (const std::string& name : StringsAt(rule, {"resourceNames"}))
+            names.push_back("/" + name);
+        if (names.empty())
+            names.emplace_back();
+        for (const std::string& group : StringsAt(rule, {"apiGroups"})) {
+            for (const std::string& resource : StringsAt(rule, {"resources"})) {
+                for (const std::string& name : names) {
+                    for (const std::string& verb : verbs)
+                        grants.insert(group + "/" + resource + name + ":" + verb);
+                }
+            }
+        }
+    }
+    return grants;
+}
+
+Object ManagerContainer(const std::vector<Object>& objects) {
+    const Object* deployment = FindObject(objects, "Deployment", "ctrl-operator");
+    if (deployment == nullptr)
+        return Object();
+    std::vector<Object> containers = ObjectsAt(*deployment, {"spec", "template", "spec", "containers"});
+    for (Object& container : containers) {
+        if (StringAt(container, {"name"}) == "manager")
+            return std::move(container);
+    }
+    return Object();
+}
+
 }  // namespace ctrl::testing

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,5 +45,17 @@ std::vector<std::string> ObjectIds(const std::vector<Object>& objects);
 
 // The directories under manifests/ holding a kustomization.yaml, relative to the repository root.
 std::vector<std::string> KustomizationDirs();
+
+// The ObjectIds of what manifests/ builds: the operator's contract (sorted).
+const std::vector<std::string>& OperatorObjectIds();
+
+// "apiGroup/resource:verb" for every combination a (Cluster)Role's rules grant ("*" kept as
+// written), "apiGroup/resource/name:verb" for each of a rule's resourceNames, "/url:verb" for its
+// nonResourceURLs. Empty for a role without rules.
+std::set<std::string> RoleGrants(const Object& role);
+
+// The container named "manager" of the Deployment ctrl-operator among objects; an empty Object
+// when there is none (a test then fails on its values).
+Object ManagerContainer(const std::vector<Object>& objects);
 
 }  // namespace ctrl::testing

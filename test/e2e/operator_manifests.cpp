@@ -36,6 +36,16 @@ bool IsSgpCrd(const std::string& document) {
            document.find("name: " + std::string(kSgpCrdName)) != std::string::npos;
 }
 
+// Whether a document of a kustomize build is an admission webhook configuration.
+bool IsWebhookConfiguration(const std::string& document) {
+    std::istringstream lines(document);
+    for (std::string line; std::getline(lines, line);) {
+        if (line == "kind: ValidatingWebhookConfiguration" || line == "kind: MutatingWebhookConfiguration")
+            return true;
+    }
+    return false;
+}
+
 StatusOr<std::string> ReadRepoFile(const std::string& path) {
     std::ifstream in(kRepo + "/" + path);
     if (!in)
@@ -123,19 +133,24 @@ StatusOr<std::vector<std::string>> RulesWithout(const Object& role, std::string_
 }  // namespace
 
 Status InstallOperatorManifests(SgpCrd crd) {
-    if (crd == SgpCrd::kAws) {
+    if (crd == SgpCrd::kAws)
         CTRL_RETURN_IF_ERROR(InstallAwsCrds());
-        return KubectlOut({"apply", "-k", kRepo + "/manifests"}).GetStatus();
-    }
-    CTRL_ASSIGN_OR_RETURN(std::string rendered, KubectlOut({"kustomize", kRepo + "/manifests/overlays/bare"}));
+    const std::string dir = crd == SgpCrd::kAws ? "/manifests" : "/manifests/overlays/bare";
+    CTRL_ASSIGN_OR_RETURN(std::string rendered, KubectlOut({"kustomize", kRepo + dir}));
     std::string selected;
     for (const std::string& document : SplitDocuments(rendered)) {
-        if (crd == SgpCrd::kNone && IsSgpCrd(document))
+        if ((crd == SgpCrd::kNone && IsSgpCrd(document)) || IsWebhookConfiguration(document))
             continue;
         selected += "---\n" + document;
     }
     CTRL_RETURN_IF_ERROR(KubectlApply(selected));
     return KubectlOut({"wait", "--for=condition=Established", "--timeout=60s", "crd", "--all"}).GetStatus();
+}
+
+Status DeleteWebhookConfigurations() {
+    return KubectlOut({"delete", "--ignore-not-found", "validatingwebhookconfiguration/ctrl-operator-sgp-rules",
+                       "mutatingwebhookconfiguration/ctrl-operator-sgp-defaults"})
+        .GetStatus();
 }
 
 Status InstallAwsCrds() {

@@ -24,9 +24,16 @@ enum class SgpCrd {
 
 // Installs the operator the way a user does on that kind of cluster and waits until the CRDs are
 // Established: for kProject and kNone what `kubectl kustomize manifests/overlays/bare` renders
-// (namespace, ServiceAccount, RBAC, CRDs, ...), for kAws AWS's CRDs (`kubectl create -f`) then
-// `kubectl apply -k manifests/`.
+// (namespace, ServiceAccount, RBAC, CRDs, ...), for kAws AWS's CRDs (`kubectl create -f`) then what
+// `kubectl kustomize manifests/` renders. Without the admission webhook configurations, as
+// hack/run-local.sh before its operator serves: the tests' operators run as local processes
+// without webhooks (no kubelet runs the Deployment behind the webhook Service), and with
+// failurePolicy Fail the configurations would refuse every SecurityGroupPolicy write, the invalid
+// policies the status tests create too (test/integration/sgp tests the webhooks).
 Status InstallOperatorManifests(SgpCrd crd = SgpCrd::kProject);
+
+// Deletes manifests/' two webhook configurations (those `kubectl apply -k manifests/` created).
+Status DeleteWebhookConfigurations();
 
 // `kubectl create -f` of AWS's two CRDs from test/e2e/testdata/aws/, waiting until Established.
 Status InstallAwsCrds();

@@ -2,10 +2,13 @@
 # e2e, issue 15 acceptance 7 and 5: the README's main command, hack/run-local.sh, run twice in a
 # row from a state this test owns (its own control plane directory, state directory and ports; the
 # build under test via CTRL_BUILD_DIR, not rebuilt: CTRL_SKIP_BUILD=1), the second reusing what the
-# first made; once more with --image (the operator image as a container: the same output); once
-# more with --kubeconfig; then Prometheus' view of the operator: the target is up,
-# scraped over HTTPS with a token, and every PromQL expression of manifests/grafana/*.json returns
-# data. Before all that, the errors for a missing kubeconfig and an unreachable server. Everything
+# first made; after each, the API server calls the operator's admission webhooks (issue 32: an
+# invalid policy is refused with the validator's message, a valid one admitted) while the invalid
+# sample policy, created before they served, has its False status; once more with --image (the
+# operator image as a container: the same output); once more with --kubeconfig, which serves no
+# webhooks and leaves no configuration calling loopback; then Prometheus' view of the operator: the
+# target is up, scraped over HTTPS with a token, and every PromQL expression of
+# manifests/grafana/*.json returns data. Before all that, the errors for a missing kubeconfig and an unreachable server. Everything
 # it started is stopped at the end (hack/run-local.sh --down), pass or fail.
 #
 #   CTRL_BUILD_DIR=build test/e2e/run_local_test.sh     (ctest -L e2e sets it)
@@ -16,12 +19,12 @@ export CTRL_BUILD_DIR="${CTRL_BUILD_DIR:-${ROOT}/build}"
 WORK="$(mktemp -d /tmp/ctrl-e2e-run-local-XXXXXX)"
 export CTRL_STATE_DIR="${WORK}/state" CTRL_CONTROL_PLANE_DIR="${WORK}/control-plane" CTRL_SKIP_BUILD=1
 unset KUBECONFIG
-read -r CTRL_METRICS_PORT CTRL_PROBE_PORT CTRL_PROMETHEUS_PORT < <(python3 -c '
+read -r CTRL_METRICS_PORT CTRL_PROBE_PORT CTRL_PROMETHEUS_PORT CTRL_WEBHOOK_PORT < <(python3 -c '
 import socket
-sockets = [socket.socket() for _ in range(3)]
+sockets = [socket.socket() for _ in range(4)]
 for s in sockets: s.bind(("127.0.0.1", 0))
 print(*[s.getsockname()[1] for s in sockets])')
-export CTRL_METRICS_PORT CTRL_PROBE_PORT CTRL_PROMETHEUS_PORT
+export CTRL_METRICS_PORT CTRL_PROBE_PORT CTRL_PROMETHEUS_PORT CTRL_WEBHOOK_PORT
 PROMETHEUS="http://127.0.0.1:${CTRL_PROMETHEUS_PORT}"
 RUN_LOCAL="${ROOT}/hack/run-local.sh"
 START=${SECONDS}
@@ -103,6 +106,38 @@ run_demo() {
 
 kc() { kubectl --kubeconfig "${CTRL_CONTROL_PLANE_DIR}/kubeconfig" "$@"; }
 
+# dry_run_policy GROUP_ID SELECTOR: what a server dry run of a policy in sgp-demo with that group id
+# and spec fields (e.g. "podSelector: {matchLabels: {app: x}}") answers, stderr included.
+dry_run_policy() {
+    kc apply --dry-run=server -f - 2>&1 <<YAML || true
+apiVersion: vpcresources.k8s.aws/v1beta1
+kind: SecurityGroupPolicy
+metadata: {name: run-local-test-policy, namespace: sgp-demo}
+spec:
+  ${2}
+  securityGroups: {groupIds: [${1}]}
+YAML
+}
+# The API server calls the operator's webhooks (configured by URL on 127.0.0.1): an invalid policy is
+# refused with the validator's message naming the field, a valid one admitted, nothing stored.
+check_webhooks() {
+    local n="$1" answer
+    answer="$(dry_run_policy sg-12345678 'podSelector: {matchExpressions: [{key: app, operator: Like, values: [x]}]}')"
+    # The CRD's schema does not check operators: only the validating webhook refuses this.
+    expect "run ${n}: a bad matchExpression operator is refused by the webhook naming the field" \
+        grep -q 'spec.podSelector.*"Like" is not a valid label selector operator' <<<"${answer}" ||
+        echo "  answer: ${answer}" >&2
+    answer="$(dry_run_policy sg-0123456789abcdef0 'podSelector: {matchLabels: {app: x}}')"
+    expect "run ${n}: a valid policy is admitted" grep -q 'created (server dry run)' <<<"${answer}" ||
+        echo "  answer: ${answer}" >&2
+    expect "run ${n}: the dry runs stored nothing" \
+        test "$(kc get securitygrouppolicy -n sgp-demo run-local-test-policy --ignore-not-found -o name)" == ""
+    expect "run ${n}: the webhook configurations call https://127.0.0.1:${CTRL_WEBHOOK_PORT}" \
+        grep -q "^https://127.0.0.1:${CTRL_WEBHOOK_PORT}/validate-" <<<"$(kc get validatingwebhookconfiguration ctrl-operator-sgp-rules -o 'jsonpath={.webhooks[0].clientConfig.url}')"
+    expect "run ${n}: the operator injected its CA into the mutating configuration" \
+        test -n "$(kc get mutatingwebhookconfiguration ctrl-operator-sgp-defaults -o 'jsonpath={.webhooks[0].clientConfig.caBundle}')"
+}
+
 # What every run must print: pods with their groups, policies with their status, metric lines.
 check_output() {
     local n="$1" out="${WORK}/run$1.out"
@@ -122,6 +157,10 @@ check_output() {
     expect "run ${n}: a valid policy is Ready True Valid" grep -Eq '^\S+\s+\S+\s+True\s+Valid\s+[0-9]+' "${out}"
     expect "run ${n}: an invalid policy is Ready False with its reason" \
         grep -Eq '^\S+\s+\S+\s+False\s+(NoSelector|NoGroupIds|InvalidSelector|InvalidGroupIds)\s' "${out}"
+    expect "run ${n}: the invalid sample, created before the webhooks served, is reported False NoSelector" \
+        grep -Eq '^sgp-demo\s+no-selector\s+False\s+NoSelector\s' "${out}"
+    expect "run ${n}: prints the validating webhook's refusal" grep -q '"sg-123" is not a security group id' "${out}"
+    check_webhooks "${n}"
     expect "run ${n}: every policy printed has a status" \
         test "$(kc get securitygrouppolicies -A --no-headers | wc -l)" -eq "$(grep -Ec '\s(True|False)\s+(Valid|NoSelector|NoGroupIds|InvalidSelector|InvalidGroupIds)\s' "${out}")"
     expect "run ${n}: metric up 1" grep -q '^  up 1$' "${out}"
@@ -160,7 +199,12 @@ expect "run 2 said so" grep -q 'already running' "${WORK}/run2.err"
 expect "run 2 reused Prometheus (pid ${prometheus_pid})" test "$(cat "${CTRL_STATE_DIR}/prometheus.pid")" == "${prometheus_pid}"
 expect "run 2 restarted the operator" test "$(cat "${CTRL_STATE_DIR}/ctrl-operator.pid")" != "${operator_pid}"
 expect "the first operator is gone" test ! -e "/proc/${operator_pid}"
-expect "run 2 created nothing (kubectl apply: unchanged)" test "$(grep -c ' created$' "${WORK}/run2.err" || true)" -eq 0
+expect "run 2 created nothing but the webhook configurations (kubectl apply: unchanged)" \
+    test "$(grep ' created$' "${WORK}/run2.err" | grep -vc 'webhookconfiguration.admissionregistration.k8s.io/ctrl-operator-sgp-' || true)" -eq 0
+expect "run 2 took the webhook configurations away while it restarted the operator" \
+    test "$(grep -Ec 'webhookconfiguration.admissionregistration.k8s.io "ctrl-operator-sgp-(rules|defaults)" deleted$' "${WORK}/run2.err" || true)" -eq 2
+expect "run 2 applied them again once the operator served" \
+    test "$(grep -Ec 'webhookconfiguration.admissionregistration.k8s.io/ctrl-operator-sgp-(rules|defaults) created$' "${WORK}/run2.err" || true)" -eq 2
 expect "run 2 applied objects as unchanged" grep -q 'namespace/ctrl-system unchanged' "${WORK}/run2.err"
 expect "one operator runs" test "$(count_of "${OPERATOR_PATTERN}")" -eq 1
 expect "one Prometheus runs" test "$(count_of "${PROMETHEUS_PATTERN}")" -eq 1
@@ -190,6 +234,11 @@ expect "run 3 applied no Deployment" test "$(grep -c '^deployment' "${WORK}/run3
 expect "run 3 applied no samples" test "$(grep -c 'sgp-demo' "${WORK}/run3.err" || true)" -eq 0
 expect "run 3 printed the policies' status" grep -q '^sgp-demo .*True .*Valid' "${WORK}/run3.out"
 expect "run 3 restarted the operator" test "$(cat "${CTRL_STATE_DIR}/ctrl-operator.pid")" != "${operator_pid}"
+expect "run 3 says its webhooks are off" grep -q '^Admission webhooks: off' "${WORK}/run3.out"
+expect "run 3 left no webhook configuration calling loopback" \
+    test "$(kc get validatingwebhookconfigurations,mutatingwebhookconfigurations -o 'jsonpath={..clientConfig.url}')" == ""
+expect "run 3's operator serves no webhooks" \
+    test "$(curl -sk -o /dev/null -w '%{http_code}' "https://127.0.0.1:${CTRL_WEBHOOK_PORT}/" || true)" == 000
 expect "run 3 reused Prometheus" test "$(cat "${CTRL_STATE_DIR}/prometheus.pid")" == "${prometheus_pid}"
 expect "one operator runs after run 3" test "$(count_of "${OPERATOR_PATTERN}")" -eq 1
 expect "run 3 stopped the operator's container" container_gone

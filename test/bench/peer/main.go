@@ -19,7 +19,7 @@ type ProbeArgs struct {
 	Namespaces       int
 	PodsPerNamespace int
 	// The scenario's flags by name without the dashes; a switch maps to "true". Every value is a
-	// number but --lease's.
+	// number but --lease's and --cert-dir's.
 	Flags map[string]string
 }
 
@@ -57,14 +57,15 @@ type scenario struct {
 }
 
 var scenarios = map[string]scenario{
-	"sync":      {scenarioFlags{nil, []string{"keep-managed-fields", "protobuf"}}, RunSync},
-	"watch":     {scenarioFlags{}, RunWatch},
-	"reads":     {scenarioFlags{[]string{"seconds"}, nil}, RunReads},
-	"reconcile": {scenarioFlags{[]string{"workers"}, []string{"load"}}, RunReconcile},
-	"queue":     {scenarioFlags{[]string{"seconds"}, nil}, RunQueue},
-	"discovery": {scenarioFlags{[]string{"groups", "misses"}, []string{"legacy"}}, RunDiscovery},
-	"idle":      {scenarioFlags{[]string{"seconds"}, nil}, RunIdle},
-	"failover":  {scenarioFlags{[]string{"objects", "lease"}, []string{"warmup"}}, RunFailover},
+	"sync":          {scenarioFlags{nil, []string{"keep-managed-fields", "protobuf"}}, RunSync},
+	"watch":         {scenarioFlags{}, RunWatch},
+	"reads":         {scenarioFlags{[]string{"seconds"}, nil}, RunReads},
+	"reconcile":     {scenarioFlags{[]string{"workers"}, []string{"load"}}, RunReconcile},
+	"queue":         {scenarioFlags{[]string{"seconds"}, nil}, RunQueue},
+	"discovery":     {scenarioFlags{[]string{"groups", "misses"}, []string{"legacy"}}, RunDiscovery},
+	"idle":          {scenarioFlags{[]string{"seconds"}, nil}, RunIdle},
+	"failover":      {scenarioFlags{[]string{"objects", "lease"}, []string{"warmup"}}, RunFailover},
+	"webhook-serve": {scenarioFlags{[]string{"cert-dir", "port"}, nil}, RunWebhookServe},
 }
 
 func contains(list []string, name string) bool {
@@ -82,8 +83,8 @@ func parseArgs(argv []string) (*ProbeArgs, error) {
 		return nil, fmt.Errorf("no scenario given")
 	}
 	args := &ProbeArgs{Scenario: argv[0], Prefix: "vs", Namespaces: 100, PodsPerNamespace: 100, Flags: map[string]string{}}
-	if args.Scenario == "patch-load" {
-		return nil, fmt.Errorf("patch-load is ctrl-vs-probe's only (one load generator for both sides)")
+	if args.Scenario == "patch-load" || args.Scenario == "webhook-load" {
+		return nil, fmt.Errorf("%s is ctrl-vs-probe's only (one load generator for both sides)", args.Scenario)
 	}
 	known, ok := scenarios[args.Scenario]
 	if !ok {
@@ -128,7 +129,7 @@ func parseArgs(argv []string) (*ProbeArgs, error) {
 			} else {
 				args.PodsPerNamespace = count
 			}
-		case "lease":
+		case "lease", "cert-dir":
 			args.Flags[name] = value
 		default:
 			if _, err := strconv.ParseFloat(value, 64); err != nil {
@@ -146,7 +147,7 @@ func parseArgs(argv []string) (*ProbeArgs, error) {
 func main() {
 	args, err := parseArgs(os.Args[1:])
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "cr-peer: %v\nusage: cr-peer sync|watch|reads|reconcile|queue|discovery|idle|failover "+
+		fmt.Fprintf(os.Stderr, "cr-peer: %v\nusage: cr-peer sync|watch|reads|reconcile|queue|discovery|idle|failover|webhook-serve "+
 			"--kubeconfig PATH [--prefix P --namespaces N --pods-per-namespace M] [flags]\n"+
 			"(test/bench/vs/PROTOCOL.md)\n", err)
 		os.Exit(2)

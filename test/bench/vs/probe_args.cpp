@@ -14,6 +14,11 @@ std::optional<double> ParseNumber(const std::string& text) {
     return value;
 }
 
+// The flags whose value is text, not a number.
+bool IsTextFlag(const std::string& name) {
+    return name == "out" || name == "lease" || name == "cert-dir" || name == "configuration";
+}
+
 }  // namespace
 
 double ProbeArgs::Number(const std::string& name, double fallback) const {
@@ -70,7 +75,7 @@ StatusOr<ProbeArgs> ParseProbeArgs(int argc, char** argv, const std::map<std::st
                 return Status(StatusCode::kBadRequest, "--" + name + " " + *value + ": not a count");
             (name == "namespaces" ? args.layout.namespaces : args.layout.pods_per_namespace) = static_cast<int>(*count);
         } else {
-            if (name != "out" && name != "lease" && !ParseNumber(*value))
+            if (!IsTextFlag(name) && !ParseNumber(*value))
                 return Status(StatusCode::kBadRequest, "--" + name + " " + *value + ": not a number");
             args.flags[name] = *value;
         }

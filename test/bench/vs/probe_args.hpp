@@ -28,7 +28,8 @@ struct ProbeArgs {
     bool Switch(const std::string& name) const { return flags.count(name) != 0; }
     // The flag's value as a number; fallback when absent. Parse already checked it is a number.
     double Number(const std::string& name, double fallback) const;
-    // The flag's text ("" when absent): --out and --lease only; every other flag is a number.
+    // The flag's text ("" when absent): --out, --lease, --cert-dir and --configuration only; every
+    // other flag is a number.
     std::string Text(const std::string& name) const { return flags.count(name) ? flags.at(name) : ""; }
 };
 

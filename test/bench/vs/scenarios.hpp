@@ -17,5 +17,8 @@ int RunIdle(const ProbeArgs& args);             // idle [--seconds S]
 int RunFailover(const ProbeArgs& args);         // failover --objects N --lease NAME [--warmup]
 int RunFailoverObjects(const ProbeArgs& args);  // failover-objects --count N
 int RunPatchLoad(const ProbeArgs& args);        // patch-load --concurrency C --seconds S --out FILE
+int RunWebhookSetup(const ProbeArgs& args);     // webhook-setup --cert-dir D --port P [--configuration NAME]
+int RunWebhookServe(const ProbeArgs& args);     // webhook-serve --cert-dir D --port P
+int RunWebhookLoad(const ProbeArgs& args);  // webhook-load --cert-dir D --port P --clients C --seconds S [--apiserver]
 
 }  // namespace ctrl::bench::vs

@@ -31,6 +31,9 @@ const std::map<std::string, Scenario>& Scenarios() {
         {"failover", {{{"objects", "lease"}, {"warmup"}}, RunFailover}},
         {"failover-objects", {{{"count"}, {}}, RunFailoverObjects}},
         {"patch-load", {{{"concurrency", "seconds", "out"}, {}}, RunPatchLoad}},
+        {"webhook-setup", {{{"cert-dir", "port", "configuration"}, {}}, RunWebhookSetup}},
+        {"webhook-serve", {{{"cert-dir", "port"}, {}}, RunWebhookServe}},
+        {"webhook-load", {{{"cert-dir", "port", "clients", "seconds"}, {"apiserver"}}, RunWebhookLoad}},
     };
     return scenarios;
 }
@@ -46,7 +49,8 @@ int main(int argc, char** argv) {
         std::fprintf(
             stderr,
             "ctrl-vs-probe: %s\nusage: ctrl-vs-probe "
-            "sync|watch|reads|reconcile|queue|discovery|idle|failover|failover-objects|patch-load --kubeconfig PATH "
+            "sync|watch|reads|reconcile|queue|discovery|idle|failover|failover-objects|patch-load|webhook-setup|"
+            "webhook-serve|webhook-load --kubeconfig PATH "
             "[flags]\n"
             "(test/bench/vs/PROTOCOL.md)\n",
             args.GetStatus().ToString().c_str());

@@ -3,7 +3,8 @@
 // at a local webhook server), the operator's validator and defaulter registered by
 // sgp::AddWebhooksToManager. `kubectl apply` of each invalid policy is refused with a message
 // naming the field; a valid one is admitted and stored defaulted; a server-side dry run leaves
-// nothing behind.
+// nothing behind (acceptance 1). With the operator stopped, failurePolicy Fail refuses writes and
+// Ignore admits them, and the policy-status controller then reports the invalid one (acceptance 5).
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 
 #include "controllers/sgp/api/vpcresources.hpp"
 #include "controllers/sgp/policy_webhook.hpp"
+#include "controllers/sgp/sgp_controller.hpp"
 #include "ctrl/api/builtins.hpp"
 #include "ctrl/core/run_sync.hpp"
 #include "ctrl/envtest/webhook_install.hpp"
@@ -73,7 +75,12 @@ class PolicyWebhookTest : public ::testing::Test {
         installed_ = nullptr;
     }
 
-    void SetUp() override {
+    void SetUp() override { StartOperator(/*with_controllers=*/false); }
+    void TearDown() override { StopOperator(); }
+
+    // A manager serving the operator's webhooks and, with_controllers, running its controllers
+    // (the policy-status controller among them) over kNs.
+    void StartOperator(bool with_controllers) {
         auto scheme = std::make_shared<scheme::Scheme>();
         ASSERT_TRUE(api::AddAllBuiltinsToScheme(*scheme).Ok());
         ASSERT_TRUE(vpcresources::vpcresourcesv1beta1::AddToScheme(*scheme).Ok());
@@ -82,11 +89,16 @@ class PolicyWebhookTest : public ::testing::Test {
         options.registry = &registry_;
         options.metrics.bind_address = "0";
         options.health_probe_bind_address = "0";
+        options.cache.default_namespaces = {std::string(kNs)};
         options.webhook = {.host = installed_->host, .port = installed_->port, .cert_dir = installed_->cert_dir};
         StatusOr<std::unique_ptr<manager::Manager>> made = manager::New(ctrl::testing::SharedAdminConfig(), options);
         ASSERT_TRUE(made.Ok()) << made.GetStatus();
         mgr_ = std::move(made).Value();
         ASSERT_TRUE(AddWebhooksToManager(*mgr_).Ok());
+        if (with_controllers) {
+            ASSERT_TRUE(AddToManager(*mgr_).Ok());
+        }
+        stop_ = Context::WithCancel(Context::Background());
         done_ = std::async(std::launch::async, [this] { return mgr_->Start(stop_); });
         ASSERT_TRUE(Eventually([&] { return mgr_->ReadyzChecks()["webhook-server"].Ok(); }));
         // The API server picks the configurations up within a moment: the first refusal tells.
@@ -95,18 +107,33 @@ class PolicyWebhookTest : public ::testing::Test {
                        .exit_code != 0;
         })) << "the API server never called the validating webhook";
     }
-    void TearDown() override {
+    void StopOperator() {
         stop_.Cancel();
         if (done_.valid()) {
             ASSERT_EQ(done_.wait_for(ctrl::testing::kTestWait), std::future_status::ready);
             EXPECT_TRUE(done_.get().Ok());
         }
     }
+    // Sets failurePolicy of both of the operator's webhooks.
+    static void SetFailurePolicy(const std::string& policy) {
+        const std::string patch =
+            R"([{"op":"replace","path":"/webhooks/0/failurePolicy","value":")" + policy + R"("}])";
+        for (const char* configuration : {"validatingwebhookconfiguration/ctrl-operator-sgp-rules",
+                                          "mutatingwebhookconfiguration/ctrl-operator-sgp-defaults"})
+            ASSERT_EQ(KubectlOk({"patch", configuration, "--type=json", "-p", patch}).exit_code, 0) << configuration;
+    }
+    // The Ready condition of policy `name` in kNs as "<status>/<reason>", or what could not be read.
+    std::string ReadyOf(const std::string& name) {
+        const envtest::CommandResult got = KubectlOk(
+            {"get", "securitygrouppolicy", name, "-n", std::string(kNs), "-o",
+             R"(jsonpath={.status.conditions[?(@.type=="Ready")].status}/{.status.conditions[?(@.type=="Ready")].reason})"});
+        return got.exit_code == 0 ? got.out : "<unreadable: " + got.err + ">";
+    }
 
     static inline envtest::InstalledWebhooks* installed_ = nullptr;
     metrics::Registry registry_;
     std::unique_ptr<manager::Manager> mgr_;
-    Context stop_ = Context::WithCancel(Context::Background());
+    Context stop_ = Context::Background();
     std::future<Status> done_;
 };
 
@@ -153,6 +180,33 @@ TEST_F(PolicyWebhookTest, AServerSideDryRunLeavesNothingBehind) {
     const envtest::CommandResult get = KubectlOk({"get", "securitygrouppolicy", "dry", "-n", std::string(kNs)});
     EXPECT_NE(get.exit_code, 0);
     EXPECT_THAT(get.err, ::testing::HasSubstr("NotFound"));
+}
+
+// Acceptance 5: with the operator stopped, failurePolicy Fail refuses writes and names the
+// webhook; Ignore admits them, and the policy-status controller reports the invalid policy that got
+// in once the operator is back.
+TEST_F(PolicyWebhookTest, WhileTheOperatorIsDownFailRefusesAndIgnoreAdmitsWhatTheStatusControllerReports) {
+    StopOperator();
+    const std::string invalid = Policy("while-down", "{securityGroups: {groupIds: [sg-0123abcd]}}");
+    const envtest::CommandResult refused = Apply(invalid);
+    EXPECT_NE(refused.exit_code, 0);
+    EXPECT_THAT(refused.err, ::testing::HasSubstr("failed calling webhook"));
+    EXPECT_THAT(refused.err, ::testing::HasSubstr("securitygrouppolicy.ctrl-operator.ctrl.example.com"));
+
+    SetFailurePolicy("Ignore");
+    struct Restore {
+        ~Restore() { SetFailurePolicy("Fail"); }
+    } restore;
+    // The API server picks the change up within a moment.
+    EXPECT_TRUE(Eventually([&] { return Apply(invalid).exit_code == 0; }, 30s))
+        << "Ignore admits while the operator is down";
+
+    StartOperator(/*with_controllers=*/true);
+    EXPECT_TRUE(Eventually([&] { return ReadyOf("while-down") == "False/NoSelector"; }, 60s)) << ReadyOf("while-down");
+    EXPECT_TRUE(Eventually([&] {
+        return registry_.SerializeText().find("sgp_invalid_policies{namespace=\"sgp-webhook\"} 1") != std::string::npos;
+    })) << registry_.SerializeText();
+    (void)KubectlOk({"delete", "securitygrouppolicy", "while-down", "-n", std::string(kNs)});
 }
 
 }  // namespace

@@ -9,7 +9,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <future>
 #include <string>
 #include <thread>
@@ -26,6 +25,7 @@
 #include "ctrl/manager/manager.hpp"
 #include "ctrl/webhook/internal/certificate_authority.hpp"
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/dry_run_load.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/kubeconfig_config.hpp"
 #include "test/support/presented_serial.hpp"
@@ -156,30 +156,6 @@ class SelfManagedTest : public ::testing::Test {
     std::unique_ptr<client::Client> client_;
 };
 
-// One client's loop: dry-run creates through the API server until stop; failures counted.
-void Load(std::atomic<bool>& stop, std::atomic<int>& sent, std::atomic<int>& failed, std::string& first_failure,
-          std::mutex& mu) {
-    boost::asio::io_context io;
-    StatusOr<std::unique_ptr<client::Client>> made = client::New(ctrl::testing::SharedAdminConfig(), io.get_executor());
-    if (!made.Ok()) {
-        failed.fetch_add(1);
-        return;
-    }
-    for (int i = 0; !stop.load(); ++i) {
-        api::ConfigMap cm;
-        cm.SetNamespace(kNamespace);
-        cm.SetGenerateName("load-");
-        const Status status = RunSync(io, (*made)->Create(TestContext(), cm, client::DryRunAll()));
-        sent.fetch_add(1);
-        if (!status.Ok()) {
-            failed.fetch_add(1);
-            std::lock_guard lock(mu);
-            if (first_failure.empty())
-                first_failure = status.ToString();
-        }
-    }
-}
-
 TEST_F(SelfManagedTest, RotationUnderLoadFailsNoRequestAndBothReplicasFollowIt) {
     StatusOr<std::vector<int>> ports = envtest::FreePorts(2);
     ASSERT_TRUE(ports.Ok());
@@ -209,14 +185,7 @@ TEST_F(SelfManagedTest, RotationUnderLoadFailsNoRequestAndBothReplicasFollowIt) 
         30s));
     EXPECT_TRUE(a.mgr->IsLeader() != b.mgr->IsLeader() || !a.mgr->IsLeader()) << "one leader at most";
 
-    std::atomic<bool> stop{false};
-    std::atomic<int> sent{0}, failed{0};
-    std::string first_failure;
-    std::mutex mu;
-    std::vector<std::thread> clients;
-    for (int i = 0; i < 4; ++i)
-        clients.emplace_back(Load, std::ref(stop), std::ref(sent), std::ref(failed), std::ref(first_failure),
-                             std::ref(mu));
+    ctrl::testing::DryRunLoad load(4, std::string(kNamespace));
 
     // Watch the Secret for 50 s: every new serving certificate must be presented by both servers
     // within 10 s; the CA must rotate at least once (a second CA in the bundle).
@@ -242,13 +211,11 @@ TEST_F(SelfManagedTest, RotationUnderLoadFailsNoRequestAndBothReplicasFollowIt) 
         ca_rotated = ca_rotated || (!bundle.empty() && bundle.front() != first_bundle_ca);
         std::this_thread::sleep_for(200ms);
     }
-    stop.store(true);
-    for (std::thread& client : clients)
-        client.join();
+    load.Stop();
     std::printf("%d admission requests from 4 clients, %d failed, %d serving certificates, CA rotated: %s\n",
-                sent.load(), failed.load(), rotations, ca_rotated ? "yes" : "no");
-    EXPECT_GE(sent.load(), 500);
-    EXPECT_EQ(failed.load(), 0) << first_failure;
+                load.Sent(), load.Failed(), rotations, ca_rotated ? "yes" : "no");
+    EXPECT_GE(load.Sent(), 500);
+    EXPECT_EQ(load.Failed(), 0) << load.FirstFailure();
     EXPECT_GE(rotations, 2);
     EXPECT_TRUE(ca_rotated);
     a.Stop();
