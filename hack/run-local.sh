@@ -25,6 +25,11 @@
 #                                      without webhooks: that API server cannot call this machine's
 #                                      loopback
 #   hack/run-local.sh ... --samples    create the samples in that cluster too
+#   hack/run-local.sh ... --image      run the operator image (hack/image.sh builds it) as a
+#                                      container instead of the binary as a process, the way a
+#                                      kubelet runs it: user 65532, read-only root, no capabilities,
+#                                      the ServiceAccount's token, CA and namespace mounted at
+#                                      /var/run/secrets/kubernetes.io/serviceaccount; host network
 #   hack/run-local.sh --down           stop the operator, Prometheus and the local control plane
 #   hack/run-local.sh ... -- ARGS      extra flags for ctrl-operator, e.g. -- -v 2
 #
@@ -68,6 +73,7 @@ die() { echo "run-local.sh: error: $*" >&2; exit 1; }
 kubeconfig="${KUBECONFIG:-}"
 samples=""
 down=false
+image=false
 operator_args=()
 while (($# > 0)); do
     case "$1" in
@@ -76,7 +82,8 @@ while (($# > 0)); do
         --samples) samples=true; shift ;;
         --down) down=true; shift ;;
         --) shift; operator_args=("$@"); break ;;
-        -h|--help) sed -n '2,40p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        --image) image=true; shift ;;
+        -h|--help) sed -n '2,45p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "run-local.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -124,6 +131,17 @@ stop_process() {
     rm -f "${STATE_DIR}/${name}.pid"
 }
 
+# --image: the operator's container, named after the state directory. `podman run` runs in the
+# foreground as the "process" ctrl-operator (its pid file, its log, SIGTERM reaches the operator).
+PODMAN="${ROOT}/hack/internal/podman.sh"
+CONTAINER="ctrl-run-local-$(printf '%s' "${STATE_DIR}" | md5sum | cut -c1-8)"
+stop_container() {
+    command -v podman >/dev/null && "${PODMAN}" container exists "${CONTAINER}" 2>/dev/null || return 0
+    # SIGTERM, SIGKILL after the Deployment's grace period (45 s); removed, so the name is free.
+    "${PODMAN}" rm --force --time 45 "${CONTAINER}" >/dev/null 2>&1 || warn "podman rm --force ${CONTAINER} failed"
+    step "stopped container ${CONTAINER}"
+}
+
 # Fails naming the user of 127.0.0.1:PORT when something listens there.
 require_free_port() {
     local port="$1" variable="$2"
@@ -147,6 +165,7 @@ wait_for() {
 
 if ${down}; then
     stop_process prometheus prometheus
+    stop_container
     stop_process ctrl-operator ctrl-operator
     if [[ -f "${STATE_DIR}/local-control-plane" ]]; then
         # The control plane the demo started, wherever CTRL_CONTROL_PLANE_DIR pointed then.
@@ -180,6 +199,14 @@ if [[ "${CTRL_SKIP_BUILD:-}" != 1 ]]; then
     CTRL_BUILD_DIR="${BUILD_DIR}" "${ROOT}/hack/build.sh" -DCTRL_BUILD_TESTS=ON >&2
 fi
 [[ -x "${OPERATOR}" ]] || die "no operator binary at ${OPERATOR}; build it: cmake --build ${BUILD_DIR} --target ctrl-operator"
+if ${image}; then
+    IMAGE="localhost/$("${ROOT}/hack/image.sh" --tag)"
+    if [[ "${CTRL_SKIP_BUILD:-}" != 1 ]]; then
+        step "building the operator image (hack/image.sh)"
+        "${ROOT}/hack/image.sh" >/dev/null
+    fi
+    "${PODMAN}" image exists "${IMAGE}" || die "no image ${IMAGE} in podman's storage; build it with hack/image.sh"
+fi
 
 mkdir -p "${STATE_DIR}"
 chmod 700 "${STATE_DIR}"
@@ -308,8 +335,15 @@ write_token_kubeconfig() {
 }
 write_token_kubeconfig ctrl-operator "${STATE_DIR}/operator.kubeconfig"
 kc create token "${SCRAPE_SA}" -n "${NAMESPACE}" --duration=24h >"${STATE_DIR}/prometheus.token"
+if ${image}; then
+    step "the operator runs in container ${CONTAINER} of ${IMAGE}, with ServiceAccount ${NAMESPACE}/ctrl-operator's files in ${STATE_DIR}/serviceaccount/"
+    operator_command=("${ROOT}/hack/internal/operator-container.sh" "${kubeconfig}" "${STATE_DIR}" "${CONTAINER}" "${IMAGE}")
+else
+    operator_command=("${OPERATOR}" --kubeconfig "${STATE_DIR}/operator.kubeconfig")
+fi
 umask 022
 
+stop_container
 stop_process ctrl-operator ctrl-operator
 require_free_port "${METRICS_PORT}" CTRL_METRICS_PORT
 require_free_port "${PROBE_PORT}" CTRL_PROBE_PORT
@@ -322,7 +356,7 @@ if ${webhooks}; then
         --webhook-cert-secret "${NAMESPACE}/${WEBHOOK_SECRET}" --webhook-cert-ip 127.0.0.1)
 fi
 step "starting ctrl-operator (log ${STATE_DIR}/ctrl-operator.log)"
-nohup "${OPERATOR}" --kubeconfig "${STATE_DIR}/operator.kubeconfig" \
+nohup "${operator_command[@]}" \
     --leader-elect --leader-election-namespace "${NAMESPACE}" \
     --metrics-bind-address "127.0.0.1:${METRICS_PORT}" --metrics-secure \
     --health-probe-bind-address "127.0.0.1:${PROBE_PORT}" \
@@ -479,11 +513,14 @@ for query in \
 done
 
 operator_pid="$(running_pid ctrl-operator ctrl-operator)"
+image_note=""
+${image} && image_note="
+                   in container ${CONTAINER} of image ${IMAGE} (podman, hack/internal/podman.sh)"
 prometheus_pid="$(running_pid prometheus prometheus)"
 cat <<MSG
 
 Running (state, logs and pid files in ${STATE_DIR}):
-    ctrl-operator  pid ${operator_pid}, as ServiceAccount ${NAMESPACE}/ctrl-operator; log ctrl-operator.log
+    ctrl-operator  pid ${operator_pid}, as ServiceAccount ${NAMESPACE}/ctrl-operator; log ctrl-operator.log${image_note}
                    https://127.0.0.1:${METRICS_PORT}/metrics (token), http://127.0.0.1:${PROBE_PORT}/readyz?verbose
 MSG
 if ${webhooks}; then

@@ -146,7 +146,7 @@ TEST(ManifestsBuildTest, DeploymentRunsTwoHardenedReplicasWithProbes) {
     std::vector<Object> containers = ObjectsAt(*deployment, {"spec", "template", "spec", "containers"});
     ASSERT_EQ(containers.size(), 1u);
     const Object& manager = containers[0];
-    EXPECT_EQ(StringAt(manager, {"image"}), "ctrl-operator:latest");
+    EXPECT_EQ(StringAt(manager, {"image"}), CTRL_OPERATOR_IMAGE_TAG) << "the tag hack/image.sh builds";
     EXPECT_THAT(StringsAt(manager, {"args"}),
                 IsSupersetOf({"--leader-elect", "--metrics-bind-address=:8443", "--metrics-secure",
                               "--health-probe-bind-address=:8081", "--webhook-port=9443"}));

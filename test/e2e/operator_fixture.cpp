@@ -4,6 +4,7 @@
 #include <sstream>
 #include <thread>
 
+#include "test/e2e/operator_container.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"
 
@@ -25,6 +26,17 @@ class ManifestsEnvironment final : public ::testing::Environment {
 
   private:
     SgpCrd crd_;
+};
+
+bool operators_in_containers = false;
+
+// Fails the test binary when podman or the operator image is missing.
+class ImageEnvironment final : public ::testing::Environment {
+  public:
+    void SetUp() override {
+        const Status present = RequireOperatorImage();
+        ASSERT_TRUE(present.Ok()) << present;
+    }
 };
 
 // "PodSelectorOnly" -> "pod-selector-only".
@@ -68,6 +80,11 @@ void InstallE2eEnvironment(SgpCrd crd, const std::vector<std::string>& apiserver
     ::testing::AddGlobalTestEnvironment(new ManifestsEnvironment(crd));
 }
 
+void RunOperatorsAsContainers() {
+    operators_in_containers = true;
+    ::testing::AddGlobalTestEnvironment(new ImageEnvironment());
+}
+
 void OperatorTest::TearDown() {
     if (HasFailure())
         std::printf("%s", Logs().c_str());
@@ -89,6 +106,7 @@ std::string OperatorTest::MakeNamespace(const std::string& suffix) {
 }
 
 OperatorProcess* OperatorTest::StartOperator(OperatorOptions options) {
+    options.container = options.container || operators_in_containers;
     StatusOr<std::unique_ptr<OperatorProcess>> started = OperatorProcess::Start(options);
     if (!started.Ok()) {
         ADD_FAILURE() << "starting operator " << options.name << ": " << started.GetStatus();

@@ -35,6 +35,12 @@ void InstallE2eEnvironment(SgpCrd crd);
 // The same with more kube-apiserver flags for this binary's control plane.
 void InstallE2eEnvironment(SgpCrd crd, const std::vector<std::string>& apiserver_flags);
 
+// From here on, every operator the tests start is the operator image run as a container
+// (OperatorOptions::container); registers, as the first gtest environment, the check that podman
+// runs and the image is there (a test binary without them fails, it does not skip). Call from main
+// before InstallE2eEnvironment.
+void RunOperatorsAsContainers();
+
 class OperatorTest : public ::testing::Test {
   protected:
     void TearDown() override;
@@ -42,7 +48,8 @@ class OperatorTest : public ::testing::Test {
     // Creates a namespace named after the test (kebab-case), with "-<suffix>" when given, and
     // returns its name.
     std::string MakeNamespace(const std::string& suffix = "");
-    // Starts an operator; nullptr (and a test failure) when it does not come up.
+    // Starts an operator (in a container after RunOperatorsAsContainers); nullptr (and a test
+    // failure) when it does not come up.
     OperatorProcess* StartOperator(OperatorOptions options);
     // Waits (kTestWait) until the operator's /readyz answers 200.
     ::testing::AssertionResult WaitReady(const OperatorProcess& process);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "test/e2e/operator_container.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/free_port.hpp"
@@ -48,7 +49,7 @@ bool Contains(const std::vector<std::string>& args, const std::string& arg) {
 bool MetricsSecure(const OperatorOptions& options) {
     if (Contains(options.args, "--metrics-secure=false"))
         return false;
-    return options.in_cluster || Contains(options.args, "--metrics-secure") ||
+    return options.in_cluster || options.container || Contains(options.args, "--metrics-secure") ||
            Contains(options.args, "--metrics-secure=true");
 }
 
@@ -58,6 +59,21 @@ bool MetricsSecure(const OperatorOptions& options) {
 std::string InClusterScript(const std::string& secrets_dir) {
     return std::string("set -e; mount -t tmpfs ctrl-e2e-run /run; mkdir -p ") + kServiceAccountDir +
            "; mount --bind '" + secrets_dir + "' " + kServiceAccountDir + "; exec \"$@\"";
+}
+
+// The files a kubelet mounts at kServiceAccountDir, in a new directory `dir`: the token, the control
+// plane's CA, the namespace (ctrl-system). Readable by anyone (a kubelet's default mode 0644), so
+// the container's user 65532 reads them.
+Status WriteServiceAccountFiles(const std::string& dir, const std::string& token) {
+    std::filesystem::create_directories(dir);
+    std::filesystem::permissions(dir, std::filesystem::perms(0755));
+    CTRL_ASSIGN_OR_RETURN(std::string ca, ReadFile(testing::SharedControlPlane().CaFile()));
+    CTRL_RETURN_IF_ERROR(WriteFile(dir + "/token", token));
+    CTRL_RETURN_IF_ERROR(WriteFile(dir + "/ca.crt", ca));
+    CTRL_RETURN_IF_ERROR(WriteFile(dir + "/namespace", std::string(kOperatorNamespace)));
+    for (const char* file : {"/token", "/ca.crt", "/namespace"})
+        std::filesystem::permissions(dir + file, std::filesystem::perms(0644));
+    return OkStatus();
 }
 
 }  // namespace
@@ -99,7 +115,9 @@ Status OperatorProcess::Launch(const OperatorOptions& options) {
 
     const testing::ControlPlane& control_plane = testing::SharedControlPlane();
     std::vector<std::string> argv;
-    if (!options.in_cluster) {
+    if (options.container && (!options.kubeconfig.empty() || !options.server.empty()))
+        return InvalidError("operator " + name_ + ": a container runs in-cluster, without kubeconfig or server");
+    if (!options.in_cluster && !options.container) {
         std::string kubeconfig = options.kubeconfig;
         if (kubeconfig.empty()) {
             kubeconfig = dir_ + "/kubeconfig";
@@ -111,15 +129,22 @@ Status OperatorProcess::Launch(const OperatorOptions& options) {
         }
         argv = command;
         argv.insert(argv.begin() + 1, {"--kubeconfig", kubeconfig});
+    } else if (options.container) {
+        const std::string secrets = dir_ + "/serviceaccount";
+        CTRL_RETURN_IF_ERROR(WriteServiceAccountFiles(secrets, token_));
+        const std::string& host = control_plane.Host();  // https://127.0.0.1:<port>
+        // The container's name: the work directory's (unique) suffix keeps concurrent tests apart.
+        container_name_ = "ctrl-e2e-" + name_ + "-" + dir_.substr(dir_.size() - 6);
+        argv = ContainerRunCommand({.name = container_name_,
+                                    .service_account_dir = secrets,
+                                    .service_host = "127.0.0.1",
+                                    .service_port = host.substr(host.rfind(':') + 1),
+                                    .args = std::vector<std::string>(command.begin() + 1, command.end())});
     } else {
         const std::string secrets = dir_ + "/serviceaccount";
         const std::string home = dir_ + "/home";
-        std::filesystem::create_directories(secrets);
+        CTRL_RETURN_IF_ERROR(WriteServiceAccountFiles(secrets, token_));
         std::filesystem::create_directories(home);
-        CTRL_ASSIGN_OR_RETURN(std::string ca, ReadFile(control_plane.CaFile()));
-        CTRL_RETURN_IF_ERROR(WriteFile(secrets + "/token", token_));
-        CTRL_RETURN_IF_ERROR(WriteFile(secrets + "/ca.crt", ca));
-        CTRL_RETURN_IF_ERROR(WriteFile(secrets + "/namespace", std::string(kOperatorNamespace)));
         const std::string& host = control_plane.Host();  // https://127.0.0.1:<port>
         const size_t colon = host.rfind(':');
         argv = {"env",
@@ -152,6 +177,11 @@ Status OperatorProcess::Launch(const OperatorOptions& options) {
 }
 
 OperatorProcess::~OperatorProcess() {
+    if (!container_name_.empty() && process_.Running()) {
+        const Status stopped = StopContainer(container_name_, std::chrono::seconds(15));
+        if (!stopped.Ok())
+            std::printf("[ e2e ] stopping container %s: %s\n", container_name_.c_str(), stopped.ToString().c_str());
+    }
     if (process_.Pid() != 0)
         process_.Stop(std::chrono::seconds(15));
     if (dir_.empty())

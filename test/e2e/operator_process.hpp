@@ -39,9 +39,14 @@ struct OperatorOptions {
     // The kubeconfig's server (e.g. a proxy in front of the control plane, with the same CA);
     // empty: the control plane's. Not for in_cluster.
     std::string server{};
+    // In a container: the operator image run as a kubelet would (operator_container.hpp), in-cluster
+    // as above but with the service-account files mounted into the container; /metrics is then
+    // HTTPS by default too. Not with kubeconfig or server.
+    bool container = false;
 };
 
-// One running operator. Stops it (SIGTERM, then SIGKILL after 15 s) when destroyed; its work
+// One running operator. Stops it (SIGTERM, then SIGKILL after 15 s; a container with `podman
+// stop`) when destroyed; its work
 // directory (kubeconfig or service-account files, log) is removed unless the test has failed.
 class OperatorProcess final {
   public:
@@ -57,6 +62,9 @@ class OperatorProcess final {
     pid_t Pid() const { return process_.Pid(); }
     bool Running() { return process_.Running(); }
     testing::ChildProcess& Process() { return process_; }
+    // The container's name when it runs in one (OperatorOptions::container), else "". Process() is
+    // then the foreground `podman run`, which exits with the operator's exit code.
+    const std::string& ContainerName() const { return container_name_; }
     // The token it runs with (also good for reading its secure /metrics when authorized).
     const std::string& Token() const { return token_; }
 
@@ -89,6 +97,7 @@ class OperatorProcess final {
     std::string token_;
     std::string probe_url_;
     std::string metrics_url_;
+    std::string container_name_;
     testing::ChildProcess process_;
 };
 

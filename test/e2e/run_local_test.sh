@@ -4,10 +4,11 @@
 # build under test via CTRL_BUILD_DIR, not rebuilt: CTRL_SKIP_BUILD=1), the second reusing what the
 # first made; after each, the API server calls the operator's admission webhooks (issue 32: an
 # invalid policy is refused with the validator's message, a valid one admitted) while the invalid
-# sample policy, created before they served, has its False status; once more with --kubeconfig,
-# which serves no webhooks and leaves no configuration calling loopback; then Prometheus' view of the operator: the target is up,
-# scraped over HTTPS with a token, and every PromQL expression of manifests/grafana/*.json returns
-# data. Before all that, the errors for a missing kubeconfig and an unreachable server. Everything
+# sample policy, created before they served, has its False status; once more with --image (the
+# operator image as a container: the same output); once more with --kubeconfig, which serves no
+# webhooks and leaves no configuration calling loopback; then Prometheus' view of the operator: the
+# target is up, scraped over HTTPS with a token, and every PromQL expression of
+# manifests/grafana/*.json returns data. Before all that, the errors for a missing kubeconfig and an unreachable server. Everything
 # it started is stopped at the end (hack/run-local.sh --down), pass or fail.
 #
 #   CTRL_BUILD_DIR=build test/e2e/run_local_test.sh     (ctest -L e2e sets it)
@@ -90,11 +91,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# run_demo N: hack/run-local.sh, output in $WORK/runN.out (stdout) and runN.err (stderr).
+# run_demo N [ARGS]: hack/run-local.sh ARGS, output in $WORK/runN.out (stdout) and runN.err (stderr).
 run_demo() {
     local n="$1" began=${SECONDS}
-    log "run ${n}: hack/run-local.sh"
-    if ! "${RUN_LOCAL}" >"${WORK}/run${n}.out" 2>"${WORK}/run${n}.err"; then
+    shift
+    log "run ${n}: hack/run-local.sh $*"
+    if ! "${RUN_LOCAL}" "$@" >"${WORK}/run${n}.out" 2>"${WORK}/run${n}.err"; then
         cat "${WORK}/run${n}.err" "${WORK}/run${n}.out" >&2
         echo "FAIL: run ${n} of hack/run-local.sh failed" >&2
         exit 1
@@ -209,6 +211,19 @@ expect "one Prometheus runs" test "$(count_of "${PROMETHEUS_PATTERN}")" -eq 1
 expect "one control plane runs" test "$(count_of "${CONTROL_PLANE_PATTERN}")" -eq 1
 expect "one kube-apiserver runs" test "$(count_of "kube-apiserver .*${CTRL_CONTROL_PLANE_DIR}")" -eq 1
 
+# Issue 35, acceptance 3: --image runs the operator image (operator_image_build made it) as a
+# container, and the demo shows the same: every check above, and the same pods and policies.
+run_demo image --image
+check_output image
+tables() { sed -n '/^Pods and their security groups/,/^Metrics, read back/p' "$1"; }
+expect "with --image, the same pods and policies as run 2" diff <(tables "${WORK}/run2.out") <(tables "${WORK}/runimage.out")
+CONTAINER="ctrl-run-local-$(printf '%s' "${CTRL_STATE_DIR}" | md5sum | cut -c1-8)"
+expect "with --image, the operator runs in container ${CONTAINER}" grep -q "in container ${CONTAINER} of image" "${WORK}/runimage.out"
+expect "with --image, no operator process runs" test "$(count_of "${OPERATOR_PATTERN}")" -eq 0
+container_running() { test -n "$("${ROOT}/hack/internal/podman.sh" ps --quiet --filter "name=^${CONTAINER}\$")"; }
+container_gone() { ! container_running; }
+expect "with --image, its container runs" container_running
+
 # --kubeconfig: the same cluster as a user's; nothing but the manifests without the Deployment
 # is applied, no samples; the operator is restarted against it, Prometheus reused.
 log "run 3: hack/run-local.sh --kubeconfig (the control plane's admin kubeconfig)"
@@ -226,6 +241,7 @@ expect "run 3's operator serves no webhooks" \
     test "$(curl -sk -o /dev/null -w '%{http_code}' "https://127.0.0.1:${CTRL_WEBHOOK_PORT}/" || true)" == 000
 expect "run 3 reused Prometheus" test "$(cat "${CTRL_STATE_DIR}/prometheus.pid")" == "${prometheus_pid}"
 expect "one operator runs after run 3" test "$(count_of "${OPERATOR_PATTERN}")" -eq 1
+expect "run 3 stopped the operator's container" container_gone
 
 # What the final message suggests: a pod relabelled gets the groups of the policy it now matches
 # (and the restarted operator counts a change, which the dashboards show).

@@ -24,7 +24,10 @@ class SgpMatchingTest : public OperatorTest {
     void SetUp() override {
         ns_ = MakeNamespace();
         other_ = MakeNamespace("other");
-        operator_ = StartOperator({.name = "matching", .watch_namespaces = {ns_, other_}});
+        // Plain-HTTP /metrics, read without a token (explicit: in a container, in-cluster, it would
+        // default to HTTPS).
+        operator_ =
+            StartOperator({.name = "matching", .watch_namespaces = {ns_, other_}, .args = {"--metrics-secure=false"}});
         ASSERT_NE(operator_, nullptr);
         ASSERT_TRUE(WaitReady(*operator_));
     }
