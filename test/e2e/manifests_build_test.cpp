@@ -19,12 +19,6 @@ namespace {
 using ::testing::ElementsAreArray;
 using ::testing::IsSupersetOf;
 
-std::vector<Object> Build(const std::string& relative_dir) {
-    StatusOr<std::vector<Object>> built = KustomizeBuild(RepoPath(relative_dir));
-    EXPECT_TRUE(built.Ok()) << built.GetStatus();
-    return built.Ok() ? std::move(built).Value() : std::vector<Object>{};
-}
-
 // roleRef kind/name and the one subject's kind namespace/name of a (Cluster)RoleBinding.
 std::string BindingOf(const Object& binding) {
     const std::string role =
@@ -40,12 +34,12 @@ std::string BindingOf(const Object& binding) {
 
 // No CustomResourceDefinition: on EKS AWS owns SecurityGroupPolicy and CNINode (issue 28).
 TEST(ManifestsBuildTest, BaseBuildsExactlyTheOperatorsObjects) {
-    const std::vector<Object> objects = Build("manifests");
+    const std::vector<Object> objects = BuildOrFail("manifests");
     EXPECT_THAT(ObjectIds(objects), ElementsAreArray(OperatorObjectIds()));
 }
 
 TEST(ManifestsBuildTest, BareOverlayIsTheBasePlusTheProjectsCrds) {
-    const std::vector<Object> objects = Build("manifests/overlays/bare");
+    const std::vector<Object> objects = BuildOrFail("manifests/overlays/bare");
     std::vector<std::string> expected = OperatorObjectIds();
     expected.push_back("CustomResourceDefinition/cninodes.vpcresources.k8s.aws");
     expected.push_back("CustomResourceDefinition/securitygrouppolicies.vpcresources.k8s.aws");
@@ -59,7 +53,7 @@ TEST(ManifestsBuildTest, BareOverlayIsTheBasePlusTheProjectsCrds) {
 }
 
 TEST(ManifestsBuildTest, RbacGrantsExactlyTheContract) {
-    const std::vector<Object> objects = Build("manifests");
+    const std::vector<Object> objects = BuildOrFail("manifests");
     const Object* operator_role = FindObject(objects, "ClusterRole", "ctrl-operator");
     ASSERT_NE(operator_role, nullptr);
     EXPECT_EQ(RoleGrants(*operator_role), (std::set<std::string>{
@@ -123,7 +117,7 @@ TEST(ManifestsBuildTest, NoRoleInAnyBuildHasAWildcard) {
     for (const std::string& dir : KustomizationDirs()) {
         if (dir.find("components/") != std::string::npos)
             continue;  // built through the overlays that use them
-        for (const Object& object : Build(dir)) {
+        for (const Object& object : BuildOrFail(dir)) {
             if (object.Kind() != "ClusterRole" && object.Kind() != "Role")
                 continue;
             for (const std::string& grant : RoleGrants(object))
@@ -133,7 +127,7 @@ TEST(ManifestsBuildTest, NoRoleInAnyBuildHasAWildcard) {
 }
 
 TEST(ManifestsBuildTest, DeploymentRunsTwoHardenedReplicasWithProbes) {
-    const std::vector<Object> objects = Build("manifests");
+    const std::vector<Object> objects = BuildOrFail("manifests");
     const Object* deployment = FindObject(objects, "Deployment", "ctrl-operator");
     ASSERT_NE(deployment, nullptr);
     EXPECT_EQ(IntAt(*deployment, {"spec", "replicas"}), 2);
@@ -169,7 +163,7 @@ TEST(ManifestsBuildTest, DeploymentRunsTwoHardenedReplicasWithProbes) {
 }
 
 TEST(ManifestsBuildTest, MetricsServiceReachesTheSecurePort) {
-    const std::vector<Object> objects = Build("manifests");
+    const std::vector<Object> objects = BuildOrFail("manifests");
     const Object* service = FindObject(objects, "Service", "ctrl-operator-metrics");
     ASSERT_NE(service, nullptr);
     EXPECT_EQ(StringMapAt(*service, {"spec", "selector"}),
@@ -213,7 +207,7 @@ TEST(ManifestsBuildTest, EveryKustomizationBuildsAndEveryComponentIsUsed) {
 }
 
 TEST(ManifestsBuildTest, PrometheusOperatorOverlayIsTheBasePlusAServiceMonitor) {
-    const std::vector<Object> objects = Build("manifests/overlays/prometheus-operator");
+    const std::vector<Object> objects = BuildOrFail("manifests/overlays/prometheus-operator");
     std::vector<std::string> expected = OperatorObjectIds();
     expected.push_back("ClusterRoleBinding/ctrl-operator-metrics-reader-prometheus-k8s");
     expected.push_back("ServiceMonitor/ctrl-system/ctrl-operator");
@@ -239,7 +233,7 @@ TEST(ManifestsBuildTest, PrometheusOperatorOverlayIsTheBasePlusAServiceMonitor) 
 }
 
 TEST(ManifestsBuildTest, PlainPrometheusKustomizationBindsItsServiceAccountToMetricsReader) {
-    const std::vector<Object> objects = Build("manifests/prometheus");
+    const std::vector<Object> objects = BuildOrFail("manifests/prometheus");
     EXPECT_THAT(ObjectIds(objects), ElementsAreArray({"ClusterRoleBinding/prometheus-ctrl-operator-metrics-reader",
                                                       "ConfigMap/monitoring/prometheus-config", "Namespace/monitoring",
                                                       "Role/ctrl-system/prometheus-ctrl-operator-discovery",
@@ -255,7 +249,7 @@ TEST(ManifestsBuildTest, PlainPrometheusKustomizationBindsItsServiceAccountToMet
 }
 
 TEST(ManifestsBuildTest, SamplesHoldPoliciesAccountsAndPods) {
-    const std::vector<Object> objects = Build("manifests/samples");
+    const std::vector<Object> objects = BuildOrFail("manifests/samples");
     EXPECT_THAT(
         ObjectIds(objects),
         IsSupersetOf({"SecurityGroupPolicy/sgp-demo/web-frontend", "SecurityGroupPolicy/sgp-demo/payments-db-access",

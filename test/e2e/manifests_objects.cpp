@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <gtest/gtest.h>
+
 #include "test/support/command.hpp"
 #include "test/support/crds.hpp"
 
@@ -185,6 +187,12 @@ Object ManagerContainer(const std::vector<Object>& objects) {
             return std::move(container);
     }
     return Object();
+}
+
+std::vector<Object> BuildOrFail(const std::string& relative_dir) {
+    StatusOr<std::vector<Object>> built = KustomizeBuild(RepoPath(relative_dir));
+    EXPECT_TRUE(built.Ok()) << built.GetStatus();
+    return built.Ok() ? std::move(built).Value() : std::vector<Object>{};
 }
 
 }  // namespace ctrl::testing

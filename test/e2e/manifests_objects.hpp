@@ -22,6 +22,10 @@ std::string RepoPath(std::string_view relative);
 // build is an error carrying kustomize's message.
 StatusOr<std::vector<Object>> KustomizeBuild(const std::string& dir);
 
+// KustomizeBuild of a directory under the repository root for a test: a failed build fails the
+// test (with kustomize's message) and yields no objects.
+std::vector<Object> BuildOrFail(const std::string& relative_dir);
+
 // Every document of a multi-document YAML stream (separated by `---` lines), empty ones skipped.
 StatusOr<std::vector<Object>> ParseYamlDocuments(std::string_view yaml);
 

@@ -17,18 +17,12 @@ namespace {
 using ::testing::ElementsAreArray;
 using ::testing::IsSupersetOf;
 
-std::vector<Object> Build(const std::string& relative_dir) {
-    StatusOr<std::vector<Object>> built = KustomizeBuild(RepoPath(relative_dir));
-    EXPECT_TRUE(built.Ok()) << built.GetStatus();
-    return built.Ok() ? std::move(built).Value() : std::vector<Object>{};
-}
-
 // The webhooks are on by default: both configurations call the webhook Service at the paths the
 // operator serves, which reaches the Deployment's webhook port; the Deployment keeps self-managed
 // certificates in the Secret its RBAC names, for the Service's names; the rotator injects the CA
 // into exactly the configurations its ClusterRole names (the operator's constants).
 TEST(ManifestsWebhookTest, WebhooksAreOnWithSelfManagedCertificates) {
-    const std::vector<Object> objects = Build("manifests");
+    const std::vector<Object> objects = BuildOrFail("manifests");
     const Object* service = FindObject(objects, "Service", "ctrl-operator-webhook");
     ASSERT_NE(service, nullptr);
     EXPECT_EQ(service->Namespace(), "ctrl-system");
@@ -70,7 +64,7 @@ TEST(ManifestsWebhookTest, WebhooksAreOnWithSelfManagedCertificates) {
 // mounted and served with --webhook-cert-path, the CA injected by cert-manager into both
 // configurations, and none of the RBAC of self-managed certificates.
 TEST(ManifestsWebhookTest, CertManagerOverlayServesCertManagersCertificate) {
-    const std::vector<Object> objects = Build("manifests/overlays/cert-manager");
+    const std::vector<Object> objects = BuildOrFail("manifests/overlays/cert-manager");
     std::vector<std::string> expected;
     for (const std::string& id : OperatorObjectIds()) {
         if (id.find("ctrl-operator-webhook-certs") == std::string::npos &&
