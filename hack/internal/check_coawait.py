@@ -308,6 +308,15 @@ def main():
     else:
         units = translation_units(root, build_dir)
     clang_query = find_clang_query()
+    # A file the database does not list would be parsed with flags clang-query guesses from a
+    # neighbour (no generated include directories): say which build compiles it instead.
+    unlisted = [] if flags is not None else [tu for tu in units if tu not in database_entries(build_dir)]
+    for tu in unlisted:
+        print(f"check-coawait: {os.path.relpath(tu)} is not in {build_dir}/compile_commands.json: check it with "
+              f"the build that compiles it (e.g. -DCTRL_BUILD_BENCH=ON for test/bench) or pass -- FLAGS",
+              file=sys.stderr)
+    if unlisted:
+        return 2
 
     # A unit whose inputs are byte for byte those of an earlier clean check is not checked again.
     keys = {}
