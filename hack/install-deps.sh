@@ -5,6 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
     build-essential cmake ninja-build pkg-config git ca-certificates curl openssl ccache
+    mold                            # the linker when installed (CMakeLists.txt CTRL_LINKER): links ~4x faster than GNU ld
     libboost1.74-all-dev            # Asio, Beast, system, ... (decision 2)
     libcpprest-dev                  # the alternative transport (decision 8)
     libyaml-cpp-dev                 # kubeconfig

@@ -247,10 +247,14 @@ def file_digest(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def cache_key(tu, build_dir, salt):
+def cache_key(tu, build_dir, salt, root):
     """A digest of everything the check of tu depends on: the matcher and clang-query (salt), tu's
     compile command and the contents of every file its last build included (ninja's deps log). None
-    when that is not known (no database entry, no valid deps): the unit is then always checked."""
+    when that is not known (no database entry, no valid deps): the unit is then always checked.
+    The checkout's path (root) is left out, so a clone at another path finds the same keys."""
+    def portable(text):
+        return text.replace(root, "<root>")
+
     arguments, directory = database_entries(build_dir).get(tu, (None, None))
     if not arguments or "-o" not in arguments[:-1]:
         return None
@@ -259,10 +263,10 @@ def cache_key(tu, build_dir, salt):
     if not deps:
         return None
     digest = hashlib.sha256(salt.encode())
-    digest.update("\0".join([tu] + arguments).encode())
+    digest.update(portable("\0".join([tu] + arguments)).encode())
     try:
         for dep in deps:
-            digest.update(f"\0{dep}\0{file_digest(os.path.join(build_dir, dep))}".encode())
+            digest.update(f"\0{portable(dep)}\0{file_digest(os.path.join(build_dir, dep))}".encode())
     except OSError:
         return None
     return digest.hexdigest()
@@ -323,7 +327,7 @@ def main():
     if flags is None and not args.no_cache:
         version = subprocess.run([clang_query, "--version"], stdout=subprocess.PIPE, text=True).stdout
         salt = matcher_script() + version + open(__file__).read()
-        keys = {tu: cache_key(tu, build_dir, salt) for tu in units}
+        keys = {tu: cache_key(tu, build_dir, salt, root) for tu in units}
     remembered = [tu for tu in units if keys.get(tu) and os.path.exists(os.path.join(cache_dir(), keys[tu]))]
     to_check = [tu for tu in units if tu not in set(remembered)]
 

@@ -22,6 +22,7 @@
 #include "ctrl/rest/rest_client.hpp"
 #include "test/support/control_plane.hpp"
 #include "test/support/fake_api_server.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::rest {
 namespace {
@@ -74,7 +75,7 @@ void BenchGet(const Config& base, TransportKind kind, int concurrency) {
 
 // A recorded-like stream: `events` pod watch events built from test/unit/core/testdata/pod.json.
 std::string PodStream(int events, std::size_t& bytes) {
-    std::ifstream in(std::string(CTRL_REPO_ROOT) + "/test/unit/core/testdata/pod.json");
+    std::ifstream in(testing::RepoPath("test/unit/core/testdata/pod.json"));
     std::stringstream pod_json;
     pod_json << in.rdbuf();
     StatusOr<Object> pod = Object::Parse(pod_json.str());

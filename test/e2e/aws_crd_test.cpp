@@ -25,6 +25,7 @@
 #include "test/e2e/audit_log.hpp"
 #include "test/e2e/operator_fixture.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::e2e {
 namespace {
@@ -95,11 +96,10 @@ TEST_F(AwsCrdTest, ManifestsLeaveAwsCrdsUnchanged) {
     std::map<std::string, std::string> before;
     for (const std::string& crd : kAwsCrds)
         before[crd] = CrdIdentity(crd);
-    StatusOr<std::string> dry_run =
-        KubectlOut({"apply", "--dry-run=server", "-k", std::string(CTRL_REPO_ROOT) + "/manifests"});
+    StatusOr<std::string> dry_run = KubectlOut({"apply", "--dry-run=server", "-k", testing::RepoPath("manifests")});
     ASSERT_TRUE(dry_run.Ok()) << dry_run.GetStatus();
     EXPECT_THAT(*dry_run, Not(HasSubstr("customresourcedefinition"))) << *dry_run;
-    StatusOr<std::string> applied = KubectlOut({"apply", "-k", std::string(CTRL_REPO_ROOT) + "/manifests"});
+    StatusOr<std::string> applied = KubectlOut({"apply", "-k", testing::RepoPath("manifests")});
     ASSERT_TRUE(applied.Ok()) << applied.GetStatus();
     // The operators of these tests serve no webhooks (InstallOperatorManifests says why).
     ASSERT_TRUE(DeleteWebhookConfigurations().Ok());
@@ -115,7 +115,7 @@ TEST_F(AwsCrdTest, ManifestsLeaveAwsCrdsUnchanged) {
 
     // What the test would catch: the overlay for bare clusters does change AWS's CRD.
     StatusOr<std::string> bare =
-        KubectlOut({"apply", "--dry-run=server", "-k", std::string(CTRL_REPO_ROOT) + "/manifests/overlays/bare"});
+        KubectlOut({"apply", "--dry-run=server", "-k", testing::RepoPath("manifests/overlays/bare")});
     ASSERT_TRUE(bare.Ok()) << bare.GetStatus();
     EXPECT_THAT(*bare, HasSubstr("customresourcedefinition.apiextensions.k8s.io/" + std::string(kSgpCrdName) +
                                  " configured (server dry run)"));
@@ -239,7 +239,7 @@ TEST_F(AwsCrdTest, AwsCrdReplacingTheProjectsUnderTheRunningOperatorMovesStateTo
     ExpectStatusesAndEvents({ns});
 
     const auto replaced = std::chrono::steady_clock::now();
-    ASSERT_TRUE(KubectlOut({"apply", "-f", std::string(CTRL_REPO_ROOT) + "/" + std::string(kAwsSgpCrdFile)}).Ok());
+    ASSERT_TRUE(KubectlOut({"apply", "-f", testing::RepoPath(kAwsSgpCrdFile)}).Ok());
     ASSERT_TRUE(KubectlOut({"patch", "securitygrouppolicy", "-n", ns, "web", "--type=merge", "-p",
                             R"({"spec":{"securityGroups":{"groupIds":["sg-web-2"]}}})"})
                     .Ok());

@@ -9,12 +9,9 @@
 
 #include "test/support/command.hpp"
 #include "test/support/crds.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::testing {
-
-std::string RepoPath(std::string_view relative) {
-    return std::string(CTRL_REPO_ROOT) + "/" + std::string(relative);
-}
 
 StatusOr<std::vector<Object>> ParseYamlDocuments(std::string_view yaml) {
     std::vector<Object> objects;
@@ -116,7 +113,7 @@ std::vector<std::string> ObjectIds(const std::vector<Object>& objects) {
 
 std::vector<std::string> KustomizationDirs() {
     namespace fs = std::filesystem;
-    const fs::path root(CTRL_REPO_ROOT);
+    const fs::path root(RepoRoot());
     std::vector<std::string> dirs;
     for (const fs::directory_entry& entry : fs::recursive_directory_iterator(root / "manifests")) {
         if (entry.is_regular_file() && entry.path().filename() == "kustomization.yaml")

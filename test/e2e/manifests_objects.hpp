@@ -9,14 +9,12 @@
 
 #include "ctrl/core/object.hpp"
 #include "ctrl/core/status_or.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::testing {
 
 // What the e2e tests of manifests/ read: kustomize builds and YAML or JSON files of the
 // repository, as ctrl::Objects.
-
-// An absolute path under the repository root (CTRL_REPO_ROOT), e.g. RepoPath("manifests/rbac").
-std::string RepoPath(std::string_view relative);
 
 // `kubectl kustomize <dir>` (no server needed): every object it prints, in its order. A failed
 // build is an error carrying kustomize's message.

@@ -8,11 +8,12 @@
 #include "ctrl/core/json_string.hpp"
 #include "ctrl/core/object.hpp"
 #include "test/e2e/kubectl_admin.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::e2e {
 namespace {
 
-const std::string kRepo = CTRL_REPO_ROOT;
+const std::string& kRepo = testing::RepoRoot();
 
 // The documents of a YAML stream.
 std::vector<std::string> SplitDocuments(const std::string& yaml) {

@@ -20,6 +20,7 @@
 #include "test/e2e/operator_fixture.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::e2e {
 namespace {
@@ -131,8 +132,8 @@ TEST_F(SecretsTest, NoCredentialOrSecretDataInAnyOutputAtTheHighestVerbosity) {
     const std::string revoked_token = "revoked-token-" + RandomHex(24);
     const std::string exec_kubeconfig = WriteKubeconfigFile(
         "exec", Kubeconfig(ca, "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: " +
-                                   std::string(CTRL_REPO_ROOT) +
-                                   "/test/integration/rest/testdata/exec-plugin.sh\n      interactiveMode: Never\n"
+                                   testing::RepoPath("test/integration/rest/testdata/exec-plugin.sh") +
+                                   "\n      interactiveMode: Never\n"
                                    "      env:\n      - {name: COUNT_FILE, value: " +
                                    dir_ + "/exec-count}\n      - {name: FIRST_TOKEN, value: " + revoked_token +
                                    "}\n      - {name: LATER_TOKEN, value: " + *token +

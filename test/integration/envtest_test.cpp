@@ -15,6 +15,7 @@
 #include "ctrl/core/run_sync.hpp"
 #include "ctrl/envtest/environment.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::envtest {
 namespace {
@@ -27,7 +28,7 @@ class EnvironmentFixture final : public ::testing::Environment {
   public:
     void SetUp() override {
         EnvironmentOptions options;
-        options.crd_paths = {std::string(CTRL_REPO_ROOT) + "/manifests/crd"};
+        options.crd_paths = {testing::RepoPath("manifests/crd")};
         env_ = std::make_unique<envtest::Environment>(std::move(options));
         StatusOr<rest::Config> config = env_->Start();
         ASSERT_TRUE(config.Ok()) << config.GetStatus();

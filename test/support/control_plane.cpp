@@ -1,15 +1,12 @@
 #include "test/support/control_plane.hpp"
-
-#ifndef CTRL_REPO_ROOT
-#error "CTRL_REPO_ROOT must name the repository root (test/support/CMakeLists.txt defines it)"
-#endif
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::testing {
 namespace {
 
 envtest::ControlPlane::Options WithSetupScript(envtest::ControlPlane::Options options) {
     if (options.setup_command.empty())
-        options.setup_command = {std::string(CTRL_REPO_ROOT) + "/hack/setup-envtest.sh"};
+        options.setup_command = {RepoPath("hack/setup-envtest.sh")};
     return options;
 }
 

@@ -9,7 +9,7 @@
 namespace ctrl::testing {
 
 // The manifests under manifests/ are the one source of truth for the CRDs tests install: these
-// helpers read them at run time from the repository (CTRL_REPO_ROOT) and hand them over as JSON,
+// helpers read them at run time from the repository (RepoRoot()) and hand them over as JSON,
 // ready for a client's Create or a raw POST.
 inline constexpr std::string_view kSecurityGroupPolicyCrdPath =
     "manifests/crd/securitygrouppolicies.vpcresources.k8s.aws.yaml";

@@ -16,6 +16,7 @@
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/crds.hpp"
 #include "test/support/kubectl.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::controller {
 namespace {
@@ -61,8 +62,7 @@ TEST_F(CrdLaterTest, AControllerForAKindNotServedYetWaitsThenReconcilesWithoutAR
     const double discovery_while_waiting = DiscoveryRequests(Scrape()) - discovery_at_first_miss;
 
     const std::string kubeconfig = ctrl::testing::SharedControlPlane().KubeconfigPath();
-    const std::string manifest =
-        std::string(CTRL_REPO_ROOT) + "/" + std::string(ctrl::testing::kSecurityGroupPolicyCrdPath);
+    const std::string manifest = ctrl::testing::RepoPath(ctrl::testing::kSecurityGroupPolicyCrdPath);
     StatusOr<ctrl::testing::CommandResult> applied = ctrl::testing::Kubectl(kubeconfig, {"apply", "-f", manifest}, 60s);
     ASSERT_TRUE(applied.Ok() && applied->exit_code == 0) << applied.GetStatus();
     const auto crd_created = std::chrono::steady_clock::now();

@@ -23,6 +23,7 @@
 #include "test/support/eventually.hpp"
 #include "test/support/fake_api_server.hpp"
 #include "test/support/kubectl.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::discovery::test {
 namespace {
@@ -47,7 +48,7 @@ void RunKubectl(const std::vector<std::string>& args) {
 
 // Applies a CRD manifest and waits until it is Established and its group version is served.
 void InstallCrd(const std::string& manifest, const std::string& name, const std::string& gv_path) {
-    RunKubectl({"apply", "-f", std::string(CTRL_REPO_ROOT) + "/" + manifest});
+    RunKubectl({"apply", "-f", testing::RepoPath(manifest)});
     RunKubectl({"wait", "--for=condition=Established", "--timeout=60s", "crd/" + name});
     RunKubectl({"get", "--raw", gv_path});
 }

@@ -27,6 +27,7 @@
 #include "test/support/io_loop.hpp"
 #include "test/support/kubeconfig_config.hpp"
 #include "test/support/log_capture.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl {
 namespace {
@@ -211,7 +212,7 @@ TEST_F(SecretsNotLoggedTest, NoSecretReachesALogLineAtTheHighestVerbosity) {
     rest::Config exec = WithoutCertificate();
     exec.exec = rest::ExecConfig();
     exec.exec->api_version = "client.authentication.k8s.io/v1";
-    exec.exec->command = std::string(CTRL_REPO_ROOT) + "/test/integration/rest/testdata/exec-plugin.sh";
+    exec.exec->command = testing::RepoPath("test/integration/rest/testdata/exec-plugin.sh");
     // The first credential is refused (401), so the plugin runs again and the second is used.
     exec.exec->env = {{"COUNT_FILE", plane.WorkDir() + "/log-exec-count-" + RandomHex().substr(0, 8)},
                       {"FIRST_TOKEN", revoked_token},

@@ -24,6 +24,7 @@
 #include "test/support/eventually.hpp"
 #include "test/support/kubeconfig_config.hpp"
 #include "test/support/kubectl.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::sgp {
 namespace {
@@ -54,17 +55,15 @@ class PolicyWebhookTest : public ::testing::Test {
     }
 
     static void SetUpTestSuite() {
-        const std::string crd =
-            std::string(CTRL_REPO_ROOT) + "/manifests/crd/securitygrouppolicies.vpcresources.k8s.aws.yaml";
+        const std::string crd = testing::RepoPath("manifests/crd/securitygrouppolicies.vpcresources.k8s.aws.yaml");
         ASSERT_EQ(KubectlOk({"apply", "-f", crd}).exit_code, 0);
         ASSERT_EQ(KubectlOk({"wait", "--for=condition=Established", "--timeout=60s",
                              "crd/securitygrouppolicies.vpcresources.k8s.aws"})
                       .exit_code,
                   0);
         ASSERT_EQ(KubectlOk({"create", "namespace", std::string(kNs)}).exit_code, 0);
-        StatusOr<envtest::InstalledWebhooks> installed =
-            envtest::InstallWebhooks(ctrl::testing::SharedAdminConfig(),
-                                     {.paths = {std::string(CTRL_REPO_ROOT) + "/manifests/webhook/webhooks.yaml"}});
+        StatusOr<envtest::InstalledWebhooks> installed = envtest::InstallWebhooks(
+            ctrl::testing::SharedAdminConfig(), {.paths = {testing::RepoPath("manifests/webhook/webhooks.yaml")}});
         ASSERT_TRUE(installed.Ok()) << installed.GetStatus();
         installed_ = new envtest::InstalledWebhooks(*installed);
     }

@@ -22,6 +22,7 @@
 #include "test/support/eventually.hpp"
 #include "test/support/kubeconfig_config.hpp"
 #include "test/support/kubectl.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::sgp {
 namespace {
@@ -48,8 +49,7 @@ class SgpControllerTest : public ::testing::Test {
   protected:
     void SetUp() override {
         const std::string kubeconfig = ctrl::testing::SharedControlPlane().KubeconfigPath();
-        const std::string manifest =
-            std::string(CTRL_REPO_ROOT) + "/manifests/crd/securitygrouppolicies.vpcresources.k8s.aws.yaml";
+        const std::string manifest = testing::RepoPath("manifests/crd/securitygrouppolicies.vpcresources.k8s.aws.yaml");
         StatusOr<ctrl::testing::CommandResult> applied =
             ctrl::testing::Kubectl(kubeconfig, {"apply", "-f", manifest}, 60s);
         ASSERT_TRUE(applied.Ok() && applied->exit_code == 0) << applied.GetStatus();

@@ -1,3 +1,4 @@
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -44,6 +45,33 @@ TEST(AdaptiveMutex, ExcludesUnderContention) {
     for (auto& thread : threads)
         thread.join();
     EXPECT_EQ(counter, uint64_t{kThreads} * kIncrements);
+}
+
+// A thread that finds another using the lock back to back yields to it once per lock(), then
+// competes: it is not starved however long the other keeps going.
+TEST(AdaptiveMutex, AThreadYieldingToABusyOneIsNotStarved) {
+    AdaptiveMutex mu;
+    std::atomic<bool> stop{false};
+    std::atomic<uint64_t> busy_rounds{0};
+    std::thread busy([&] {
+        while (!stop.load(std::memory_order_relaxed)) {
+            std::lock_guard lock(mu);
+            busy_rounds.store(busy_rounds.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        }
+    });
+    while (busy_rounds.load() < 1000)
+        std::this_thread::yield();
+    const uint64_t rounds_before = busy_rounds.load();
+    constexpr int kLocks = 2000;
+    int taken = 0;
+    for (int i = 0; i < kLocks; ++i) {
+        std::lock_guard lock(mu);
+        ++taken;
+    }
+    stop = true;
+    busy.join();
+    EXPECT_EQ(taken, kLocks);
+    EXPECT_GT(busy_rounds.load(), rounds_before);
 }
 
 // Ping-pong through a condition_variable_any: every wait is woken by the other side's notify.
