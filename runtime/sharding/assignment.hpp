@@ -1,0 +1,25 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ctrl::sharding {
+
+// Which member of a ring owns each of bucket_count buckets: every member computes the same answer
+// from the same set of member names (their order does not matter).
+//
+// Rendezvous hashing with bounded loads: each (member, bucket) pair has a pseudo-random weight;
+// pairs are taken heaviest first, a bucket going to the member of its pair unless that member
+// already has its share (bucket_count / members, one more for the first bucket_count % members
+// members to reach it). So the shares differ by one bucket at most,
+// and most buckets stay where they were when a member joins or leaves (each bucket's order of
+// preference over the members does not change, only who has room). No members: an empty map.
+std::map<std::string, std::vector<int>> AssignBuckets(const std::vector<std::string>& members, int bucket_count);
+
+// How many buckets changed owner between two assignments (a bucket owned in one and not the other
+// counts).
+int MovedBuckets(const std::map<std::string, std::vector<int>>& before,
+                 const std::map<std::string, std::vector<int>>& after, int bucket_count);
+
+}  // namespace ctrl::sharding
