@@ -11,6 +11,8 @@
 #                           (default: ${XDG_RUNTIME_DIR:-/tmp}/ctrl-control-plane)
 #   CTRL_CONTROL_PLANE_WAIT seconds `up` waits for readiness (default 1800: the first run may have to
 #                           build kube-apiserver and etcd, see hack/setup-envtest.sh)
+#   CTRL_FEATURE_GATES      kube-apiserver's --feature-gates, e.g. ShardedListAndWatch=true (the
+#                           server-side shard selector, alpha); default: none
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -57,7 +59,9 @@ up() {
     binary="$(find_binary)"
     mkdir -p "${DIR}"
     rm -f "${KUBECONFIG_FILE}" "${PID_FILE}"
-    nohup "${binary}" up --dir "${DIR}" --setup-command "${ROOT}/hack/setup-envtest.sh" >"${LOG_FILE}" 2>&1 </dev/null &
+    gates=()
+    [[ -n "${CTRL_FEATURE_GATES:-}" ]] && gates=("--apiserver-flag=--feature-gates=${CTRL_FEATURE_GATES}")
+    nohup "${binary}" up --dir "${DIR}" --setup-command "${ROOT}/hack/setup-envtest.sh" "${gates[@]}" >"${LOG_FILE}" 2>&1 </dev/null &
     local pid=$!
     echo "${pid}" >"${PID_FILE}"
     say "starting (pid ${pid}, log ${LOG_FILE})"
