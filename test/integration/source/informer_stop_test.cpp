@@ -151,7 +151,8 @@ TEST_F(InformerStopTest, ADeletedCrdStopsItsInformerAndTheSourceWaitsForTheKindU
     std::printf("delivering again %.3f s after the CRD was recreated\n", Seconds(Clock::now() - recreated));
     EXPECT_TRUE(source->Ready().Ok()) << source->Ready();
 
-    ASSERT_TRUE(Run(admin.GetAPIReader().Delete(Within(30s), *again)).Ok());
+    const Status removed = Run(admin.GetAPIReader().Delete(Within(30s), *again));
+    ASSERT_TRUE(removed.Ok()) << removed;
     DeleteCrd(admin, *crd_again);
 }
 
