@@ -234,7 +234,7 @@ std::vector<bool> Ring::ClaimedByLivePeers() {
 Task<void> Ring::Release(std::vector<int> buckets) {
     log_.V(1).Info("releasing buckets", "buckets", FormatBucketList(buckets));
     const std::vector<bool> leaving = AsSet(buckets, options_.buckets);
-    SetOwned(Minus(claims_, leaving));
+    SetOwned(Minus(Owned(), leaving));
     if (options_.callbacks.on_releasing)
         co_await options_.callbacks.on_releasing(buckets);
     claims_ = Minus(claims_, leaving);
