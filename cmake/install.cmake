@@ -13,7 +13,7 @@ set(CTRL_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/ctrl")
 # The layers, bottom up (docs/architecture.md), then the static helper ctrl_discovery links privately
 # (a static library's private dependencies are part of what a user links), and envtest.
 set(CTRL_INSTALLED_LAYERS core log metrics protobuf rest cel scheme api discovery workqueue client sharding cache cluster event reconcile
-  handler predicate source controller server certwatcher webhook builder controllerutil record leaderelection manager fake)
+  handler predicate source controller shardedcontroller server certwatcher webhook builder controllerutil record leaderelection manager fake)
 set(CTRL_INSTALLED_TARGETS ctrl_runtime ctrl_discovery_documents ctrl_envtest ctrl-gen ctrl-control-plane)
 foreach(layer IN LISTS CTRL_INSTALLED_LAYERS)
   list(APPEND CTRL_INSTALLED_TARGETS ctrl_${layer})

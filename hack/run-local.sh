@@ -30,6 +30,10 @@
 #                                      kubelet runs it: user 65532, read-only root, no capabilities,
 #                                      the ServiceAccount's token, CA and namespace mounted at
 #                                      /var/run/secrets/kubernetes.io/serviceaccount; host network
+#   hack/run-local.sh ... --shards N   run N operator processes (N >= 2) with the pod controller
+#                                      sharded over them (--shard-ring sgp-pods): each reconciles
+#                                      the pods of its buckets; replica i listens on the ports + i;
+#                                      only the first serves the webhooks; Prometheus scrapes all
 #   hack/run-local.sh --down           stop the operator, Prometheus and the local control plane
 #   hack/run-local.sh ... -- ARGS      extra flags for ctrl-operator, e.g. -- -v 2
 #
@@ -75,6 +79,8 @@ samples=""
 down=false
 image=false
 operator_args=()
+shards=0
+MAX_SHARDS=8
 while (($# > 0)); do
     case "$1" in
         --kubeconfig) kubeconfig="${2:?--kubeconfig needs a path}"; shift 2 ;;
@@ -83,10 +89,20 @@ while (($# > 0)); do
         --down) down=true; shift ;;
         --) shift; operator_args=("$@"); break ;;
         --image) image=true; shift ;;
-        -h|--help) sed -n '2,45p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        --shards) shards="${2:?--shards needs a number}"; shift 2 ;;
+        --shards=*) shards="${1#*=}"; shift ;;
+        -h|--help) sed -n '2,49p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "run-local.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
+if [[ ! "${shards}" =~ ^[0-9]+$ ]] || ((shards == 1 || shards > MAX_SHARDS)); then
+    echo "run-local.sh: --shards ${shards}: give a number of replicas from 2 to ${MAX_SHARDS}" >&2
+    exit 2
+fi
+if ((shards > 0)) && ${image}; then
+    echo "run-local.sh: --shards runs operator processes; it does not go with --image" >&2
+    exit 2
+fi
 # $KUBECONFIG naming the local control plane's own kubeconfig (as the final message suggests) is
 # the local demo, not a cluster of the user's.
 local_kubeconfig="${CTRL_CONTROL_PLANE_DIR:-${XDG_RUNTIME_DIR:-/tmp}/ctrl-control-plane}/kubeconfig"
@@ -163,10 +179,19 @@ wait_for() {
     done
 }
 
+# Stops the replicas a --shards run started beside ctrl-operator (ctrl-operator-1, ...).
+stop_replicas() {
+    local i
+    for ((i = 1; i < MAX_SHARDS; i++)); do
+        stop_process "ctrl-operator-${i}" ctrl-operator
+    done
+}
+
 if ${down}; then
     stop_process prometheus prometheus
     stop_container
     stop_process ctrl-operator ctrl-operator
+    stop_replicas
     if [[ -f "${STATE_DIR}/local-control-plane" ]]; then
         # The control plane the demo started, wherever CTRL_CONTROL_PLANE_DIR pointed then.
         control_plane_dir="$(cat "${STATE_DIR}/local-control-plane")"
@@ -345,8 +370,11 @@ umask 022
 
 stop_container
 stop_process ctrl-operator ctrl-operator
+stop_replicas
 require_free_port "${METRICS_PORT}" CTRL_METRICS_PORT
 require_free_port "${PROBE_PORT}" CTRL_PROBE_PORT
+shard_args=()
+((shards == 0)) || shard_args=(--shard-ring sgp-pods --shard-identity run-local-0 --shard-namespace "${NAMESPACE}")
 # The webhooks: a CA and a serving certificate for 127.0.0.1 that the operator makes and keeps in
 # Secret ctrl-system/ctrl-operator-webhook-certs, and injects into its webhook configurations.
 webhook_args=()
@@ -360,11 +388,28 @@ nohup "${operator_command[@]}" \
     --leader-elect --leader-election-namespace "${NAMESPACE}" \
     --metrics-bind-address "127.0.0.1:${METRICS_PORT}" --metrics-secure \
     --health-probe-bind-address "127.0.0.1:${PROBE_PORT}" \
-    "${webhook_args[@]}" "${operator_args[@]}" >"${STATE_DIR}/ctrl-operator.log" 2>&1 </dev/null &
+    "${webhook_args[@]}" "${shard_args[@]}" "${operator_args[@]}" >"${STATE_DIR}/ctrl-operator.log" 2>&1 </dev/null &
 echo $! >"${STATE_DIR}/ctrl-operator.pid"
+# --shards N: replicas 1..N-1 on the next ports, on the same ring, without webhooks.
+for ((i = 1; i < shards; i++)); do
+    require_free_port "$((METRICS_PORT + i))" CTRL_METRICS_PORT
+    require_free_port "$((PROBE_PORT + i))" CTRL_PROBE_PORT
+    step "starting replica ctrl-operator-${i} of ring sgp-pods (log ${STATE_DIR}/ctrl-operator-${i}.log)"
+    nohup "${operator_command[@]}" \
+        --leader-elect --leader-election-namespace "${NAMESPACE}" \
+        --metrics-bind-address "127.0.0.1:$((METRICS_PORT + i))" --metrics-secure \
+        --health-probe-bind-address "127.0.0.1:$((PROBE_PORT + i))" \
+        --shard-ring sgp-pods --shard-identity "run-local-${i}" --shard-namespace "${NAMESPACE}" \
+        "${operator_args[@]}" >"${STATE_DIR}/ctrl-operator-${i}.log" 2>&1 </dev/null &
+    echo $! >"${STATE_DIR}/ctrl-operator-${i}.pid"
+done
 
 # --- Prometheus ---------------------------------------------------------------------------------
 
+metrics_targets="'127.0.0.1:${METRICS_PORT}'"
+for ((i = 1; i < shards; i++)); do
+    metrics_targets+=", '127.0.0.1:$((METRICS_PORT + i))'"
+done
 cat >"${STATE_DIR}/prometheus.yml.new" <<YAML
 # Written by hack/run-local.sh: scrape ctrl-operator's secure /metrics with a ServiceAccount token.
 global:
@@ -380,7 +425,7 @@ scrape_configs:
       type: Bearer
       credentials_file: ${STATE_DIR}/prometheus.token  # re-read on each scrape
     static_configs:
-      - targets: ['127.0.0.1:${METRICS_PORT}']
+      - targets: [${metrics_targets}]
 YAML
 prometheus_args=(--config.file="${STATE_DIR}/prometheus.yml" --storage.tsdb.path="${STATE_DIR}/prometheus"
     --storage.tsdb.retention.time=2d --web.listen-address="127.0.0.1:${PROMETHEUS_PORT}" --log.level=warn)
@@ -502,7 +547,9 @@ for query in \
     'sgp_security_group_changes_total' \
     'podlister_pods' \
     'sum by (__name__, controller, result) (controller_runtime_reconcile_total{result=~"success|error"})' \
-    'leader_election_master_status'; do
+    'leader_election_master_status' \
+    'ctrl_shard_ring_owned_buckets' \
+    'ctrl_shard_ring_members'; do
     if ! lines="$(promql "${query}")"; then
         warn "Prometheus did not answer ${query}"
     elif [[ -z "${lines}" ]]; then
@@ -523,6 +570,12 @@ Running (state, logs and pid files in ${STATE_DIR}):
     ctrl-operator  pid ${operator_pid}, as ServiceAccount ${NAMESPACE}/ctrl-operator; log ctrl-operator.log${image_note}
                    https://127.0.0.1:${METRICS_PORT}/metrics (token), http://127.0.0.1:${PROBE_PORT}/readyz?verbose
 MSG
+for ((i = 1; i < shards; i++)); do
+    cat <<MSG
+    ctrl-operator-${i} pid $(running_pid "ctrl-operator-${i}" ctrl-operator || echo "(exited)"), ring sgp-pods; log ctrl-operator-${i}.log
+                   https://127.0.0.1:$((METRICS_PORT + i))/metrics, http://127.0.0.1:$((PROBE_PORT + i))/readyz?verbose
+MSG
+done
 if ${webhooks}; then
     cat <<MSG
                    webhooks https://127.0.0.1:${WEBHOOK_PORT} (certificates in Secret ${NAMESPACE}/${WEBHOOK_SECRET})

@@ -132,6 +132,22 @@ Status CheckWebhookFlags(const OperatorFlags& flags) {
     return OkStatus();
 }
 
+// The ring's name and namespace are DNS labels; identity and namespace mean nothing without a ring.
+Status CheckShardFlags(const OperatorFlags& flags) {
+    if (flags.shard_ring.empty()) {
+        if (!flags.shard_identity.empty() || !flags.shard_namespace.empty())
+            return BadRequestError("flags --shard-identity and --shard-namespace need --shard-ring");
+        return OkStatus();
+    }
+    if (!IsDnsLabel(flags.shard_ring) || flags.shard_ring.size() > 46)
+        return BadRequestError("flag --shard-ring: \"" + flags.shard_ring +
+                               "\" is not a ring name (lower-case letters, digits and '-', at most 46 characters: its "
+                               "members' Leases are named <ring>-<16 hex digits>)");
+    if (!flags.shard_namespace.empty() && !IsDnsLabel(flags.shard_namespace))
+        return BadRequestError("flag --shard-namespace: \"" + flags.shard_namespace + "\" is not a namespace");
+    return OkStatus();
+}
+
 }  // namespace
 
 bool ServesWebhooks(const OperatorFlags& flags) {
@@ -192,7 +208,10 @@ StatusOr<OperatorFlags> ParseOperatorFlags(int& argc, char** argv) {
                                            {"webhook-cert-path", &flags.webhook_cert_path},
                                            {"webhook-cert-name", &flags.webhook_cert_name},
                                            {"webhook-cert-key", &flags.webhook_cert_key},
-                                           {"webhook-host", &flags.webhook_host}}) {
+                                           {"webhook-host", &flags.webhook_host},
+                                           {"shard-ring", &flags.shard_ring},
+                                           {"shard-identity", &flags.shard_identity},
+                                           {"shard-namespace", &flags.shard_namespace}}) {
             CTRL_ASSIGN_OR_RETURN(std::optional<std::string> value, FlagValue(name, i, argc, argv));
             if (value) {
                 *target = *value;
@@ -205,6 +224,7 @@ StatusOr<OperatorFlags> ParseOperatorFlags(int& argc, char** argv) {
         return BadRequestError("unknown argument \"" + std::string(argv[i]) + "\" (see --help)");
     }
     CTRL_RETURN_IF_ERROR(CheckWebhookFlags(flags));
+    CTRL_RETURN_IF_ERROR(CheckShardFlags(flags));
     return flags;
 }
 
@@ -238,7 +258,13 @@ std::string OperatorUsage() {
            "  --webhook-cert-name F    the certificate's file in --webhook-cert-path (default \"tls.crt\")\n"
            "  --webhook-cert-key F     the key's file in --webhook-cert-path (default \"tls.key\")\n"
            "  --webhook-port N         the webhook server's port (default 9443)\n"
-           "  --webhook-host H         the address the webhook server listens on (default \"\": every address)\n" +
+           "  --webhook-host H         the address the webhook server listens on (default \"\": every address)\n"
+           "  --shard-ring NAME        shard the pod controller over the replicas started with this ring (each\n"
+           "                           reconciles the pods of its buckets; no leader election for it); the\n"
+           "                           policy-status controller stays leader-elected (default \"\": not sharded)\n"
+           "  --shard-identity ID      this replica in the ring (default: $POD_NAME, else the host name)\n"
+           "  --shard-namespace NS     the namespace of the ring's Leases (default: --leader-election-namespace,\n"
+           "                           else the pod's namespace, else \"default\")\n" +
            manager::FlagsUsage(Defaults()) +
            "--metrics-secure defaults to true when running in a cluster (the in-cluster config).\n";
 }

@@ -30,6 +30,12 @@ inline constexpr const char* kLeaderElectionId = "ctrl-operator.ctrl.example.com
 //   Neither --webhook-cert-path nor --webhook-cert-secret: no webhooks; both: a flag error.
 //   --webhook-port N         the webhook server's port; default 9443
 //   --webhook-host H         the address it listens on; default "" (every address)
+//   --shard-ring NAME        shard the pod controller (sgp-pods) over the replicas started with
+//                            this ring name (shardedcontroller), instead of leader election; the
+//                            policy-status controller stays leader-elected. Default "": not sharded
+//   --shard-identity ID      this replica in the ring; default: $POD_NAME, else the host name
+//   --shard-namespace NS     where the ring's Leases live; default: --leader-election-namespace,
+//                            else the pod's namespace, else "default"
 // --metrics-secure defaults to true in a cluster (the in-cluster config) and false otherwise:
 // metrics_secure_given says whether the command line chose.
 struct OperatorFlags {
@@ -51,6 +57,9 @@ struct OperatorFlags {
     std::vector<std::string> webhook_cert_ips{};
     int webhook_port = 9443;
     std::string webhook_host{};
+    std::string shard_ring{};
+    std::string shard_identity{};
+    std::string shard_namespace{};
 };
 
 // Whether the flags turn the webhooks on (--webhook-cert-path or --webhook-cert-secret).

@@ -1,12 +1,45 @@
 #include "controllers/operator/operator_manager.hpp"
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <optional>
+
 #include "controllers/podlister/pod_phase_controller.hpp"
 #include "controllers/sgp/api/vpcresources.hpp"
 #include "controllers/sgp/policy_webhook.hpp"
 #include "controllers/sgp/sgp_controller.hpp"
 #include "ctrl/api/builtins.hpp"
+#include "ctrl/manager/in_cluster_namespace.hpp"
 
 namespace ctrl::op {
+namespace {
+
+// The pod controller's ring (--shard-ring), its identity and Lease namespace resolved as the flags say.
+std::optional<shardedcontroller::Options> PodSharding(manager::Manager& mgr, const OperatorFlags& flags) {
+    if (flags.shard_ring.empty())
+        return std::nullopt;
+    shardedcontroller::Options sharding;
+    sharding.ring.ring = flags.shard_ring;
+    sharding.ring.identity = flags.shard_identity;
+    if (sharding.ring.identity.empty()) {
+        const char* pod = std::getenv("POD_NAME");
+        char host[256] = {};
+        sharding.ring.identity = pod != nullptr && *pod != '\0'            ? pod
+                                 : gethostname(host, sizeof host - 1) == 0 ? host
+                                                                           : "ctrl-operator";
+    }
+    sharding.ring.namespace_name = flags.shard_namespace;
+    if (sharding.ring.namespace_name.empty())
+        sharding.ring.namespace_name = flags.manager.leader_election_namespace;
+    if (sharding.ring.namespace_name.empty())
+        sharding.ring.namespace_name = manager::InClusterNamespace().ValueOr("default");
+    sharding.ring.registry = &mgr.GetMetricsRegistry();
+    sharding.client = &mgr.GetAPIReader();
+    return sharding;
+}
+
+}  // namespace
 
 StatusOr<std::unique_ptr<manager::Manager>> NewOperatorManager(const rest::Config& config, const OperatorFlags& flags) {
     auto scheme = std::make_shared<scheme::Scheme>();
@@ -47,7 +80,9 @@ StatusOr<std::unique_ptr<manager::Manager>> NewOperatorManager(const rest::Confi
     CTRL_ASSIGN_OR_RETURN(std::unique_ptr<manager::Manager> mgr, manager::New(config, std::move(options)));
     if (webhooks)
         CTRL_RETURN_IF_ERROR(sgp::AddWebhooksToManager(*mgr).Annotate("adding the SecurityGroupPolicy webhooks"));
-    CTRL_RETURN_IF_ERROR(sgp::AddToManager(*mgr).GetStatus().Annotate("adding the SecurityGroupPolicy watcher"));
+    CTRL_RETURN_IF_ERROR(sgp::AddToManager(*mgr, PodSharding(*mgr, flags))
+                             .GetStatus()
+                             .Annotate("adding the SecurityGroupPolicy watcher"));
     CTRL_RETURN_IF_ERROR(podlister::AddPodPhaseController(*mgr).Annotate("adding the pod-phase controller"));
     return mgr;
 }

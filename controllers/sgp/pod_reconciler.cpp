@@ -8,6 +8,11 @@
 
 namespace ctrl::sgp {
 
+void PodReconciler::Forget(const std::vector<ObjectKey>& pods) {
+    for (const ObjectKey& pod : pods)
+        metrics_.pods.Remove(pod.String());
+}
+
 Task<StatusOr<Result>> PodReconciler::Reconcile(Context ctx, Request request) {
     const std::string key = request.String();
     api::Pod pod;

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <ctrl/ctrl.hpp>
 
@@ -27,6 +28,9 @@ class PodReconciler final : public Reconciler {
         : client_(client), recorder_(std::move(recorder)), metrics_(metrics) {}
 
     Task<StatusOr<Result>> Reconcile(Context ctx, Request request) override;
+    // Drops what it reports of these pods (sgp_pods): another replica of a sharded operator
+    // reconciles them now.
+    void Forget(const std::vector<ObjectKey>& pods);
 
   private:
     // Lists the namespace's policies into policies: true when listed, false when the kind is not

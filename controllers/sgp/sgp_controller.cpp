@@ -67,7 +67,7 @@ Status AddChecksAndMetrics(manager::Manager& mgr, const Watcher& watcher) {
 
 }  // namespace
 
-StatusOr<Watcher> AddToManager(manager::Manager& mgr) {
+StatusOr<Watcher> AddToManager(manager::Manager& mgr, std::optional<shardedcontroller::Options> pod_sharding) {
     Watcher watcher;
     watcher.metrics = std::make_shared<SgpMetrics>(mgr.GetMetricsRegistry());
     watcher.pods =
@@ -89,11 +89,15 @@ StatusOr<Watcher> AddToManager(manager::Manager& mgr) {
                                    [&name](const Object& pod) { return ServiceAccountOf(api::PodView(pod)) == name; });
     });
     watcher.policy_source = source::Kind<vpcresources::SecurityGroupPolicy>(cache, policy_to_pods);
-    CTRL_RETURN_IF_ERROR(builder::ControllerFor<api::Pod>(mgr)
-                             .Named("sgp-pods")
-                             .WatchesRawSource(watcher.policy_source)
-                             .Watches<api::ServiceAccount>(account_to_pods)
-                             .Complete(watcher.pods));
+    builder::Builder pods = builder::ControllerFor<api::Pod>(mgr);
+    pods.Named("sgp-pods").WatchesRawSource(watcher.policy_source).Watches<api::ServiceAccount>(account_to_pods);
+    if (pod_sharding) {
+        pod_sharding->narrow_cache = false;  // sgp-status reads every pod from the same cache
+        const std::shared_ptr<PodReconciler> reconciler = watcher.pods;
+        pod_sharding->on_released = [reconciler](const std::vector<ObjectKey>& keys) { reconciler->Forget(keys); };
+        pods.ShardedBy(std::move(*pod_sharding));
+    }
+    CTRL_RETURN_IF_ERROR(pods.Complete(watcher.pods));
 
     auto to_policies = handler::EnqueueRequestsFromMapFunc([&cache](const Context&, const Object& object) {
         return ObjectsOf<vpcresources::SecurityGroupPolicy>(cache, std::string(object.Namespace()), Any);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include <ctrl/ctrl.hpp>
 
@@ -44,6 +45,11 @@ struct Watcher {
 // The policy kind may be missing at start: its sources wait for it, pods are reconciled without
 // policies, and the kind is picked up within seconds of being served, without a restart. The scheme
 // of mgr must know SecurityGroupPolicy (vpcresourcesv1beta1::AddToScheme).
-StatusOr<Watcher> AddToManager(manager::Manager& mgr);
+//
+// With pod_sharding, "sgp-pods" is sharded over a ring of replicas (builder::ShardedBy) instead of
+// running on the leader only: each replica reconciles the pods of its buckets. Its cache is not
+// narrowed (narrow_cache is forced false): "sgp-status", leader-elected, counts every pod.
+StatusOr<Watcher> AddToManager(manager::Manager& mgr,
+                               std::optional<shardedcontroller::Options> pod_sharding = std::nullopt);
 
 }  // namespace ctrl::sgp

@@ -77,6 +77,11 @@ Builder& Builder::Named(std::string name) {
     return *this;
 }
 
+Builder& Builder::ShardedBy(shardedcontroller::Options options) {
+    sharded_ = std::move(options);
+    return *this;
+}
+
 std::string Builder::Name() const {
     if (!name_.empty() || !for_)
         return name_;
@@ -118,10 +123,13 @@ controller::Options Builder::MergedOptions() const {
     return options;
 }
 
-StatusOr<std::shared_ptr<source::Source>> Builder::SourceFor(const Watch& watch) const {
+StatusOr<std::shared_ptr<source::Source>> Builder::SourceFor(
+    const Watch& watch, const std::shared_ptr<shardedcontroller::Sharded>& sharded) const {
     std::shared_ptr<handler::EventHandler> handler = watch.handler;
     if (watch.role == Role::kFor) {
         handler = handler::EnqueueRequestForObject();
+        if (sharded)
+            handler = sharded->WrapPrimaryHandler(std::move(handler));
     } else if (watch.role == Role::kOwns) {
         handler = handler::EnqueueRequestForOwner(host_.GetScheme(), host_.GetRESTMapper(), for_->gvk,
                                                   /*only_controller=*/!watch.match_every_owner);
@@ -151,22 +159,45 @@ StatusOr<std::shared_ptr<controller::Controller>> Builder::Build(std::shared_ptr
     if (name.empty())
         return BadRequestError("a controller without For() must be given a name with Named()");
 
-    CTRL_ASSIGN_OR_RETURN(
-        std::shared_ptr<controller::Controller> made,
-        controller::Controller::New(name, std::move(reconciler), host_.GetExecutor(), MergedOptions()));
+    controller::Options options = MergedOptions();
+    CTRL_ASSIGN_OR_RETURN(std::shared_ptr<shardedcontroller::Sharded> sharded, MakeSharded(reconciler, options));
+    CTRL_ASSIGN_OR_RETURN(std::shared_ptr<controller::Controller> made,
+                          controller::Controller::New(name, std::move(reconciler), host_.GetExecutor(), options));
     std::vector<const Watch*> all;
     if (for_)
         all.push_back(&*for_);
     for (const Watch& watch : watches_)
         all.push_back(&watch);
     for (const Watch* watch : all) {
-        CTRL_ASSIGN_OR_RETURN(std::shared_ptr<source::Source> source, SourceFor(*watch));
+        CTRL_ASSIGN_OR_RETURN(std::shared_ptr<source::Source> source, SourceFor(*watch, sharded));
         CTRL_RETURN_IF_ERROR(made->Watch(std::move(source)));
     }
     for (const std::shared_ptr<source::Source>& source : raw_sources_)
         CTRL_RETURN_IF_ERROR(made->Watch(source));
+    if (sharded) {
+        CTRL_RETURN_IF_ERROR(made->Watch(sharded->RingSource()));
+        made_sharded_ = sharded;
+    }
     CTRL_RETURN_IF_ERROR(host_.Add(made));
     return made;
+}
+
+StatusOr<std::shared_ptr<shardedcontroller::Sharded>> Builder::MakeSharded(
+    std::shared_ptr<reconcile::Reconciler>& reconciler, controller::Options& options) {
+    if (!sharded_)
+        return std::shared_ptr<shardedcontroller::Sharded>();
+    if (!for_)
+        return BadRequestError(
+            "ShardedBy() needs For(): a ring shares the objects of the kind the controller reconciles");
+    if (options_ && options_->needs_leader_election.value_or(false))
+        return BadRequestError("controller " + Name() +
+                               ": a sharded controller runs on every replica; it cannot also need leader election");
+    options.needs_leader_election = false;
+    CTRL_ASSIGN_OR_RETURN(std::shared_ptr<shardedcontroller::Sharded> sharded,
+                          shardedcontroller::Sharded::New(*sharded_, host_.GetCache(), for_->gvk, for_->only_metadata),
+                          "controller " + Name());
+    reconciler = sharded->WrapReconciler(std::move(reconciler));
+    return sharded;
 }
 
 }  // namespace ctrl::builder

@@ -14,6 +14,7 @@
 #include "ctrl/predicate/predicate.hpp"
 #include "ctrl/reconcile/reconciler.hpp"
 #include "ctrl/scheme/typed_object.hpp"
+#include "ctrl/shardedcontroller/sharded.hpp"
 #include "ctrl/source/source.hpp"
 
 namespace ctrl::builder {
@@ -84,6 +85,15 @@ class Builder {
     Builder& WithOptions(controller::Options options);
     // The controller's name (metrics label, log key). Default: the For kind in lower case.
     Builder& Named(std::string name);
+    // Shards the controller over the replicas that run it with the same ring (instead of leader
+    // election): each reconciles the For objects of the buckets the ring gives it, its cache holds
+    // only those (the API server filters them when its ShardedListAndWatch gate is on, the cache
+    // otherwise), and a bucket changes hands only after its reconciles here ended. Needs For();
+    // the controller then does not need leader election (asking for it is an error).
+    Builder& ShardedBy(shardedcontroller::Options options);
+    // After Build with ShardedBy: the controller's membership of its ring (what it owns, who the
+    // members are); null otherwise.
+    std::shared_ptr<const shardedcontroller::Sharded> GetSharded() const { return made_sharded_; }
 
     // Makes the controller, its sources, and hands it to the host.
     StatusOr<std::shared_ptr<controller::Controller>> Build(std::shared_ptr<reconcile::Reconciler> reconciler);
@@ -107,7 +117,11 @@ class Builder {
     }
     std::string Name() const;
     controller::Options MergedOptions() const;
-    StatusOr<std::shared_ptr<source::Source>> SourceFor(const Watch& watch) const;
+    StatusOr<std::shared_ptr<source::Source>> SourceFor(
+        const Watch& watch, const std::shared_ptr<shardedcontroller::Sharded>& sharded) const;
+    // The sharding ShardedBy asked for (null without), its reconciler wrapped.
+    StatusOr<std::shared_ptr<shardedcontroller::Sharded>> MakeSharded(
+        std::shared_ptr<reconcile::Reconciler>& reconciler, controller::Options& options);
 
     controller::Host& host_;
     std::optional<Watch> for_;
@@ -116,6 +130,8 @@ class Builder {
     std::vector<predicate::PredicatePtr> global_predicates_;
     std::optional<controller::Options> options_;
     std::string name_;
+    std::optional<shardedcontroller::Options> sharded_;
+    std::shared_ptr<const shardedcontroller::Sharded> made_sharded_;
     Status error_;
 };
 

@@ -253,6 +253,8 @@ std::shared_ptr<Informer> Cache::MakeInformer(const EntryKey& key, const Entry& 
     target.namespace_name = namespace_name;
     target.label_selector = labels->String();
     target.field_selector = fields->String();
+    if (auto shard = shards_.find(key); shard != shards_.end())
+        target.shard = shard->second;
     target.metadata_only = metadata_only;
     target.protobuf = options_.protobuf && !metadata_only && protobuf::HasBuiltinSchema(gvk.ApiVersion(), gvk.kind);
     auto informer =

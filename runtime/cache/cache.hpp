@@ -102,6 +102,11 @@ class Cache final : public client::Reader, public Informers, public client::Writ
     // sources move to the new informers (whose first list they get as creates; objects that are
     // not selected any more leave the cache without a delete). Kept for informers made later.
     Status SetSelectors(const GroupVersionKind& gvk, bool metadata_only, LabelSelector labels, FieldSelector fields);
+    // Holds only one shard of gvk (in that form) from now on: its informers restart as SetSelectors
+    // restarts them, asking the server for the shard's objects (ListWatchTarget::shard). A
+    // sharded controller sets its share each time it changes (sharding::Ring). Kept for informers
+    // made later; a shard that selects everything ends the sharding.
+    Status SetShard(const GroupVersionKind& gvk, bool metadata_only, sharding::ShardFilter shard) override;
 
     Task<Status> GetObject(Context ctx, ObjectKey key, Object& object, client::ObjectForm form,
                            client::GetOptions options) override;
@@ -225,6 +230,9 @@ class Cache final : public client::Reader, public Informers, public client::Writ
     std::vector<std::string> FollowedNamespacesLocked() const;
     // Replaces key's scope with `scope` and takes the key's change listeners (to cancel once the
     // lock is released).
+    // Replaces key's informers with new ones made from the current selectors and shard (started
+    // when the cache runs); returns the old ones, to be stopped outside the lock.
+    std::vector<std::shared_ptr<Informer>> RestartInformersLocked(const EntryKey& key, std::vector<Context>& listeners);
     void SetScopeLocked(const EntryKey& key, Entry& entry, std::shared_ptr<const Scope> scope,
                         std::vector<Context>& listeners);
     // cache_evicted_reads.cpp: whether a store of gvk that a read of namespace_name ("" = all)
@@ -281,6 +289,8 @@ class Cache final : public client::Reader, public Informers, public client::Writ
     std::set<std::string> namespaces_;
     // Selectors set at run time (SetSelectors), by kind and form.
     std::map<EntryKey, std::pair<LabelSelector, FieldSelector>> selectors_;
+    // Shards set at run time (SetShard), by kind and form.
+    std::map<EntryKey, sharding::ShardFilter> shards_;
     // Follows CacheOptions::namespace_selector (null without one).
     std::shared_ptr<Informer> namespace_informer_;
     // Entries taken out by Retire: kept (their informers stopped and emptied) because a read under

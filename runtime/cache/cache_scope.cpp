@@ -1,5 +1,5 @@
 // Cache: a kind's informers at run time: the cached namespaces (AddNamespace, RemoveNamespace, the
-// namespace selector), its selectors (SetSelectors), and the listeners told when they change.
+// namespace selector), its selectors (SetSelectors) and shard (SetShard), and the listeners told when they change.
 
 #include <memory>
 #include <string>
@@ -10,6 +10,7 @@
 #include "ctrl/cache/event_handler.hpp"
 #include "ctrl/cache/internal/cache_entry.hpp"
 #include "ctrl/log/log.hpp"
+#include "ctrl/sharding/bucket_list.hpp"
 
 namespace ctrl::cache {
 
@@ -134,27 +135,57 @@ Status Cache::SetSelectors(const GroupVersionKind& gvk, bool metadata_only, Labe
     {
         std::lock_guard lock(mu_);
         selectors_[key] = {std::move(labels), std::move(fields)};
-        const auto it = entries_.find(key);
-        if (it == entries_.end())
-            return OkStatus();  // informers made later use them
-        Entry& entry = *it->second;
-        auto scope = std::make_shared<Scope>();
-        scope->namespaces = entry.scope->namespaces;
-        for (const std::string& namespace_name : scope->namespaces)
-            scope->informers.push_back(MakeInformer(key, entry, namespace_name));
-        replaced = entry.scope->informers;
-        SetScopeLocked(key, entry, scope, listeners);
-        if (started_ctx_)
-            for (const auto& informer : scope->informers)
-                RunInformerLocked(key, informer);
+        replaced = RestartInformersLocked(key, listeners);
     }
     for (const std::shared_ptr<Informer>& informer : replaced)
         informer->Stop();
-    log::Logger().WithName("cache").Info("informers restarted with new selectors", "kind", gvk, "informers",
-                                         replaced.size());
+    if (!replaced.empty())
+        log::Logger().WithName("cache").Info("informers restarted with new selectors", "kind", gvk, "informers",
+                                             replaced.size());
     for (const Context& listener : listeners)
         listener.Cancel(CancelledError("the selectors of " + gvk.String() + " changed"));
     return OkStatus();
+}
+
+Status Cache::SetShard(const GroupVersionKind& gvk, bool metadata_only, sharding::ShardFilter shard) {
+    const EntryKey key{gvk, metadata_only};
+    std::vector<Context> listeners;
+    std::vector<std::shared_ptr<Informer>> replaced;
+    const std::string buckets = sharding::FormatBucketList(shard.Owned());
+    {
+        std::lock_guard lock(mu_);
+        if (shard.SelectsEverything())
+            shards_.erase(key);
+        else
+            shards_[key] = std::move(shard);
+        replaced = RestartInformersLocked(key, listeners);
+    }
+    for (const std::shared_ptr<Informer>& informer : replaced)
+        informer->Stop();
+    if (!replaced.empty())
+        log::Logger().WithName("cache").Info("informers restarted with a new shard", "kind", gvk, "buckets", buckets,
+                                             "informers", replaced.size());
+    for (const Context& listener : listeners)
+        listener.Cancel(CancelledError("the shard of " + gvk.String() + " changed"));
+    return OkStatus();
+}
+
+std::vector<std::shared_ptr<Informer>> Cache::RestartInformersLocked(const EntryKey& key,
+                                                                     std::vector<Context>& listeners) {
+    const auto it = entries_.find(key);
+    if (it == entries_.end())
+        return {};  // informers made later use the new settings
+    Entry& entry = *it->second;
+    auto scope = std::make_shared<Scope>();
+    scope->namespaces = entry.scope->namespaces;
+    for (const std::string& namespace_name : scope->namespaces)
+        scope->informers.push_back(MakeInformer(key, entry, namespace_name));
+    std::vector<std::shared_ptr<Informer>> replaced = entry.scope->informers;
+    SetScopeLocked(key, entry, scope, listeners);
+    if (started_ctx_)
+        for (const auto& informer : scope->informers)
+            RunInformerLocked(key, informer);
+    return replaced;
 }
 
 void Cache::SetScopeLocked(const EntryKey& key, Entry& entry, std::shared_ptr<const Scope> scope,

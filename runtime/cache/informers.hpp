@@ -11,6 +11,7 @@
 #include "ctrl/core/status.hpp"
 #include "ctrl/core/status_or.hpp"
 #include "ctrl/core/task.hpp"
+#include "ctrl/sharding/shard_filter.hpp"
 
 namespace ctrl::cache {
 
@@ -38,6 +39,11 @@ class Informers {
     // Stops gvk's informers (in that form) and frees what they hold; the next GetInformers makes
     // new ones. NotFound when there are none.
     virtual Status RemoveInformer(const GroupVersionKind& gvk, bool metadata_only) = 0;
+    // Holds only this shard of gvk's objects from now on (its informers restarted with it), for a
+    // sharded controller. Default: BadRequest (an Informers that cannot shard).
+    virtual Status SetShard(const GroupVersionKind& gvk, bool /*metadata_only*/, sharding::ShardFilter /*shard*/) {
+        return BadRequestError("these informers cannot hold a shard of " + gvk.String());
+    }
     // Cancels ctx once gvk's informers change (one added or removed for a cached namespace).
     // Default: the informers never change but by stopping (Informer::CancelOnStop).
     virtual void CancelOnInformersChanged(Context /*ctx*/, const GroupVersionKind& /*gvk*/, bool /*metadata_only*/) {}

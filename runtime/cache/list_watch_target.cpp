@@ -1,6 +1,7 @@
 #include "ctrl/cache/list_watch_target.hpp"
 
 #include "ctrl/rest/request_builder.hpp"
+#include "ctrl/sharding/bucket_list.hpp"
 
 namespace ctrl::cache {
 
@@ -17,6 +18,8 @@ rest::RequestBuilder Base(const ListWatchTarget& target, bool list) {
         builder.Header("Accept", "application/vnd.kubernetes.protobuf, application/json");
     }
     builder.GroupVersion(target.resource.ToGroupVersion()).Resource(target.resource.resource);
+    if (!target.shard.Selector().empty())
+        builder.Param("shardSelector", target.shard.Selector());
     if (target.namespaced && !target.namespace_name.empty())
         builder.Namespace(target.namespace_name);
     return builder;
@@ -33,6 +36,8 @@ std::string ListWatchTarget::Describe() const {
         out += " with labels \"" + label_selector + "\"";
     if (!field_selector.empty())
         out += " with fields \"" + field_selector + "\"";
+    if (!shard.SelectsEverything())
+        out += " in shard buckets " + sharding::FormatBucketList(shard.Owned());
     if (metadata_only)
         out += " (metadata only)";
     return out;

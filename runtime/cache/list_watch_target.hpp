@@ -8,6 +8,7 @@
 #include "ctrl/core/gvk.hpp"
 #include "ctrl/core/status_or.hpp"
 #include "ctrl/rest/transport.hpp"
+#include "ctrl/sharding/shard_filter.hpp"
 
 namespace ctrl::cache {
 
@@ -31,6 +32,11 @@ struct ListWatchTarget {
     // protobuf::HasBuiltinSchema knows (the server answers JSON for custom resources anyway, and
     // the stream is read by its content type); ignored with metadata_only. Lists in pages stay JSON.
     bool protobuf = false;
+    // Only the objects of these shard buckets (a sharded controller's share, sharding::Ring): sent
+    // as the shardSelector parameter (the API server filters when its ShardedListAndWatch gate is
+    // on) and applied by the reflector to what arrives (the server ignores the parameter with the
+    // gate off). Default: every object, no parameter. A filter that selects nothing lists nothing.
+    sharding::ShardFilter shard{};
 
     // "pods.v1 in namespace \"shop\" with labels \"app=web\"": for messages.
     std::string Describe() const;

@@ -107,6 +107,8 @@ Task<void> Reflector::Run(Context ctx) {
 }
 
 Task<Status> Reflector::Step(Context& ctx, State& state) {
+    if (target_.shard.SelectsNothing())
+        co_return co_await HoldNothing(ctx, state);
     if (state.phase == Phase::kListing) {
         if (options_.watch_list && !state.watch_list_refused && !state.pages_next && !state.replacement)
             co_return co_await OpenWatchList(ctx, state);
@@ -150,6 +152,8 @@ Task<Status> Reflector::ListPage(Context& ctx, State& state) {
     state.log.V(4).Info("list page", "page", state.list_pages, "items", list->Items().size(), "more",
                         !list->Continue().empty());
     for (Object& item : list->Items()) {
+        if (!InShard(item, state))
+            continue;
         if (Status added = state.replacement->Add(std::move(item)); !added.Ok())
             faults_->TransformFailed(added.Annotate("listing " + target_.Describe()));
     }
@@ -212,7 +216,9 @@ Status Reflector::ApplyEvent(State& state, rest::WatchEvent event) {
     state.backoff.Reset();
     state.gone_in_a_row = 0;
     Status applied;
-    if (event.type == Type::kBookmark) {
+    if (event.type != Type::kBookmark && !InShard(event.object, state)) {
+        // Not this reflector's (the server ignored shardSelector): only its resourceVersion counts.
+    } else if (event.type == Type::kBookmark) {
         std::lock_guard lock(mu_);
         ++stats_.bookmarks;
     } else if (event.type == Type::kDeleted) {

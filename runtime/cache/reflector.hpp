@@ -79,6 +79,9 @@ struct ReflectorStats {
     int64_t failures = 0;   // failed list or watch attempts
     int64_t expired = 0;    // of which 410 Gone / Expired (each followed by a relist)
     int64_t not_found = 0;  // of which 404 Not Found (the resource is not served)
+    // Objects outside the target's shard that the server sent anyway (it ignored shardSelector) and
+    // the reflector left out.
+    int64_t outside_shard = 0;
 };
 
 // Keeps a Store equal to the server's set of objects of one resource and tells the informer's
@@ -182,6 +185,11 @@ class Reflector final {
     // What a watch asks for: the target, without protobuf once a protobuf event could not be read.
     const ListWatchTarget& WatchTarget(const State& state) const;
     void WatchInJson(State& state, const Status& status);
+    // reflector_shard.cpp: whether an object the server sent is in the target's shard; one that
+    // is not is counted and left out, and the first one is logged.
+    bool InShard(const Object& object, State& state);
+    // A target whose shard selects nothing: an empty store, synced, and no request until ctx ends.
+    Task<Status> HoldNothing(Context& ctx, State& state);
     void CountProtobuf(const rest::WatchStream& stream);
 
     rest::RestClient& client_;

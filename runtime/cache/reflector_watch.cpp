@@ -63,9 +63,12 @@ Task<Status> Reflector::StartStream(Context& ctx, State& state, rest::HttpReques
 }
 
 Task<Status> Reflector::ReadEvent(Context& ctx, State& state) {
-    // A streamed list's objects go straight into the store's compact form (no Object each).
+    // A streamed list's objects go straight into the store's compact form (no Object each),
+    // unless the target is a shard: each object's uid is checked first (InShard).
     rest::WatchObjectSink* const sink =
-        state.phase == Phase::kStreaming && state.replacement ? state.replacement->Sink() : nullptr;
+        state.phase == Phase::kStreaming && state.replacement && target_.shard.SelectsEverything()
+            ? state.replacement->Sink()
+            : nullptr;
     StatusOr<std::optional<rest::WatchEvent>> next = co_await state.stream->Next(*state.watch_ctx, sink);
     if (!next.Ok() && IsBadRequest(next.GetStatus()) && state.stream->Protobuf())
         WatchInJson(state, next.GetStatus());

@@ -53,6 +53,8 @@ Status Reflector::ApplyInitialEvent(State& state, rest::WatchEvent event) {
             return rest::StatusFromWatchEvent(event).Annotate("streaming the list of " + target_.Describe());
         case Type::kAdded:
             ++state.watch_events;
+            if (!event.object_in_sink && !InShard(event.object, state))
+                return OkStatus();
             if (Status added = event.object_in_sink ? state.replacement->AddFromSink()
                                                     : state.replacement->Add(std::move(event.object));
                 !added.Ok())

@@ -226,8 +226,13 @@ Task<Status> Controller::Run(Context ctx) {
         co_return finish(started);
     logger_.Info("Starting Controller");
     const Status synced = co_await WaitForSources(ctx, sources);
-    if (!synced.Ok())
-        co_return finish(ctx.Err().Ok() ? synced : OkStatus());  // OK: stopped before the sources synced
+    if (!synced.Ok() && ctx.Err().Ok())
+        co_return finish(synced);
+    if (!synced.Ok()) {  // stopped before the sources synced
+        for (const std::shared_ptr<source::Source>& source : sources)
+            co_await source->WaitStopped();
+        co_return finish(OkStatus());
+    }
 
     const int workers = options_.max_concurrent_reconciles;
     logger_.Info("Starting workers", "worker count", workers);
@@ -254,6 +259,8 @@ Task<Status> Controller::Run(Context ctx) {
     queue_->ShutDown();
     (void)co_await workers_done_->Wait(Context::Background());
     logger_.Info("All workers finished");
+    for (const std::shared_ptr<source::Source>& source : sources)
+        co_await source->WaitStopped();
     co_return finish(OkStatus());
 }
 

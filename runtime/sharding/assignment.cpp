@@ -27,7 +27,8 @@ struct Pair {
 
 }  // namespace
 
-std::map<std::string, std::vector<int>> AssignBuckets(const std::vector<std::string>& members, int bucket_count) {
+std::map<std::string, std::vector<int>> AssignBuckets(const std::vector<std::string>& members, int bucket_count,
+                                                      const std::map<std::string, std::vector<int>>& current) {
     std::vector<std::string> names = members;
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
@@ -36,10 +37,20 @@ std::map<std::string, std::vector<int>> AssignBuckets(const std::vector<std::str
         return assignment;
     std::vector<Pair> pairs;
     pairs.reserve(names.size() * static_cast<std::size_t>(bucket_count));
+    // claimed[m * bucket_count + b]: member m claims bucket b now.
+    std::vector<bool> claimed(names.size() * static_cast<std::size_t>(bucket_count), false);
     for (int m = 0; m < static_cast<int>(names.size()); ++m) {
-        const std::uint64_t seed = Fnv1a64(names[static_cast<std::size_t>(m)]);
+        const std::string& name = names[static_cast<std::size_t>(m)];
+        const std::uint64_t seed = Fnv1a64(name);
         for (int b = 0; b < bucket_count; ++b)
             pairs.push_back(Pair{Mix(seed ^ Mix(static_cast<std::uint64_t>(b) + 1)), m, b});
+        if (const auto it = current.find(name); it != current.end()) {
+            for (const int b : it->second) {
+                if (b >= 0 && b < bucket_count)
+                    claimed[static_cast<std::size_t>(m) * static_cast<std::size_t>(bucket_count) +
+                            static_cast<std::size_t>(b)] = true;
+            }
+        }
     }
     // Heaviest first; ties (practically never) by member name, then bucket, so every member agrees.
     std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
@@ -50,19 +61,26 @@ std::map<std::string, std::vector<int>> AssignBuckets(const std::vector<std::str
     int extra = bucket_count % static_cast<int>(names.size());
     std::vector<int> load(names.size(), 0);
     std::vector<bool> taken(static_cast<std::size_t>(bucket_count), false);
-    for (const Pair& pair : pairs) {
+    const auto give = [&](const Pair& pair) {
         auto& member_load = load[static_cast<std::size_t>(pair.member)];
         if (taken[static_cast<std::size_t>(pair.bucket)] || member_load > share)
-            continue;
+            return;
         if (member_load == share) {
             if (extra == 0)
-                continue;
+                return;
             --extra;
         }
         taken[static_cast<std::size_t>(pair.bucket)] = true;
         ++member_load;
         assignment[names[static_cast<std::size_t>(pair.member)]].push_back(pair.bucket);
+    };
+    for (const Pair& pair : pairs) {  // what members claim now, within their shares
+        if (claimed[static_cast<std::size_t>(pair.member) * static_cast<std::size_t>(bucket_count) +
+                    static_cast<std::size_t>(pair.bucket)])
+            give(pair);
     }
+    for (const Pair& pair : pairs)  // the rest
+        give(pair);
     for (auto& [name, buckets] : assignment)
         std::sort(buckets.begin(), buckets.end());
     for (const std::string& name : names)

@@ -107,7 +107,13 @@ Task<Status> Ring::Round(Context& ctx) {
         std::lock_guard lock(mu_);
         members_ = live;
     }
-    const std::map<std::string, std::vector<int>> assignment = AssignBuckets(live, options_.buckets);
+    // What the live members claim now, as every member reads it from the Leases: a member keeps
+    // what it claims within its share, so a join or a leave moves only what must move.
+    std::map<std::string, std::vector<int>> claims;
+    for (const auto& [identity, peer] : peers_)
+        claims[identity] = peer.claims;
+    claims[options_.identity] = claims_;
+    const std::map<std::string, std::vector<int>> assignment = AssignBuckets(live, options_.buckets, claims);
     const std::vector<int>& target = assignment.at(options_.identity);
     const std::vector<int> leaving = Minus(claims_, AsSet(target, options_.buckets));
     if (!leaving.empty()) {

@@ -6,6 +6,10 @@ Task<Status> Source::WaitForSync(Context /*ctx*/) {
     co_return Status();
 }
 
+Task<void> Source::WaitStopped() {
+    co_return;
+}
+
 Status Source::Ready() const {
     return Status();
 }

@@ -37,6 +37,10 @@ class Source {
     // controller's readiness check reports. Default: OK. Thread-safe.
     virtual Status Ready() const;
 
+    // Returns once what Start began has ended after its context did. The controller awaits it
+    // when it stops, after its workers. Default: at once (a source whose delivery only needs the
+    // controller's queue, which outlives it).
+    virtual Task<void> WaitStopped();
     // For logs: "kind source: /v1, Kind=Pod", "channel source".
     virtual std::string String() const = 0;
 };

@@ -4,14 +4,22 @@
 // sgp_expectation.hpp) within 5 s, and what the case states by hand. Then each policy's status
 // (observedGeneration, matchedPods, Ready True/Valid or False/<reason>), the SecurityGroupsChanged
 // Event of every pod that got groups, and the InvalidPolicy Event of every invalid policy.
+// Built a second time with CTRL_E2E_SHARDED (operator_matching_sharded_e2e_test): each case against
+// three replicas whose pod controller is sharded over one ring (--shard-ring), the policy-status
+// controller leader-elected; the metrics are the replicas' sums.
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
+#include <string>
 #include <thread>
+#include <vector>
 
+#include "test/e2e/kubectl_admin.hpp"
 #include "test/e2e/operator_fixture.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::e2e {
 namespace {
@@ -26,10 +34,41 @@ class SgpMatchingTest : public OperatorTest {
         other_ = MakeNamespace("other");
         // Plain-HTTP /metrics, read without a token (explicit: in a container, in-cluster, it would
         // default to HTTPS).
-        operator_ =
-            StartOperator({.name = "matching", .watch_namespaces = {ns_, other_}, .args = {"--metrics-secure=false"}});
-        ASSERT_NE(operator_, nullptr);
-        ASSERT_TRUE(WaitReady(*operator_));
+#ifdef CTRL_E2E_SHARDED
+        // The ring's Leases need list and delete (components/sharded's Role); one ring and one
+        // leader election per case.
+        ASSERT_TRUE(
+            KubectlOut({"apply", "-f", testing::RepoPath("manifests/components/sharded/shard_ring_role.yaml")}).Ok());
+        const std::string id = std::to_string(std::hash<std::string>{}(ns_) % 1'000'000'000);
+        for (int i = 0; i < 3; ++i) {
+            OperatorProcess* replica =
+                StartOperator({.name = "matching-" + std::to_string(i), .watch_namespaces = {ns_, other_}, .args = {
+                                   "--metrics-secure=false",
+                                   "--leader-elect",
+                                   "--leader-election-id=matching-" + id,
+                                   "--leader-election-namespace=ctrl-system",
+                                   "--shard-ring=ring-" + id,
+                                   "--shard-identity=replica-" + std::to_string(i),
+                                   "--shard-namespace=ctrl-system"
+                               }});
+            ASSERT_NE(replica, nullptr);
+            ASSERT_TRUE(WaitReady(*replica));
+            replicas_.push_back(replica);
+        }
+#else
+        replicas_.push_back(
+            StartOperator({.name = "matching", .watch_namespaces = {ns_, other_}, .args = {"--metrics-secure=false"}}));
+        ASSERT_NE(replicas_.back(), nullptr);
+        ASSERT_TRUE(WaitReady(*replicas_.back()));
+#endif
+    }
+
+    // Every replica's /metrics, one after the other: a sum over them counts each series once.
+    std::string MetricsOfAll() const {
+        std::string text;
+        for (const OperatorProcess* replica : replicas_)
+            text += replica->MetricsText();
+        return text;
     }
 
     // The pods of the namespace carry what the rules give within 5 s, and what the case states
@@ -49,7 +88,7 @@ class SgpMatchingTest : public OperatorTest {
 
     std::string ns_;
     std::string other_;
-    OperatorProcess* operator_ = nullptr;
+    std::vector<OperatorProcess*> replicas_;
 };
 
 TEST_F(SgpMatchingTest, PodSelectorOnly) {
@@ -70,9 +109,9 @@ spec:
     ExpectStatusesAndEvents({ns_, other_});
     std::string text;
     const auto counted = [&] {
-        text = operator_->MetricsText();
-        return MetricValue(text, "sgp_pods", {{"namespace", ns_}, {"has_security_groups", "true"}}) == 1.0 &&
-               MetricValue(text, "sgp_pods", {{"namespace", ns_}, {"has_security_groups", "false"}}) == 1.0;
+        text = MetricsOfAll();
+        return MetricSum(text, "sgp_pods", {{"namespace", ns_}, {"has_security_groups", "true"}}) == 1.0 &&
+               MetricSum(text, "sgp_pods", {{"namespace", ns_}, {"has_security_groups", "false"}}) == 1.0;
     };
     EXPECT_TRUE(Eventually(counted, testing::kTestWait, 200ms)) << MetricLines(text, "sgp_pods");
 }
@@ -204,8 +243,8 @@ spec:
     ExpectStatusesAndEvents({ns_, other_});
     std::string text;
     const auto counted = [&] {
-        text = operator_->MetricsText();
-        return MetricValue(text, "sgp_invalid_policies", {{"namespace", ns_}}) == 4.0;
+        text = MetricsOfAll();
+        return MetricSum(text, "sgp_invalid_policies", {{"namespace", ns_}}) == 4.0;
     };
     EXPECT_TRUE(Eventually(counted, testing::kTestWait, 200ms)) << MetricLines(text, "sgp_invalid_policies");
 }
