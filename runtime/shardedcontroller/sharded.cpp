@@ -96,6 +96,13 @@ class RingRunner final : public source::Source {
         if (started_)
             (void)co_await stopped_->Wait(Context::Background());
     }
+    // Ready once the ring settled: the members agreed and this one owns its share (a replica that
+    // is not ready yet would leave its share's objects waiting).
+    Status Ready() const override {
+        if (sharded_->GetRing().Settled())
+            return OkStatus();
+        return UnavailableError(String() + ": waiting for the members to agree on the buckets");
+    }
     std::string String() const override { return "shard ring " + sharded_->GetRing().LeaseName(); }
 
   private:

@@ -19,6 +19,17 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kRingLabel = "ctrl.io/shard-ring";
 constexpr const char* kBucketsAnnotation = "ctrl.io/shard-buckets";
 constexpr const char* kBucketCountAnnotation = "ctrl.io/shard-bucket-count";
+constexpr const char* kMembersAnnotation = "ctrl.io/shard-members";
+
+// The live members as one value a Lease can carry: 16 hex digits of the hash of their sorted names.
+std::string MembersDigest(const std::vector<std::string>& live) {
+    std::string joined;
+    for (const std::string& member : live)
+        joined += member + "\n";
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(Fnv1a64(joined)));
+    return hex;
+}
 
 std::string LeaseNameFor(const std::string& ring, const std::string& identity) {
     char hex[17];
@@ -80,11 +91,21 @@ Task<Status> Ring::Run(Context ctx) {
     log_.Info("joining the shard ring", "lease", options_.namespace_name + "/" + lease_name_, "buckets",
               options_.buckets);
     last_renewal_ = options_.now();
+    // Unsettled rounds (a join, a leave, members still to agree) come four times as often, up to
+    // kQuickRounds in a row, so a handoff takes rounds of a quarter of retry_period.
+    constexpr int kQuickRounds = 16;
+    int quick = 0;
     while (!ctx.Cancelled()) {
+        settled_round_ = false;
         const Status round = co_await Round(ctx);
         if (!round.Ok() && !ctx.Cancelled())
             log_.Info("round failed; retrying", "err", round);
-        const Status slept = co_await SleepFor(ctx, options_.retry_period);
+        if (settled_round_) {
+            settled_.store(true);
+            quick = 0;
+        }
+        const bool soon = !settled_round_ && round.Ok() && quick++ < kQuickRounds;
+        const Status slept = co_await SleepFor(ctx, soon ? options_.retry_period / 4 : options_.retry_period);
         if (!slept.Ok())
             break;
     }
@@ -107,6 +128,7 @@ Task<Status> Ring::Round(Context& ctx) {
         std::lock_guard lock(mu_);
         members_ = live;
     }
+    members_digest_ = MembersDigest(live);
     // What the live members claim now, as every member reads it from the Leases: a member keeps
     // what it claims within its share, so a join or a leave moves only what must move.
     std::map<std::string, std::vector<int>> claims;
@@ -121,6 +143,18 @@ Task<Status> Ring::Round(Context& ctx) {
         CTRL_CO_RETURN_IF_ERROR(co_await WriteLease(ctx));
     }
     const std::vector<bool> taken = ClaimedByLivePeers();
+    if (first_round_) {
+        // Announce first: members started together then see each other before anyone claims, and
+        // the first of them does not take (and list) everything only to hand most of it over.
+        first_round_ = false;
+        co_return OkStatus();
+    }
+    if (!PeersAgree(live)) {
+        // A member that has not seen a join or a leave yet would claim what the others are
+        // releasing for the newcomer; the next rounds agree.
+        log_.V(1).Info("waiting for the members to agree on the membership before claiming", "members", live.size());
+        co_return OkStatus();
+    }
     // Against what this member owns, not what it claims: a claim whose check failed (the read
     // after it) is checked again.
     const std::vector<bool> mine = AsSet(Owned(), options_.buckets);
@@ -131,6 +165,7 @@ Task<Status> Ring::Round(Context& ctx) {
     }
     if (!wanted.empty())
         CTRL_CO_RETURN_IF_ERROR(co_await Acquire(ctx, wanted));
+    settled_round_ = Owned() == target;
     co_return OkStatus();
 }
 
@@ -141,6 +176,7 @@ Task<Status> Ring::WriteLease(Context& ctx) {
     lease.SetLabel(kRingLabel, options_.ring);
     lease.SetAnnotation(kBucketsAnnotation, FormatBucketList(claims_));
     lease.SetAnnotation(kBucketCountAnnotation, std::to_string(options_.buckets));
+    lease.SetAnnotation(kMembersAnnotation, members_digest_);
     lease.SetHolderIdentity(options_.identity);
     lease.SetLeaseDurationSeconds(std::chrono::duration_cast<std::chrono::seconds>(options_.lease_duration).count());
     lease.SetRenewTime(std::chrono::system_clock::now());
@@ -188,6 +224,7 @@ Task<Status> Ring::ReadPeers(Context& ctx) {
         peer.duration = std::chrono::seconds(lease.LeaseDurationSeconds().value_or(0));
         peer.claims = ParseBucketList(item.Annotation(kBucketsAnnotation).value_or(""), options_.buckets);
         peer.buckets = std::atoi(std::string(item.Annotation(kBucketCountAnnotation).value_or("0")).c_str());
+        peer.members = std::string(item.Annotation(kMembersAnnotation).value_or(""));
         const auto before = peers_.find(identity);
         const bool unchanged = before != peers_.end() && before->second.resource_version == peer.resource_version;
         peer.observed = unchanged ? before->second.observed : now;
@@ -206,6 +243,15 @@ std::vector<std::string> Ring::LiveMembers() const {
     }
     std::sort(live.begin(), live.end());
     return live;
+}
+
+bool Ring::PeersAgree(const std::vector<std::string>& live) const {
+    for (const std::string& identity : live) {
+        const auto peer = peers_.find(identity);
+        if (peer != peers_.end() && peer->second.members != members_digest_)
+            return false;
+    }
+    return true;
 }
 
 std::vector<bool> Ring::ClaimedByLivePeers() {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -65,13 +66,15 @@ struct RingOptions {
 // buckets it claims in the annotation ctrl.io/shard-buckets), reads the ring's Leases, takes as
 // live the members whose Lease it saw renewed within lease_duration (on its own clock, as leader
 // election does), and computes the assignment (AssignBuckets) of the live members. It releases
-// the buckets it claims and is not assigned (on_releasing, then a Lease without them) and claims
+// the buckets it claims and is not assigned (on_releasing, then a Lease without them) and, once
+// every live member computed the same membership in its last round (each Lease names it), claims
 // the buckets it is assigned that no live member claims: it writes the claim, reads the Leases
 // again, and keeps only the buckets no other live member claims in that read; then
-// on_acquired. Two members cannot both keep one bucket: each read follows its own write, so the
-// later of the two reads sees the other's claim (the API server's reads are linearizable). A
-// member whose renewals fail for renew_deadline drops every bucket before the others, waiting
-// lease_duration from its last renewal they saw, take them (docs/decisions.md, decision 78).
+// on_acquired. The assignment keeps what members claim within their shares (AssignBuckets), so a
+// join or a leave moves only what must move. Two members cannot both keep one bucket: each read follows its own write,
+// so the later of the two reads sees the other's claim (the API server's reads are linearizable). A member whose
+// renewals fail for renew_deadline drops every bucket before the others, waiting lease_duration from its last renewal
+// they saw, take them (docs/decisions.md, decision 78).
 //
 // client must read from the API server (a direct client, not the cache's reader).
 class Ring final {
@@ -89,6 +92,10 @@ class Ring final {
     std::vector<int> Owned() const;
     // Owned() as a filter of objects by key, for informers and event filters.
     ShardFilter Filter(ShardKey key) const;
+    // Whether the ring has settled at least once: the members agreed on the membership and this
+    // member owned what it is assigned at the end of a round (until then a joining member owns
+    // less than its share). A readiness check.
+    bool Settled() const { return settled_.load(); }
     // The live members of the last round, this one included, sorted.
     std::vector<std::string> Members() const;
     const std::string& Identity() const { return options_.identity; }
@@ -103,6 +110,7 @@ class Ring final {
         std::chrono::milliseconds duration{};
         std::vector<int> claims;
         int buckets = 0;
+        std::string members;  // the membership it computed in its last round (MembersDigest)
     };
 
     Ring(client::Client& client, RingOptions options);
@@ -116,6 +124,8 @@ class Ring final {
     // Also times how long each bucket goes unclaimed (ctrl_shard_bucket_unowned_seconds).
     std::vector<bool> ClaimedByLivePeers();
     std::vector<std::string> LiveMembers() const;
+    // Whether every live peer computed the membership this member did (from their Leases).
+    bool PeersAgree(const std::vector<std::string>& live) const;
     Task<void> Release(std::vector<int> buckets);
     Task<Status> Acquire(Context& ctx, const std::vector<int>& wanted);
     Task<void> Stop(Context ctx);
@@ -128,7 +138,11 @@ class Ring final {
     log::Logger log_;
     RingMetrics metrics_;
 
-    std::vector<int> claims_;       // what this member's Lease says, ascending
+    std::vector<int> claims_;     // what this member's Lease says, ascending
+    std::string members_digest_;  // of the live members of the last round, written in the Lease
+    bool first_round_ = true;     // claims nothing: its Lease announces it first
+    bool settled_round_ = false;  // the round just run ended with the members agreed, the share owned
+    std::atomic<bool> settled_{false};
     std::string resource_version_;  // of this member's Lease as last written ("" before)
     std::chrono::steady_clock::time_point last_renewal_{};
     std::map<std::string, Peer> peers_;                                 // by identity

@@ -52,9 +52,11 @@ class SgpMatchingTest : public OperatorTest {
                                    "--shard-namespace=ctrl-system"
                                }});
             ASSERT_NE(replica, nullptr);
-            ASSERT_TRUE(WaitReady(*replica));
             replicas_.push_back(replica);
         }
+        // Ready once its ring has settled: every replica owns its share.
+        for (const OperatorProcess* replica : replicas_)
+            ASSERT_TRUE(WaitReady(*replica));
 #else
         replicas_.push_back(
             StartOperator({.name = "matching", .watch_namespaces = {ns_, other_}, .args = {"--metrics-secure=false"}}));
