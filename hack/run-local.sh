@@ -298,6 +298,11 @@ else
     done
 fi
 kc wait --for=condition=Established --timeout=60s "crd/${SGP_CRD}" >&2
+# --shards: the ring's Leases need list and delete besides leader election's rules.
+if ((shards > 0)); then
+    step "applying manifests/components/sharded/shard_ring_role.yaml (the shard ring's Leases)"
+    kc apply -f "${ROOT}/manifests/components/sharded/shard_ring_role.yaml" >&2
+fi
 
 # Prometheus scrapes as a ServiceAccount bound to the manifests' metrics-reader ClusterRole.
 kc get clusterrole "${METRICS_READER_ROLE}" >/dev/null ||
@@ -449,9 +454,16 @@ fi
 operator_ready() {
     running_pid ctrl-operator ctrl-operator >/dev/null ||
         { tail -n 30 "${STATE_DIR}/ctrl-operator.log" >&2; die "ctrl-operator exited (log above, ${STATE_DIR}/ctrl-operator.log)"; }
-    curl -sf --max-time 5 "http://127.0.0.1:${PROBE_PORT}/readyz" >/dev/null
+    curl -sf --max-time 5 "http://127.0.0.1:${PROBE_PORT}/readyz" >/dev/null || return 1
+    # --shards: every replica, ready once the ring has settled (each owns its share).
+    local i
+    for ((i = 1; i < shards; i++)); do
+        running_pid "ctrl-operator-${i}" ctrl-operator >/dev/null ||
+            { tail -n 30 "${STATE_DIR}/ctrl-operator-${i}.log" >&2; die "ctrl-operator-${i} exited (log above)"; }
+        curl -sf --max-time 5 "http://127.0.0.1:$((PROBE_PORT + i))/readyz" >/dev/null || return 1
+    done
 }
-step "waiting for ctrl-operator to be ready (/readyz)"
+step "waiting for ctrl-operator to be ready (/readyz)$( ((shards == 0)) || echo ", and its ${shards} replicas")"
 if ! wait_for "${WAIT_SECONDS}" operator_ready; then
     curl -s --max-time 5 "http://127.0.0.1:${PROBE_PORT}/readyz?verbose" >&2 || true
     tail -n 30 "${STATE_DIR}/ctrl-operator.log" >&2
@@ -509,10 +521,11 @@ promql() {
     curl -sf --max-time 10 --get --data-urlencode "query=$1" "${PROMETHEUS_URL}/api/v1/query" |
         python3 "${ROOT}/hack/internal/promql_lines.py"
 }
+# Every operator process (one, or --shards N) scraped successfully since then.
 scraped_since_settled() {
-    local when
-    when="$(promql 'timestamp(up{job="ctrl-operator"} == 1)' 2>/dev/null | awk '{print $NF}')"
-    [[ -n "${when}" ]] && python3 -c "import sys; sys.exit(0 if float('${when}') > ${settled_at} else 1)"
+    local scraped
+    scraped="$(promql "count(timestamp(up{job=\"ctrl-operator\"} == 1) > ${settled_at})" 2>/dev/null | awk '{print $NF}')"
+    [[ "${scraped:-0}" == "$((shards > 0 ? shards : 1))" ]]
 }
 step "waiting for Prometheus to scrape the operator over HTTPS"
 if ! wait_for 60 scraped_since_settled; then
@@ -548,7 +561,7 @@ for query in \
     'podlister_pods' \
     'sum by (__name__, controller, result) (controller_runtime_reconcile_total{result=~"success|error"})' \
     'leader_election_master_status' \
-    'ctrl_shard_ring_owned_buckets' \
+    'ctrl_shard_owned_buckets' \
     'ctrl_shard_ring_members'; do
     if ! lines="$(promql "${query}")"; then
         warn "Prometheus did not answer ${query}"
