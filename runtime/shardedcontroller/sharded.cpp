@@ -7,7 +7,6 @@
 #include <boost/asio/this_coro.hpp>
 
 #include "ctrl/log/log.hpp"
-#include "ctrl/sharding/bucket_list.hpp"
 #include "ctrl/workqueue/priority.hpp"
 
 namespace ctrl::shardedcontroller {
@@ -21,7 +20,7 @@ class ShareReconciler final : public reconcile::Reconciler {
         : sharded_(std::move(sharded)), inner_(std::move(inner)) {}
 
     Task<StatusOr<reconcile::Result>> Reconcile(Context ctx, reconcile::Request request) override {
-        Share& share = const_cast<Share&>(sharded_->GetShare());
+        Share& share = sharded_->GetShare();
         const std::optional<int> bucket = share.Enter(request);
         if (!bucket) {
             log::FromContext(ctx).V(4).Info("not in this member's share: left to its owner");
@@ -72,7 +71,7 @@ class RememberingHandler final : public handler::EventHandler {
     }
 
   private:
-    Share& share() { return const_cast<Share&>(sharded_->GetShare()); }
+    Share& share() { return sharded_->GetShare(); }
 
     const std::shared_ptr<Sharded> sharded_;
     const std::shared_ptr<handler::EventHandler> inner_;
@@ -89,7 +88,13 @@ class RingRunner final : public source::Source {
         started_ = true;
         const boost::asio::any_io_executor executor = co_await boost::asio::this_coro::executor;
         sharded_->Attach(&queue, executor);
-        boost::asio::co_spawn(executor, Run(ctx, sharded_, stopped_), [](const std::exception_ptr&) {});
+        boost::asio::co_spawn(executor, Run(ctx, sharded_), [stopped = stopped_](const std::exception_ptr& error) {
+            if (error)
+                log::Logger()
+                    .WithName("shard-ring")
+                    .Error(InternalError("an exception escaped"), "the shard ring stopped");
+            stopped->Notify();
+        });
         co_return OkStatus();
     }
     Task<void> WaitStopped() override {
@@ -106,12 +111,10 @@ class RingRunner final : public source::Source {
     std::string String() const override { return "shard ring " + sharded_->GetRing().LeaseName(); }
 
   private:
-    static Task<void> Run(Context ctx, std::shared_ptr<Sharded> sharded, std::shared_ptr<Notification> stopped) {
-        sharding::Ring& ring = const_cast<sharding::Ring&>(sharded->GetRing());
-        const Status ended = co_await ring.Run(ctx);
+    static Task<void> Run(Context ctx, std::shared_ptr<Sharded> sharded) {
+        const Status ended = co_await sharded->GetRing().Run(ctx);
         if (!ended.Ok())
             log::Logger().WithName("shard-ring").Error(ended, "the shard ring stopped");
-        stopped->Notify();
     }
 
     const std::shared_ptr<Sharded> sharded_;

@@ -69,7 +69,9 @@ class Sharded final : public std::enable_shared_from_this<Sharded> {
         queue_.store(queue);
     }
 
+    Share& GetShare() { return share_; }
     const Share& GetShare() const { return share_; }
+    sharding::Ring& GetRing() { return *ring_; }
     const sharding::Ring& GetRing() const { return *ring_; }
 
   private:

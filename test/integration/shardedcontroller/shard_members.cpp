@@ -1,4 +1,4 @@
-#include "test/integration/sharding/shard_members.hpp"
+#include "test/integration/shardedcontroller/shard_members.hpp"
 
 #include <gtest/gtest.h>
 
@@ -242,7 +242,7 @@ Status ShardMembers::Join(const std::string& id, MemberOptions options) {
 }
 
 void ShardMembers::Kill(const std::string& id) {
-    ShardMember& member = const_cast<ShardMember&>(Get(id));
+    ShardMember& member = *Find(id);
     member.cut->store(true);
     member.killed = true;
     member.ctx.Cancel();
@@ -256,13 +256,17 @@ void ShardMembers::StopAll() {
         EXPECT_TRUE(Eventually([&] { return member->done.load(); }, 30s)) << member->id << " did not stop";
 }
 
-const ShardMember& ShardMembers::Get(const std::string& id) const {
+ShardMember* ShardMembers::Find(const std::string& id) const {
     for (const auto& member : members_) {
         if (member->id == id)
-            return *member;
+            return member.get();
     }
     ADD_FAILURE() << "no member " << id;
-    return *members_.front();
+    return members_.front().get();
+}
+
+const ShardMember& ShardMembers::Get(const std::string& id) const {
+    return *Find(id);
 }
 
 std::vector<const ShardMember*> ShardMembers::Live() const {
@@ -356,7 +360,7 @@ bool ShardMembers::CacheHoldsExactlyItsShare(const ShardMember& member) {
 }
 
 cache::ReflectorStats ShardMembers::StatsOf(const std::string& id) {
-    ShardMember& member = const_cast<ShardMember&>(Get(id));
+    ShardMember& member = *Find(id);
     cache::ReflectorStats sum;
     StatusOr<std::vector<cache::Informer*>> informers =
         Run(member.cluster->GetCache().GetInformersFor<api::ConfigMap>(Context::Background()));

@@ -21,7 +21,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 
-#include "test/integration/sharding/shard_members.hpp"
+#include "test/integration/shardedcontroller/shard_members.hpp"
 #include "test/support/control_plane.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/eventually.hpp"
