@@ -109,7 +109,9 @@ Task<Status> Ring::Run(Context ctx) {
         if (!slept.Ok())
             break;
     }
-    co_await Stop(Context::Background());
+    // Run's ctx has ended: the Lease's deletion gets renew_deadline of its own (an unreachable API
+    // server then leaves the Lease to expire, as a crash would).
+    co_await Stop(Context::WithTimeout(Context::Background(), options_.renew_deadline));
     co_return OkStatus();
 }
 

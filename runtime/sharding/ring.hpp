@@ -85,7 +85,8 @@ class Ring final {
     Ring& operator=(const Ring&) = delete;
 
     // Takes part in the ring until ctx ends; returns OK then (after releasing, with
-    // release_on_stop). A failed round is logged and retried.
+    // release_on_stop: on_releasing, then the Lease deleted within renew_deadline, or left to
+    // expire). A failed round is logged and retried.
     Task<Status> Run(Context ctx);
 
     // The buckets this member owns now (acquired and not released), ascending.

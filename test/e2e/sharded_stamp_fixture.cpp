@@ -236,9 +236,14 @@ int ShardedStampFixture::Moved(const std::map<int, std::string>& before, const s
     return moved;
 }
 
-int ShardedStampFixture::BucketOfKey(const std::string& key) const {
-    const auto it = uids_.find(key);
-    return it == uids_.end() ? -1 : Space().BucketOfValue(it->second);
+int ShardedStampFixture::ObjectsOwnedBy(const std::string& id) {
+    const std::map<int, std::string> owners = Owners();
+    int owned = 0;
+    for (const auto& [key, uid] : uids_) {
+        const auto owner = owners.find(Space().BucketOfValue(uid));
+        owned += owner != owners.end() && owner->second == id ? 1 : 0;
+    }
+    return owned;
 }
 
 bool ShardedStampFixture::Settled(int replicas) {

@@ -60,6 +60,8 @@ class ShardedStampFixture : public ::testing::Test {
     // Bucket -> owner, from the ring's Leases.
     std::map<int, std::string> Owners();
     static int Moved(const std::map<int, std::string>& before, const std::map<int, std::string>& after);
+    // How many ConfigMaps of the run fall in the buckets the replica's Lease claims.
+    int ObjectsOwnedBy(const std::string& id);
     // The replica's ctrl_informer_objects for ConfigMaps, summed; -1 when /metrics does not answer.
     double InformerObjects(const std::string& id);
     double Metric(const std::string& id, const std::string& name);
@@ -79,7 +81,6 @@ class ShardedStampFixture : public ::testing::Test {
     T Run(Task<T> task);
     Replica* Find(const std::string& id);
     bool Start(const std::string& id, std::vector<std::string> extra);
-    int BucketOfKey(const std::string& key) const;
     // Every ConfigMap of buckets reconciled by someone other than `except` after since.
     bool ReconciledSince(const std::vector<int>& buckets, Clock::time_point since, const std::string& except);
 

@@ -298,11 +298,6 @@ int ShardMembers::Moved(const std::map<int, std::string>& before, const std::map
     return moved;
 }
 
-int ShardMembers::BucketOfKey(const std::string& key) const {
-    const auto it = uids_.find(key);
-    return it == uids_.end() ? -1 : Space().BucketOfValue(it->second);
-}
-
 bool ShardMembers::Settled(bool stamped) {
     const std::vector<const ShardMember*> live = Live();
     std::vector<int> seen(kShardBuckets, 0);

@@ -142,7 +142,6 @@ class ShardMembers {
     std::shared_ptr<reconcile::Reconciler> Busy(ShardMember& member, std::chrono::milliseconds busy);
     std::vector<const ShardMember*> Live() const;
     ShardMember* Find(const std::string& id) const;
-    int BucketOfKey(const std::string& key) const;
     std::unique_ptr<cluster::Cluster> NewCluster(ShardMember* member);
 
     rest::Config config_;
