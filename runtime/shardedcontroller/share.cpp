@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "ctrl/sharding/bucket_list.hpp"
+
 namespace ctrl::shardedcontroller {
 
 Share::Share(sharding::BucketSpace space, sharding::ShardKey key)
@@ -113,12 +115,7 @@ sharding::ShardFilter Share::Filter() const {
 
 std::vector<int> Share::Owned() const {
     std::lock_guard lock(mu_);
-    std::vector<int> owned;
-    for (int bucket = 0; bucket < space_.Count(); ++bucket) {
-        if (owned_[static_cast<std::size_t>(bucket)])
-            owned.push_back(bucket);
-    }
-    return owned;
+    return sharding::BucketsOf(owned_);
 }
 
 }  // namespace ctrl::shardedcontroller

@@ -52,4 +52,13 @@ std::vector<int> ParseBucketList(std::string_view text, int count) {
     return merged;
 }
 
+std::vector<int> BucketsOf(const std::vector<bool>& set) {
+    std::vector<int> buckets;
+    for (std::size_t b = 0; b < set.size(); ++b) {
+        if (set[b])
+            buckets.push_back(static_cast<int>(b));
+    }
+    return buckets;
+}
+
 }  // namespace ctrl::sharding

@@ -11,5 +11,7 @@ std::string FormatBucketList(const std::vector<int>& buckets);
 // The buckets of such a text, ascending; parts that are not numbers or runs in [0, count) are
 // left out (a claim nobody can read claims nothing of ours).
 std::vector<int> ParseBucketList(std::string_view text, int count);
+// The buckets a per-bucket set marks (set[b] true), ascending.
+std::vector<int> BucketsOf(const std::vector<bool>& set);
 
 }  // namespace ctrl::sharding

@@ -1,5 +1,7 @@
 #include "ctrl/sharding/shard_filter.hpp"
 
+#include "ctrl/sharding/bucket_list.hpp"
+
 namespace ctrl::sharding {
 
 ShardFilter::ShardFilter() : ShardFilter(*BucketSpace::Make(1), ShardKey::kUid, {0}) {}
@@ -30,12 +32,7 @@ bool ShardFilter::Keeps(const Object& object) const {
 }
 
 std::vector<int> ShardFilter::Owned() const {
-    std::vector<int> owned;
-    for (int b = 0; b < space_.Count(); ++b) {
-        if (owned_[static_cast<std::size_t>(b)])
-            owned.push_back(b);
-    }
-    return owned;
+    return BucketsOf(owned_);
 }
 
 }  // namespace ctrl::sharding

@@ -225,17 +225,6 @@ std::map<int, std::string> ShardedStampFixture::Owners() {
     return owners;
 }
 
-int ShardedStampFixture::Moved(const std::map<int, std::string>& before, const std::map<int, std::string>& after) {
-    int moved = 0;
-    for (int bucket = 0; bucket < kBuckets; ++bucket) {
-        const auto was = before.find(bucket);
-        const auto is = after.find(bucket);
-        if (was == before.end() || is == after.end() || was->second != is->second)
-            ++moved;
-    }
-    return moved;
-}
-
 int ShardedStampFixture::ObjectsOwnedBy(const std::string& id) {
     const std::map<int, std::string> owners = Owners();
     int owned = 0;

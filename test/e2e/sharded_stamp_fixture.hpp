@@ -59,7 +59,6 @@ class ShardedStampFixture : public ::testing::Test {
     std::string Describe();
     // Bucket -> owner, from the ring's Leases.
     std::map<int, std::string> Owners();
-    static int Moved(const std::map<int, std::string>& before, const std::map<int, std::string>& after);
     // How many ConfigMaps of the run fall in the buckets the replica's Lease claims.
     int ObjectsOwnedBy(const std::string& id);
     // The replica's ctrl_informer_objects for ConfigMaps, summed; -1 when /metrics does not answer.

@@ -287,17 +287,6 @@ std::map<int, std::string> ShardMembers::Owners() const {
     return owners;
 }
 
-int ShardMembers::Moved(const std::map<int, std::string>& before, const std::map<int, std::string>& after) {
-    int moved = 0;
-    for (int bucket = 0; bucket < kShardBuckets; ++bucket) {
-        const auto was = before.find(bucket);
-        const auto is = after.find(bucket);
-        if (was == before.end() || is == after.end() || was->second != is->second)
-            ++moved;
-    }
-    return moved;
-}
-
 bool ShardMembers::Settled(bool stamped) {
     const std::vector<const ShardMember*> live = Live();
     std::vector<int> seen(kShardBuckets, 0);

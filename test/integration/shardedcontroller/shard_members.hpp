@@ -121,7 +121,6 @@ class ShardMembers {
     cache::ReflectorStats StatsOf(const std::string& id);
     // Who owns each bucket (live members).
     std::map<int, std::string> Owners() const;
-    static int Moved(const std::map<int, std::string>& before, const std::map<int, std::string>& after);
     // When the last of buckets was owned again after a kill at killed: per bucket, the first
     // reconcile of one of its objects by a live member after killed; the latest of those.
     Clock::time_point OwnedAgainAt(const std::vector<int>& buckets, Clock::time_point killed) const;

@@ -17,5 +17,10 @@ TEST(BucketList, LeavesOutWhatIsNotABucketOfTheSpace) {
     EXPECT_EQ(ParseBucketList("x,3,5-2,60-70,-1,8-9,,63", 64), (std::vector<int>{3, 8, 9, 63}));
 }
 
+TEST(BucketList, BucketsOfASetAreItsMarkedIndexesAscending) {
+    EXPECT_EQ(BucketsOf({true, false, false, true, true}), (std::vector<int>{0, 3, 4}));
+    EXPECT_TRUE(BucketsOf({false, false}).empty());
+}
+
 }  // namespace
 }  // namespace ctrl::sharding
