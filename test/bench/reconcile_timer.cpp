@@ -27,8 +27,9 @@ void NoteFirst(std::atomic<int64_t>& slot, int64_t at, bool* first = nullptr) {
 
 ReconcileTimer::ReconcileTimer(const ctrl::testing::WorkloadOptions& layout,
                                std::chrono::steady_clock::time_point origin, const cache::Cache* cache,
-                               const AnnotationPatchLoad* load)
+                               const AnnotationPatchLoad* load, std::string_view name_prefix)
     : layout_(layout),
+      name_prefix_(name_prefix),
       origin_(origin),
       cache_(cache),
       load_(cache != nullptr ? load : nullptr),
@@ -88,14 +89,14 @@ int64_t ReconcileTimer::Now() const {
 }
 
 int ReconcileTimer::PodIndex(const ObjectKey& key) const {
-    // Namespaces "<prefix>-<1..N>", pods "pod-<0000..M-1>" (WorkloadNamespace, WorkloadPodName).
+    // Namespaces "<prefix>-<1..N>", objects "<name_prefix><0000..M-1>" (WorkloadNamespace, WorkloadPodName).
     const std::string_view ns = key.namespace_name;
     const std::string_view name = key.name;
     if (ns.size() <= layout_.prefix.size() + 1 || !ns.starts_with(layout_.prefix) || ns[layout_.prefix.size()] != '-' ||
-        !name.starts_with("pod-"))
+        !name.starts_with(name_prefix_))
         return -1;
     const int namespace_number = WholeNumber(ns.substr(layout_.prefix.size() + 1));
-    const int pod_number = WholeNumber(name.substr(4));
+    const int pod_number = WholeNumber(name.substr(name_prefix_.size()));
     if (namespace_number < 1 || namespace_number > layout_.namespaces || pod_number < 0 ||
         pod_number >= layout_.pods_per_namespace)
         return -1;

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <future>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "ctrl/cache/cache.hpp"
 #include "ctrl/reconcile/reconciler.hpp"
@@ -18,15 +20,17 @@ namespace ctrl::bench {
 
 // Does nothing but note the time of each reconcile (nanoseconds since origin) in structures sized
 // before the run (no allocation and no lock per reconcile; safe on any number of threads):
-//  - the first reconcile of every pod of the workload layout, and a signal when all have had one;
+//  - the first reconcile of every object of the workload layout (pods pod-0000 .., or the objects
+//    named <name_prefix>0000 ..), and a signal when all have had one;
 //  - the count of reconciles and the time of the last;
 //  - when given a patch load: the pod as the cache holds it (GetSharedNow: a shared view, no
 //    copy, no request), to note the start of the first reconcile that saw each patch.
 class ReconcileTimer final : public reconcile::Reconciler {
   public:
-    // cache and load may be null (no patch load); they must outlive the reconciles.
+    // cache and load may be null (no patch load); they must outlive the reconciles. name_prefix:
+    // what the layout's object names start with before their %04d index.
     ReconcileTimer(const ctrl::testing::WorkloadOptions& layout, std::chrono::steady_clock::time_point origin,
-                   const cache::Cache* cache, const AnnotationPatchLoad* load);
+                   const cache::Cache* cache, const AnnotationPatchLoad* load, std::string_view name_prefix = "pod-");
 
     Task<StatusOr<reconcile::Result>> Reconcile(Context ctx, reconcile::Request request) override;
 
@@ -46,11 +50,12 @@ class ReconcileTimer final : public reconcile::Reconciler {
 
   private:
     int64_t Now() const;
-    // The pod's place in the layout (namespace index * pods per namespace + pod index); -1 if
-    // the key is not a pod of the layout.
+    // The object's place in the layout (namespace index * objects per namespace + its index); -1
+    // if the key is not an object of the layout.
     int PodIndex(const ObjectKey& key) const;
 
     const ctrl::testing::WorkloadOptions layout_;
+    const std::string name_prefix_;
     const std::chrono::steady_clock::time_point origin_;
     const cache::Cache* const cache_;
     const AnnotationPatchLoad* const load_;

@@ -1,6 +1,6 @@
-// idle [--seconds S] (PROTOCOL.md): a manager as an operator's main() makes it, with one no-op
-// controller for pods; once every pod was reconciled once and 2 s have passed, S seconds of the
-// idle process: memory, threads, CPU and wakeups.
+// idle [--seconds S] [--servicemonitors] (PROTOCOL.md): a manager as an operator's main() makes
+// it, with one no-op controller for pods (or ServiceMonitors); once every object was reconciled
+// once and 2 s have passed, S seconds of the idle process: memory, threads, CPU and wakeups.
 
 #include <chrono>
 #include <cstdio>
@@ -12,7 +12,6 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 
-#include "ctrl/api/pod.hpp"
 #include "ctrl/builder/builder.hpp"
 #include "ctrl/core/sleep.hpp"
 #include "ctrl/manager/manager.hpp"
@@ -22,6 +21,7 @@
 #include "test/bench/process_stats.hpp"
 #include "test/bench/reconcile_timer.hpp"
 #include "test/bench/vs/load_observer.hpp"
+#include "test/bench/vs/probe_kind.hpp"
 #include "test/bench/vs/probe_manager.hpp"
 #include "test/bench/vs/probe_setup.hpp"
 #include "test/bench/vs/scenarios.hpp"
@@ -45,14 +45,14 @@ struct IdleRun {
 
 // Runs on the manager's own loop (as a Go peer's measuring goroutine runs on its runtime's threads),
 // so that the process holds only the threads an operator's has: main() blocked in Start and the
-// manager's loop threads. Waits until every pod was reconciled once, waits 2 s, measures the idle
+// manager's loop threads. Waits until every object was reconciled once, waits 2 s, measures the idle
 // process for run.idle_seconds, then stops the manager.
 Task<void> MeasureIdle(const ReconcileTimer& timer, IdleRun& run) {
     const Clock::time_point deadline = Clock::now() + 600s;
     while (timer.AllSeen().wait_for(0s) != std::future_status::ready) {
         if (Clock::now() > deadline) {
             run.failure = std::to_string(timer.PodsSeen()) + " of " + std::to_string(timer.Pods()) +
-                          " pods reconciled after 600 s";
+                          " objects reconciled after 600 s";
             run.stop.Cancel();
             co_return;
         }
@@ -93,14 +93,9 @@ Task<void> MeasureIdle(const ReconcileTimer& timer, IdleRun& run) {
     run.stop.Cancel();
 }
 
-}  // namespace
-
-int RunIdle(const ProbeArgs& args) {
-    const double idle_seconds = args.Number("seconds", 10);
-    if (!(idle_seconds > 0)) {
-        std::fprintf(stderr, "ctrl-vs-probe idle: --seconds %g: must be positive\n", idle_seconds);
-        return 2;
-    }
+// RunIdle over Kind's objects.
+template <typename Kind>
+int IdleKind(const ProbeArgs& args, double idle_seconds) {
     const Clock::time_point origin = Clock::now();
 
     // kubebuilder's main(): metrics and probes served (plain HTTP, here on free loopback ports),
@@ -109,7 +104,7 @@ int RunIdle(const ProbeArgs& args) {
     manager::Options options;
     options.metrics.bind_address = "127.0.0.1:0";
     options.health_probe_bind_address = "127.0.0.1:0";
-    StatusOr<std::unique_ptr<manager::Manager>> made = NewManagerFromKubeconfig(args.kubeconfig, options);
+    StatusOr<std::unique_ptr<manager::Manager>> made = NewProbeManager(args, options);
     if (!made.Ok())
         return Fail(args, "manager: " + made.GetStatus().ToString());
     std::unique_ptr<manager::Manager> mgr = std::move(made).Value();
@@ -117,12 +112,12 @@ int RunIdle(const ProbeArgs& args) {
         return Fail(args, "healthz check: " + added.ToString());
     if (Status added = mgr->AddReadyzCheck("readyz", server::Ping); !added.Ok())
         return Fail(args, "readyz check: " + added.ToString());
-    if (Status warmed = WarmUpManager(*mgr, args.layout); !warmed.Ok())
+    if (Status warmed = WarmUpManager(*mgr, args); !warmed.Ok())
         return Fail(args, "warm-up: " + warmed.ToString());
 
-    // The no-op reconciler (1 worker, the default): it only notes each pod's first reconcile.
-    auto timer = std::make_shared<ReconcileTimer>(args.layout, origin, nullptr, nullptr);
-    if (Status built = builder::ControllerFor<api::Pod>(*mgr).Complete(timer); !built.Ok())
+    // The no-op reconciler (1 worker, the default): it only notes each object's first reconcile.
+    auto timer = std::make_shared<ReconcileTimer>(args.layout, origin, nullptr, nullptr, Kind::kNamePrefix);
+    if (Status built = builder::ControllerFor<typename Kind::Type>(*mgr).Complete(timer); !built.Ok())
         return Fail(args, "controller: " + built.ToString());
 
     IdleRun run;
@@ -141,6 +136,17 @@ int RunIdle(const ProbeArgs& args) {
         return Fail(args, "the manager stopped with " + ran.ToString());
     PrintResult(run.figures);
     return 0;
+}
+
+}  // namespace
+
+int RunIdle(const ProbeArgs& args) {
+    const double idle_seconds = args.Number("seconds", 10);
+    if (!(idle_seconds > 0)) {
+        std::fprintf(stderr, "ctrl-vs-probe idle: --seconds %g: must be positive\n", idle_seconds);
+        return 2;
+    }
+    return ForKind(args, [&]<typename Kind>() { return IdleKind<Kind>(args, idle_seconds); });
 }
 
 }  // namespace ctrl::bench::vs

@@ -9,18 +9,23 @@
 
 #include "ctrl/core/status_or.hpp"
 #include "ctrl/manager/manager.hpp"
-#include "test/support/workload.hpp"
+#include "test/bench/vs/probe_args.hpp"
 
 namespace ctrl::bench::vs {
 
 // manager::New over the kubeconfig at path with options.
 StatusOr<std::unique_ptr<manager::Manager>> NewManagerFromKubeconfig(const std::string& path, manager::Options options);
 
-// PROTOCOL.md's warm-up, before mgr.Start: resolves pods through the manager's RESTMapper and makes
-// one direct List (the manager's API reader) of pods in the layout's first namespace with limit=1,
-// so that the TLS connection and the discovery of pods are done. Runs on the manager's own event
+// NewManagerFromKubeconfig over --kubeconfig with the scheme of the scenario's kind (ProbeScheme:
+// the default for pods; built-in kinds and ServiceMonitor with --servicemonitors).
+StatusOr<std::unique_ptr<manager::Manager>> NewProbeManager(const ProbeArgs& args, manager::Options options);
+
+// PROTOCOL.md's warm-up, before mgr.Start: resolves the scenario's kind (pods, or ServiceMonitors
+// with --servicemonitors) through the manager's RESTMapper and makes one direct List (the manager's
+// API reader) of it in the layout's first namespace with limit=1, so that the TLS connection and
+// the kind's discovery are done. Runs on the manager's own event
 // loop (the calling thread runs it until the calls end, as Go's calls before mgr.Start run on the
 // calling goroutine); must be called before Start, from one thread.
-Status WarmUpManager(manager::Manager& mgr, const ctrl::testing::WorkloadOptions& layout);
+Status WarmUpManager(manager::Manager& mgr, const ProbeArgs& args);
 
 }  // namespace ctrl::bench::vs

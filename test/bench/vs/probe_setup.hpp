@@ -12,6 +12,8 @@
 #include "ctrl/cluster/cluster.hpp"
 #include "ctrl/core/status.hpp"
 #include "ctrl/core/status_or.hpp"
+#include "ctrl/core/task.hpp"
+#include "ctrl/discovery/rest_mapper.hpp"
 #include "ctrl/rest/config.hpp"
 #include "test/bench/bench_process.hpp"
 #include "test/bench/vs/probe_args.hpp"
@@ -27,14 +29,19 @@ int Fail(const ProbeArgs& args, const std::string& message);
 // The namespace of the workload's first namespace, P-1.
 std::string FirstNamespace(const ProbeArgs& args);
 
-// The warm-up, never measured: resolves pods through client's RESTMapper and makes one List of
-// pods in P-1 with limit=1 through client (a direct client: the TLS connection and discovery are
-// then done). Runs on executor, the client's loop; call it from outside that loop.
+// The warm-up's requests, awaited on the caller's loop: resolves the scenario's kind (pods, or
+// ServiceMonitors with --servicemonitors) through mapper and makes one List of it in P-1 with
+// limit=1 through reader (a direct client: the TLS connection and discovery are then done).
+Task<Status> WarmUpReads(const ProbeArgs& args, discovery::RESTMapper& mapper, client::Client& reader);
+
+// The warm-up, never measured: WarmUpReads with client's RESTMapper. Runs on executor, the
+// client's loop; call it from outside that loop.
 Status WarmUp(const ProbeArgs& args, client::Client& direct, boost::asio::any_io_executor executor);
 
-// Starts cluster (its cache runs until stop is cancelled) and makes its pod informer, waiting up
+// Starts cluster (its cache runs until stop is cancelled) and makes its informer of gvk, waiting up
 // to 60 s; on failure stops the cluster (StopCluster) and returns the error.
-StatusOr<cache::Informer*> StartPodInformer(cluster::Cluster& cluster, Loop& loop, Context& stop);
+StatusOr<cache::Informer*> StartInformer(cluster::Cluster& cluster, Loop& loop, Context& stop,
+                                         const GroupVersionKind& gvk);
 
 // Waits up to 600 s for cluster's cache to sync.
 Status WaitForSync(cluster::Cluster& cluster, Loop& loop);

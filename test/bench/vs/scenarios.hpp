@@ -7,15 +7,16 @@
 
 namespace ctrl::bench::vs {
 
-int RunSync(const ProbeArgs& args);             // sync [--keep-managed-fields]
+int RunSync(const ProbeArgs& args);             // sync [--keep-managed-fields] [--servicemonitors]
 int RunWatch(const ProbeArgs& args);            // watch
-int RunReads(const ProbeArgs& args);            // reads [--seconds S]
-int RunReconcile(const ProbeArgs& args);        // reconcile --workers W [--load]
+int RunReads(const ProbeArgs& args);            // reads [--seconds S] [--servicemonitors]
+int RunReconcile(const ProbeArgs& args);        // reconcile --workers W [--load] [--servicemonitors]
 int RunQueue(const ProbeArgs& args);            // queue [--seconds S]
 int RunDiscovery(const ProbeArgs& args);        // discovery --groups G [--legacy] [--misses K]
-int RunIdle(const ProbeArgs& args);             // idle [--seconds S]
+int RunIdle(const ProbeArgs& args);             // idle [--seconds S] [--servicemonitors]
 int RunFailover(const ProbeArgs& args);         // failover --objects N --lease NAME [--warmup]
 int RunFailoverObjects(const ProbeArgs& args);  // failover-objects --count N
+int RunCustomObjects(const ProbeArgs& args);    // custom-objects [--concurrency C]
 int RunPatchLoad(const ProbeArgs& args);        // patch-load --concurrency C --seconds S --out FILE
 int RunWebhookSetup(const ProbeArgs& args);     // webhook-setup --cert-dir D --port P [--configuration NAME]
 int RunWebhookServe(const ProbeArgs& args);     // webhook-serve --cert-dir D --port P

@@ -21,15 +21,16 @@ struct Scenario {
 const std::map<std::string, Scenario>& Scenarios() {
     using namespace ctrl::bench::vs;
     static const std::map<std::string, Scenario> scenarios = {
-        {"sync", {{{}, {"keep-managed-fields", "protobuf"}}, RunSync}},
+        {"sync", {{{}, {"keep-managed-fields", "protobuf", "servicemonitors"}}, RunSync}},
         {"watch", {{}, RunWatch}},
-        {"reads", {{{"seconds"}, {}}, RunReads}},
-        {"reconcile", {{{"workers"}, {"load"}}, RunReconcile}},
+        {"reads", {{{"seconds"}, {"servicemonitors"}}, RunReads}},
+        {"reconcile", {{{"workers"}, {"load", "servicemonitors"}}, RunReconcile}},
         {"queue", {{{"seconds"}, {}}, RunQueue}},
         {"discovery", {{{"groups", "misses"}, {"legacy"}}, RunDiscovery}},
-        {"idle", {{{"seconds"}, {}}, RunIdle}},
+        {"idle", {{{"seconds"}, {"servicemonitors"}}, RunIdle}},
         {"failover", {{{"objects", "lease"}, {"warmup"}}, RunFailover}},
         {"failover-objects", {{{"count"}, {}}, RunFailoverObjects}},
+        {"custom-objects", {{{"concurrency"}, {}}, RunCustomObjects}},
         {"patch-load", {{{"concurrency", "seconds", "out"}, {}}, RunPatchLoad}},
         {"webhook-setup", {{{"cert-dir", "port", "configuration"}, {}}, RunWebhookSetup}},
         {"webhook-serve", {{{"cert-dir", "port"}, {}}, RunWebhookServe}},
@@ -49,7 +50,8 @@ int main(int argc, char** argv) {
         std::fprintf(
             stderr,
             "ctrl-vs-probe: %s\nusage: ctrl-vs-probe "
-            "sync|watch|reads|reconcile|queue|discovery|idle|failover|failover-objects|patch-load|webhook-setup|"
+            "sync|watch|reads|reconcile|queue|discovery|idle|failover|failover-objects|custom-objects|patch-load|"
+            "webhook-setup|"
             "webhook-serve|webhook-load --kubeconfig PATH "
             "[flags]\n"
             "(test/bench/vs/PROTOCOL.md)\n",

@@ -31,7 +31,7 @@ int RunWatch(const ProbeArgs& args) {
         return Fail(args, "warm-up: " + warm.ToString());
 
     Context stop = Context::WithCancel(Context::Background());
-    StatusOr<cache::Informer*> informer = StartPodInformer(cluster, loop, stop);
+    StatusOr<cache::Informer*> informer = StartInformer(cluster, loop, stop, scheme::GroupVersionKindOf<api::Pod>());
     if (!informer.Ok())
         return Fail(args, "pod informer: " + informer.GetStatus().ToString());
     // The handler notes each load value's first sighting, and the process's CPU seconds at the
