@@ -3,6 +3,7 @@ module ctrl.dev/bench/peer
 go 1.26.0
 
 require (
+	github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring v0.93.1
 	go.uber.org/zap v1.27.1
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
@@ -17,7 +18,7 @@ require (
 	github.com/emicklei/go-restful/v3 v3.13.0 // indirect
 	github.com/evanphx/json-patch/v5 v5.9.11 // indirect
 	github.com/fsnotify/fsnotify v1.9.0 // indirect
-	github.com/fxamacker/cbor/v2 v2.9.1 // indirect
+	github.com/fxamacker/cbor/v2 v2.9.2 // indirect
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-logr/zapr v1.3.0 // indirect
 	github.com/go-openapi/jsonpointer v1.0.0 // indirect

@@ -1,15 +1,15 @@
 package main
 
-// idle [--seconds S]: a manager as kubebuilder's scaffolded main() makes it (metrics over plain
-// HTTP and health probes on 127.0.0.1:0, ping healthz/readyz, leader election off) with the
-// stripping transform and one controller for pods with a no-op reconciler (1 worker). Once every
-// pod was reconciled once, wait 2 s, then measure S seconds idle.
+// idle [--seconds S] [--servicemonitors]: a manager as kubebuilder's scaffolded main() makes it
+// (metrics over plain HTTP and health probes on 127.0.0.1:0, ping healthz/readyz, leader election
+// off) with the stripping transform and one controller for pods (or ServiceMonitors) with a no-op
+// reconciler (1 worker). Once every object was reconciled once, wait 2 s, then measure S seconds
+// idle.
 
 import (
 	"context"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
@@ -26,10 +26,10 @@ func RunIdle(args *ProbeArgs) int {
 	if err != nil {
 		fail(name, "config: %v", err)
 	}
-	wire := &WireRecorder{}
+	wire := newWireRecorder(args)
 	cfg.Wrap(wire.Wrap)
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme: newScheme(),
+		Scheme: schemeFor(args),
 		Metrics: metricsserver.Options{
 			BindAddress:   "127.0.0.1:0",
 			SecureServing: false,
@@ -41,8 +41,9 @@ func RunIdle(args *ProbeArgs) int {
 	if err != nil {
 		fail(name, "NewManager: %v", err)
 	}
-	reconciler := &PodReconciler{Client: mgr.GetClient(), Firsts: NewFirstReconciles(args), Discard: true}
-	if err := ctrl.NewControllerManagedBy(mgr).For(&corev1.Pod{}).Complete(reconciler); err != nil {
+	kind := WorkloadOf(args)
+	reconciler := &ObjectReconciler{Client: mgr.GetClient(), Kind: kind, Firsts: NewFirstReconciles(args), Discard: true}
+	if err := ctrl.NewControllerManagedBy(mgr).For(kind.New()).Complete(reconciler); err != nil {
 		fail(name, "building the controller: %v", err)
 	}
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
@@ -73,7 +74,7 @@ func RunIdle(args *ProbeArgs) int {
 	settled := SettledMemory()
 
 	var figures Figures
-	figures.Add("pods", float64(args.Pods()))
+	figures.Add("pods", float64(args.Pods())) // objects of the kind read
 	figures.Add("all_s", float64(firsts.allAt-startNs)/1e9)
 	figures.Add("rss_bytes", float64(rssRaw))
 	figures.Add("rss_settled_bytes", float64(settled.RSS))

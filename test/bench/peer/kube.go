@@ -2,7 +2,8 @@ package main
 
 // The client side every scenario that talks to the API server shares: the rest.Config as
 // ctrl.GetConfig makes it (JSON on the wire unless --protobuf), a transport that notes the content
-// type of the pod list/watch answers, and the protocol's warm-up.
+// type of the list/watch answers of the kind read (pods, or ServiceMonitors), and the protocol's
+// warm-up.
 
 import (
 	"context"
@@ -14,10 +15,8 @@ import (
 	"sync"
 
 	"go.uber.org/zap/zapcore"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -42,19 +41,26 @@ func newScheme() *runtime.Scheme {
 	return scheme
 }
 
-// WireRecorder is a WrapTransport that notes the Content-Type of every answer to a pod list or
-// watch (a path ending in /pods; client-go 1.35+ informers sync with a streaming watch-list, so
-// the initial state arrives on a watch), so the wire format is checked rather than assumed.
+// WireRecorder is a WrapTransport that notes the Content-Type of every answer to a list or watch
+// of one resource (a path ending in /<resource>; client-go 1.35+ informers sync with a streaming
+// watch-list, so the initial state arrives on a watch), so the wire format is checked rather than
+// assumed.
 type WireRecorder struct {
-	mu    sync.Mutex
-	types map[string]int
+	resource string
+	mu       sync.Mutex
+	types    map[string]int
+}
+
+// newWireRecorder records the answers of the kind args reads.
+func newWireRecorder(args *ProbeArgs) *WireRecorder {
+	return &WireRecorder{resource: WorkloadOf(args).Resource}
 }
 
 // Wrap is the rest.Config WrapTransport.
 func (w *WireRecorder) Wrap(next http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
 		resp, err := next.RoundTrip(req)
-		if err == nil && strings.HasSuffix(req.URL.Path, "/pods") {
+		if err == nil && strings.HasSuffix(req.URL.Path, "/"+w.resource) {
 			w.mu.Lock()
 			if w.types == nil {
 				w.types = map[string]int{}
@@ -70,7 +76,7 @@ func (w *WireRecorder) Wrap(next http.RoundTripper) http.RoundTripper {
 	})
 }
 
-// Seen is each "list|watch <Content-Type>" of pod answers with its count.
+// Seen is each "list|watch <Content-Type>" of the answers with its count.
 func (w *WireRecorder) Seen() map[string]int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -81,7 +87,7 @@ func (w *WireRecorder) Seen() map[string]int {
 	return seen
 }
 
-// AllProtobuf says whether pod answers were seen and every one was protobuf.
+// AllProtobuf says whether answers were seen and every one was protobuf.
 func (w *WireRecorder) AllProtobuf() bool {
 	seen := w.Seen()
 	for answer := range seen {
@@ -135,18 +141,16 @@ func stripOrKeep(opts *cache.Options, keep bool) {
 	}
 }
 
-// podGVK is core/v1 Pod.
-var podGVK = schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
-
-// warmUp is the protocol's warm-up: pods resolved through the mapper, one direct List of P-1 with
-// limit=1 (the TLS connection and discovery are then done).
+// warmUp is the protocol's warm-up: the kind read (pods, or ServiceMonitors) resolved through the
+// mapper, one direct List of it in P-1 with limit=1 (the TLS connection and discovery are then
+// done).
 func warmUp(ctx context.Context, args *ProbeArgs, mapper meta.RESTMapper, reader client.Reader) error {
-	if _, err := mapper.RESTMapping(podGVK.GroupKind(), podGVK.Version); err != nil {
-		return fmt.Errorf("resolving pods: %w", err)
+	kind := WorkloadOf(args)
+	if _, err := mapper.RESTMapping(kind.GVK.GroupKind(), kind.GVK.Version); err != nil {
+		return fmt.Errorf("resolving %s: %w", kind.Resource, err)
 	}
-	var pods corev1.PodList
-	if err := reader.List(ctx, &pods, client.InNamespace(args.Namespace(1)), client.Limit(1)); err != nil {
-		return fmt.Errorf("listing %s with limit=1: %w", args.Namespace(1), err)
+	if err := reader.List(ctx, kind.NewList(), client.InNamespace(args.Namespace(1)), client.Limit(1)); err != nil {
+		return fmt.Errorf("listing %s of %s with limit=1: %w", kind.Resource, args.Namespace(1), err)
 	}
 	return nil
 }
@@ -169,7 +173,7 @@ func newClients(ctx context.Context, args *ProbeArgs, protobuf bool) (*Clients, 
 	if err != nil {
 		return nil, err
 	}
-	c := &Clients{Config: cfg, Scheme: newScheme(), Wire: &WireRecorder{}}
+	c := &Clients{Config: cfg, Scheme: schemeFor(args), Wire: newWireRecorder(args)}
 	cfg.Wrap(c.Wire.Wrap)
 	if c.HTTP, err = rest.HTTPClientFor(cfg); err != nil {
 		return nil, err
@@ -188,7 +192,7 @@ func (c *Clients) cacheOptions() cache.Options {
 	return cache.Options{HTTPClient: c.HTTP, Scheme: c.Scheme, Mapper: c.Mapper}
 }
 
-// logWire notes the content types seen on pod answers on stderr.
+// logWire notes the content types seen on the list/watch answers on stderr.
 func logWire(wire *WireRecorder) {
-	logf("pod list/watch answers by Content-Type: %v", wire.Seen())
+	logf("%s list/watch answers by Content-Type: %v", wire.resource, wire.Seen())
 }

@@ -19,11 +19,12 @@ type ProbeArgs struct {
 	Namespaces       int
 	PodsPerNamespace int
 	// The scenario's flags by name without the dashes; a switch maps to "true". Every value is a
-	// number but --lease's and --cert-dir's.
+	// number but --lease's and --cert-dir's. --servicemonitors (sync, reads, reconcile, idle) makes
+	// the run read ServiceMonitors instead of pods (objects.go).
 	Flags map[string]string
 }
 
-// Pods is the workload's pod count.
+// Pods is the workload's object count: pods, or ServiceMonitors with --servicemonitors.
 func (a *ProbeArgs) Pods() int { return a.Namespaces * a.PodsPerNamespace }
 
 // Switch says whether the switch was given.
@@ -57,13 +58,13 @@ type scenario struct {
 }
 
 var scenarios = map[string]scenario{
-	"sync":          {scenarioFlags{nil, []string{"keep-managed-fields", "protobuf"}}, RunSync},
+	"sync":          {scenarioFlags{nil, []string{"keep-managed-fields", "protobuf", "servicemonitors"}}, RunSync},
 	"watch":         {scenarioFlags{}, RunWatch},
-	"reads":         {scenarioFlags{[]string{"seconds"}, nil}, RunReads},
-	"reconcile":     {scenarioFlags{[]string{"workers"}, []string{"load"}}, RunReconcile},
+	"reads":         {scenarioFlags{[]string{"seconds"}, []string{"servicemonitors"}}, RunReads},
+	"reconcile":     {scenarioFlags{[]string{"workers"}, []string{"load", "servicemonitors"}}, RunReconcile},
 	"queue":         {scenarioFlags{[]string{"seconds"}, nil}, RunQueue},
 	"discovery":     {scenarioFlags{[]string{"groups", "misses"}, []string{"legacy"}}, RunDiscovery},
-	"idle":          {scenarioFlags{[]string{"seconds"}, nil}, RunIdle},
+	"idle":          {scenarioFlags{[]string{"seconds"}, []string{"servicemonitors"}}, RunIdle},
 	"failover":      {scenarioFlags{[]string{"objects", "lease"}, []string{"warmup"}}, RunFailover},
 	"webhook-serve": {scenarioFlags{[]string{"cert-dir", "port"}, nil}, RunWebhookServe},
 }
@@ -140,6 +141,15 @@ func parseArgs(argv []string) (*ProbeArgs, error) {
 	}
 	if args.Kubeconfig == "" && args.Scenario != "queue" {
 		return nil, fmt.Errorf("--kubeconfig is required")
+	}
+	if args.Switch("servicemonitors") {
+		// A custom resource is served in JSON only; the patch load patches pods.
+		if args.Switch("protobuf") {
+			return nil, fmt.Errorf("--protobuf with --servicemonitors: a custom resource has no protobuf encoding")
+		}
+		if args.Switch("load") {
+			return nil, fmt.Errorf("--load with --servicemonitors: the patch load patches pods")
+		}
 	}
 	return args, nil
 }

@@ -1,9 +1,9 @@
 package main
 
-// reconcile --workers W [--load]: a manager (leader election, metrics and probes off) with one
-// controller for pods built with the builder; its reconciler Gets its pod through the manager's
-// client (the cache). Measured from the manager's Start to every pod reconciled once; with --load,
-// then SYNCED, STOP and the load's figures.
+// reconcile --workers W [--load] [--servicemonitors]: a manager (leader election, metrics and probes
+// off) with one controller for pods (or ServiceMonitors) built with the builder; its reconciler Gets
+// its object through the manager's client (the cache). Measured from the manager's Start to every
+// object reconciled once; with --load (pods only), then SYNCED, STOP and the load's figures.
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -22,9 +21,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
-// FirstReconciles notes, cheaply and from any worker, the first reconcile of each workload pod
-// (a prebuilt read-only index and one atomic slot per pod), counts every reconcile, and says when
-// every pod was reconciled once.
+// FirstReconciles notes, cheaply and from any worker, the first reconcile of each workload object
+// (a prebuilt read-only index and one atomic slot per object), counts every reconcile, and says when
+// every object was reconciled once.
 type FirstReconciles struct {
 	index      map[types.NamespacedName]int
 	first      []atomic.Int64 // unix ns; 0 until reconciled
@@ -37,8 +36,9 @@ type FirstReconciles struct {
 	allDone    chan struct{}
 }
 
-// NewFirstReconciles indexes the workload's pods.
+// NewFirstReconciles indexes the workload's objects of the kind args reads.
 func NewFirstReconciles(args *ProbeArgs) *FirstReconciles {
+	kind := WorkloadOf(args)
 	f := &FirstReconciles{
 		index:   make(map[types.NamespacedName]int, args.Pods()),
 		first:   make([]atomic.Int64, args.Pods()),
@@ -46,7 +46,7 @@ func NewFirstReconciles(args *ProbeArgs) *FirstReconciles {
 	}
 	for i := 0; i < args.Namespaces; i++ {
 		for j := 0; j < args.PodsPerNamespace; j++ {
-			f.index[types.NamespacedName{Namespace: args.Namespace(i + 1), Name: PodName(j)}] = i*args.PodsPerNamespace + j
+			f.index[types.NamespacedName{Namespace: args.Namespace(i + 1), Name: kind.Name(j)}] = i*args.PodsPerNamespace + j
 		}
 	}
 	return f
@@ -66,21 +66,22 @@ func (f *FirstReconciles) Note(key types.NamespacedName, atUnixNs int64) {
 	}
 }
 
-// Wait waits until every pod was reconciled once, or timeout.
+// Wait waits until every object was reconciled once, or timeout.
 func (f *FirstReconciles) Wait(timeout time.Duration) error {
 	select {
 	case <-f.allDone:
 		return nil
 	case <-time.After(timeout):
-		return fmt.Errorf("%d of %d pods reconciled after %v", f.distinct.Load(), len(f.first), timeout)
+		return fmt.Errorf("%d of %d objects reconciled after %v", f.distinct.Load(), len(f.first), timeout)
 	}
 }
 
-// PodReconciler is the scenario's reconciler: Get the pod from the manager's client into a typed
-// pod, note the reconcile (and, once the load runs, the first start that saw each value of the
-// load's annotation), succeed.
-type PodReconciler struct {
+// ObjectReconciler is the scenario's reconciler: Get the object from the manager's client into a
+// typed pod (or ServiceMonitor), note the reconcile (and, once the load runs, the first start that
+// saw each value of the load's annotation), succeed.
+type ObjectReconciler struct {
 	Client  client.Client
+	Kind    *Workload
 	Firsts  *FirstReconciles
 	Seen    *SeenValues
 	LoadOn  atomic.Bool
@@ -88,15 +89,15 @@ type PodReconciler struct {
 }
 
 // Reconcile implements reconcile.Reconciler.
-func (r *PodReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+func (r *ObjectReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	start := UnixNanos()
 	if !r.Discard {
-		var pod corev1.Pod
-		if err := r.Client.Get(ctx, req.NamespacedName, &pod); err != nil {
+		object := r.Kind.New()
+		if err := r.Client.Get(ctx, req.NamespacedName, object); err != nil {
 			return reconcile.Result{}, client.IgnoreNotFound(err)
 		}
 		if r.LoadOn.Load() {
-			r.Seen.Note(pod.Annotations[loadAnnotation], start)
+			r.Seen.Note(object.GetAnnotations()[loadAnnotation], start)
 		}
 	}
 	r.Firsts.Note(req.NamespacedName, start)
@@ -136,10 +137,10 @@ func RunReconcile(args *ProbeArgs) int {
 	if err != nil {
 		fail(name, "config: %v", err)
 	}
-	wire := &WireRecorder{}
+	wire := newWireRecorder(args)
 	cfg.Wrap(wire.Wrap)
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 newScheme(),
+		Scheme:                 schemeFor(args),
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 		LeaderElection:         false,
@@ -148,9 +149,10 @@ func RunReconcile(args *ProbeArgs) int {
 	if err != nil {
 		fail(name, "NewManager: %v", err)
 	}
-	reconciler := &PodReconciler{Client: mgr.GetClient(), Firsts: NewFirstReconciles(args), Seen: NewSeenValues()}
+	kind := WorkloadOf(args)
+	reconciler := &ObjectReconciler{Client: mgr.GetClient(), Kind: kind, Firsts: NewFirstReconciles(args), Seen: NewSeenValues()}
 	err = ctrl.NewControllerManagedBy(mgr).
-		For(&corev1.Pod{}).
+		For(kind.New()).
 		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
 		Complete(reconciler)
 	if err != nil {
@@ -172,7 +174,7 @@ func RunReconcile(args *ProbeArgs) int {
 	logWire(wire)
 
 	var figures Figures
-	figures.Add("pods", float64(args.Pods()))
+	figures.Add("pods", float64(args.Pods())) // objects of the kind read
 	figures.Add("first_s", float64(firsts.firstAt.Load()-startNs)/1e9)
 	figures.Add("all_s", float64(firsts.allAt-startNs)/1e9)
 	figures.Add("cpu_s", firsts.allCPU-cpu0)

@@ -1,14 +1,16 @@
 package main
 
-// sync [--keep-managed-fields] [--protobuf]: a cache (informer) over pods in all namespaces,
-// measured from the cache's Start to synced.
+// sync [--keep-managed-fields] [--protobuf] [--servicemonitors]: a cache (informer) over pods (or
+// ServiceMonitors) in all namespaces, measured from the cache's Start to synced.
 
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -25,23 +27,24 @@ func RunSync(args *ProbeArgs) int {
 	}
 	opts := clients.cacheOptions()
 	stripOrKeep(&opts, args.Switch("keep-managed-fields"))
-	podCache, err := cache.New(clients.Config, opts)
+	kind := WorkloadOf(args)
+	objectCache, err := cache.New(clients.Config, opts)
 	if err != nil {
 		fail(name, "cache.New: %v", err)
 	}
-	// Registers the pod informer; the cache is not started, so this returns at once.
-	if _, err := podCache.GetInformer(ctx, &corev1.Pod{}); err != nil {
+	// Registers the informer; the cache is not started, so this returns at once.
+	if _, err := objectCache.GetInformer(ctx, kind.New()); err != nil {
 		fail(name, "GetInformer: %v", err)
 	}
 
 	before := SettledMemory()
 	cpu0, start := CPUSeconds(), time.Now()
 	go func() {
-		if err := podCache.Start(ctx); err != nil {
+		if err := objectCache.Start(ctx); err != nil {
 			fail(name, "cache Start: %v", err)
 		}
 	}()
-	if !podCache.WaitForCacheSync(ctx) {
+	if !objectCache.WaitForCacheSync(ctx) {
 		fail(name, "the cache did not sync")
 	}
 	syncSeconds := time.Since(start).Seconds()
@@ -51,17 +54,22 @@ func RunSync(args *ProbeArgs) int {
 	peak := RSSPeakBytes()
 
 	// The cached objects themselves (no copies), each re-serialized to JSON as the Go type holds it.
-	var pods corev1.PodList
-	if err := podCache.List(ctx, &pods, client.UnsafeDisableDeepCopy); err != nil {
+	list := kind.NewList()
+	if err := objectCache.List(ctx, list, client.UnsafeDisableDeepCopy); err != nil {
 		fail(name, "List from the cache: %v", err)
 	}
 	var jsonBytes int
-	for i := range pods.Items {
-		data, err := json.Marshal(&pods.Items[i])
+	err = meta.EachListItem(list, func(item runtime.Object) error {
+		data, err := json.Marshal(item)
 		if err != nil {
-			fail(name, "re-serializing %s/%s: %v", pods.Items[i].Namespace, pods.Items[i].Name, err)
+			object := item.(client.Object)
+			return fmt.Errorf("re-serializing %s/%s: %w", object.GetNamespace(), object.GetName(), err)
 		}
 		jsonBytes += len(data)
+		return nil
+	})
+	if err != nil {
+		fail(name, "%v", err)
 	}
 	logWire(clients.Wire)
 	seenProtobuf := 0.0
@@ -73,7 +81,7 @@ func RunSync(args *ProbeArgs) int {
 	}
 
 	var figures Figures
-	figures.Add("pods", float64(len(pods.Items)))
+	figures.Add("pods", float64(meta.LenList(list))) // objects of the kind read
 	figures.Add("sync_s", syncSeconds)
 	figures.Add("cpu_s", cpu)
 	figures.Add("rss_before_bytes", float64(before.RSS))
