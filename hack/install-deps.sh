@@ -22,6 +22,7 @@ PACKAGES=(
     prometheus                      # the manager's integration test scrapes with a real Prometheus (and promtool)
     kubectl                         # e2e tests and hack/bench.sh --vs apply manifests and CRDs with it
     linux-perf                      # profiles of the side-by-side benchmark's slower rows
+    python3-matplotlib              # hack/bench.sh --vs controller-runtime --curve draws docs/cost-curve.svg (Debian's python3)
     gdb                             # a crashed integration test prints every thread's stack (test/support/crash_stacks.cpp)
     podman runc                     # hack/image.sh, run-local.sh --image, operator_image_e2e_test: the operator image (hack/internal/podman.sh)
     mmdebstrap                      # hack/image.sh: the local debian:bookworm base image, without a registry

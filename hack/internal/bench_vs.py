@@ -22,6 +22,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_vs_curve import finish_curve, run_curve  # noqa: E402
 from bench_vs_failover import run_failover  # noqa: E402
 from bench_vs_process import BenchError, parse_result, run, say  # noqa: E402
 from bench_vs_rows import ROWS, CASES  # noqa: E402
@@ -44,19 +45,24 @@ class Bench:
         self.state = args.state_dir
         self.cp_dir = os.path.join(self.state, "control-plane")
         self.kubeconfig = os.path.join(self.cp_dir, "kubeconfig")
-        self.namespaces = max(1, args.pods // PODS_PER_NAMESPACE)
+        self.set_size(args.pods)
+        self.results = []  # {"case", "side", "run", "pods", "figures"}
+        self.cases = CASES  # what a case name means (the curve has cases of its own)
+        self.selected = []  # the cases compare() runs
+
+    def set_size(self, pods):
+        """The workload's layout for `pods` objects: namespaces of PODS_PER_NAMESPACE."""
+        self.namespaces = max(1, pods // PODS_PER_NAMESPACE)
         self.pods = self.namespaces * PODS_PER_NAMESPACE
         self.layout = ["--prefix", "vs", "--namespaces", str(self.namespaces),
                        "--pods-per-namespace", str(PODS_PER_NAMESPACE)]
-        self.results = []  # {"case", "side", "run", "figures"}
-        self.selected = []  # the cases compare() runs
 
     # --- the cluster -------------------------------------------------------------------------
     def control_plane(self, verb):
         env = dict(os.environ, CTRL_BUILD_DIR=self.args.build_dir, CTRL_CONTROL_PLANE_DIR=self.cp_dir)
         return run([os.path.join(self.args.root, "hack/control-plane.sh"), verb], timeout=1900, env=env)
 
-    def start_cluster(self):
+    def start_control_plane(self):
         os.makedirs(self.state, exist_ok=True)
         try:
             self.control_plane("down")
@@ -66,12 +72,17 @@ class Bench:
         say("starting a local control plane (fresh etcd)")
         self.control_plane("up")
         self.server_version = self.version_of_server()
-        say(f"creating the workload: {self.pods} pods in {self.namespaces} namespaces")
+
+    def make_workload(self):
+        """The workload's pods for the current size; pods there already are kept (a curve grows it)."""
+        say(f"creating the workload: {self.pods:,} pods in {self.namespaces} namespaces")
         t0 = time.monotonic()
-        run([self.workload, "--kubeconfig", self.kubeconfig, "--prefix", "vs", "--namespaces",
-             str(self.namespaces), "--pods-per-namespace", str(PODS_PER_NAMESPACE), "--concurrency", "16"],
-            timeout=1800)
+        run([self.workload, "--kubeconfig", self.kubeconfig] + self.layout + ["--concurrency", "16"], timeout=7200)
         say(f"workload made in {time.monotonic() - t0:.1f} s")
+
+    def start_cluster(self):
+        self.start_control_plane()
+        self.make_workload()
         self.install_crds()
         if any(CASES[case].get("failover") for case in self.selected):
             self.make_failover_objects()
@@ -171,8 +182,10 @@ spec:
         return self.ours if side == "ctrl" else self.peer
 
     def probe(self, side, case, run_index=0):
-        spec = CASES[case]
+        spec = self.cases[case]
         scenario_args = spec["args"](self.args)
+        if side == "controller-runtime":
+            scenario_args += spec.get("peer_args", lambda a: [])(self.args)
         cmd = [self.binary(side), spec["scenario"], "--kubeconfig", self.kubeconfig] + self.layout + scenario_args
         what = f"{side} {case}"
         if side in self.args.profile:
@@ -243,14 +256,15 @@ spec:
                 if (run_index + groups.index(case)) % 2 == 1:
                     sides.reverse()
                 for side in sides:
-                    if side not in CASES[case].get("sides", ("ctrl", "controller-runtime")):
+                    if side not in self.cases[case].get("sides", ("ctrl", "controller-runtime")):
                         continue
-                    if CASES[case]["scenario"] == "sync":
+                    if self.cases[case]["scenario"] == "sync":
                         self.wait_for_idle_apiserver(before=f"{side} {case}")
                     t0 = time.monotonic()
                     figures = self.probe(side, case, run_index)
                     say(f"  {side:18s} {case:28s} {time.monotonic() - t0:6.1f} s")
-                    self.results.append({"case": case, "side": side, "run": run_index, "figures": figures})
+                    self.results.append({"case": case, "side": side, "run": run_index, "pods": self.pods,
+                                         "figures": figures})
 
 
 def load_average():
@@ -281,6 +295,17 @@ def versions(bench):
     }
 
 
+def sizes_of(parser, text):
+    """A comma-separated list of object counts, each a positive multiple of PODS_PER_NAMESPACE."""
+    try:
+        sizes = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        parser.error(f"sizes {text!r}: not a comma-separated list of numbers")
+    if not sizes or any(n < PODS_PER_NAMESPACE or n % PODS_PER_NAMESPACE for n in sizes):
+        parser.error(f"sizes {text!r}: each must be a multiple of {PODS_PER_NAMESPACE}")
+    return sizes
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--root", required=True)
@@ -288,7 +313,7 @@ def main():
     parser.add_argument("--peer", required=True, help="the cr-peer binary")
     parser.add_argument("--build-type", default="?")
     parser.add_argument("--pods", type=int, default=10000, help="workload pods, in namespaces of 100 (10000)")
-    parser.add_argument("--runs", type=int, default=5, help="runs of each side per row (5)")
+    parser.add_argument("--runs", type=int, default=None, help="runs of each side per row (5; --curve: 3)")
     parser.add_argument("--load-seconds", type=float, default=10,
                         help="patch load per loaded run, and admission load per webhook run (10)")
     parser.add_argument("--load-in-flight", type=int, default=4, help="patches in flight (4)")
@@ -299,6 +324,12 @@ def main():
                              "the four failover cases x 5 runs x 2 sides in ~3.5 min; 50000: ~40 s and ~4.5 min")
     parser.add_argument("--smoke", action="store_true",
                         help="200 pods, one run, 2 s loads, docs untouched: that both sides still work (CI)")
+    parser.add_argument("--curve", action="store_true",
+                        help="the cost curve (bench_vs_curve.py): sync, reads, reconcile-from-start and idle at each "
+                             "of --curve-sizes pods and --curve-custom-sizes ServiceMonitors; tables and "
+                             "docs/cost-curve.svg. With --smoke: 200 and 1,000 of each, one run, docs untouched")
+    parser.add_argument("--curve-sizes", default="1000,10000,100000", help="pod counts of the curve")
+    parser.add_argument("--curve-custom-sizes", default="1000,10000,100000", help="ServiceMonitor counts of the curve")
     parser.add_argument("--no-docs", action="store_true", help="print the table, leave docs/benchmarks.md alone")
     parser.add_argument("--only", action="append", default=[], help="cases matching this regex only (repeatable)")
     parser.add_argument("--state-dir", default=os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser(
@@ -308,6 +339,10 @@ def main():
                         help="run that side's probes under `perf record -g` (data in the state dir); "
                              "implies --no-docs, as perf's cost is in the figures")
     args = parser.parse_args()
+    if args.runs is None:
+        args.runs = 3 if args.curve else 5
+    if args.smoke and args.curve:
+        args.curve_sizes = args.curve_custom_sizes = "200,1000"
     if args.smoke:
         args.pods, args.runs, args.load_seconds, args.idle_seconds, args.seconds = 200, 1, 2, 2, 0.3
         args.failover_objects = 200
@@ -323,10 +358,14 @@ def main():
     bench = Bench(args)
     started = datetime.datetime.now(datetime.timezone.utc)
     load_before = load_average()
+    curve = None
     try:
-        bench.select()
-        bench.start_cluster()
-        bench.compare()
+        if args.curve:
+            curve = run_curve(bench, sizes_of(parser, args.curve_sizes), sizes_of(parser, args.curve_custom_sizes))
+        else:
+            bench.select()
+            bench.start_cluster()
+            bench.compare()
     except BenchError as e:
         say(f"error: {e}")
         return 1
@@ -342,6 +381,13 @@ def main():
         "load_seconds": args.load_seconds, "load_in_flight": args.load_in_flight, "idle_seconds": args.idle_seconds,
         "failover_objects": args.failover_objects,
     }
+    if curve is not None:
+        meta["curve"] = curve
+        try:
+            return finish_curve(bench, args, meta)
+        except BenchError as e:
+            say(f"error: {e}")
+            return 1
     with open(os.path.join(args.state_dir, "results.json"), "w") as f:
         json.dump({"meta": meta, "results": bench.results}, f, indent=1)
     table, problems = render_table(ROWS, bench.results, meta, bench.selected)

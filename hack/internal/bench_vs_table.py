@@ -4,7 +4,7 @@ and its place in docs/benchmarks.md."""
 import statistics
 
 
-def _values(results, case, side, value):
+def values_of(results, case, side, value):
     """The row's figure of every run of case by side; a missing key is reported, not guessed."""
     values, missing = [], []
     for r in results:
@@ -16,7 +16,7 @@ def _values(results, case, side, value):
     return values, missing
 
 
-def _cell(values, fmt):
+def cell(values, fmt):
     med = statistics.median(values)
     if len(values) == 1:
         return fmt.format(med)
@@ -35,7 +35,7 @@ def verdict(ours, theirs, better):
     return "**ahead**" if ours_better else "behind"
 
 
-def _ratio(ours, theirs):
+def ratio(ours, theirs):
     mo, mt = statistics.median(ours), statistics.median(theirs)
     if mt == 0:
         return "-" if mo == 0 else "inf"
@@ -68,21 +68,21 @@ def render_table(rows, results, meta, selected=None):
                   "|---|---|---|---|---|"]
         for label, value, better, fmt, ctrl_case, cr_case in section_rows:
             ours_value, theirs_value = value if isinstance(value, tuple) else (value, value)
-            ours, missing_ours = _values(results, ctrl_case, "ctrl", ours_value)
-            theirs, missing_theirs = _values(results, cr_case, "controller-runtime", theirs_value)
+            ours, missing_ours = values_of(results, ctrl_case, "ctrl", ours_value)
+            theirs, missing_theirs = values_of(results, cr_case, "controller-runtime", theirs_value)
             if missing_ours or missing_theirs:
                 problems.append(f"{label}: figures missing: ctrl {missing_ours} controller-runtime {missing_theirs}")
             if not ours or not theirs:
                 problems.append(f"{label}: not measured on both sides")
                 continue
-            lines.append(f"| {label} | {_cell(ours, fmt)} | {_cell(theirs, fmt)} | {_ratio(ours, theirs)} | "
+            lines.append(f"| {label} | {cell(ours, fmt)} | {cell(theirs, fmt)} | {ratio(ours, theirs)} | "
                          f"{verdict(ours, theirs, better)} |")
         lines.append("")
     return "\n".join(lines), problems
 
 
-def write_docs(path, table, begin, end):
-    """Replaces the text between begin and end in path (appends a section when they are absent)."""
+def write_docs(path, table, begin, end, heading="side by side with controller-runtime (issue 16)"):
+    """Replaces the text between begin and end in path (appends a section `heading` when they are absent)."""
     with open(path) as f:
         text = f.read()
     block = f"{begin}\n{table}\n{end}"
@@ -91,6 +91,6 @@ def write_docs(path, table, begin, end):
         _, tail = rest.split(end, 1)
         text = head + block + tail
     else:
-        text = text.rstrip("\n") + "\n\n## side by side with controller-runtime (issue 16)\n\n" + block + "\n"
+        text = text.rstrip("\n") + f"\n\n## {heading}\n\n" + block + "\n"
     with open(path, "w") as f:
         f.write(text)

@@ -13,8 +13,9 @@ namespace ctrl::rest {
 // value; strings and keys are unescaped, valid UTF-8 (invalid bytes replaced by U+FFFD as the API
 // server's JSON shows them); views live during the call only.
 //
-// A decoder asks Takes for each event it could send here: protobuf events do; JSON events are
-// built into WatchEvent::object as usual (WatchEvent::object_in_sink says which happened).
+// A decoder asks Takes for each event it could send here: protobuf events, and JSON events that its
+// fast parser (simdjson) reads; a JSON event only the fallback parser reads is built into
+// WatchEvent::object as usual (WatchEvent::object_in_sink says which happened).
 class WatchObjectSink {
   public:
     virtual ~WatchObjectSink() = default;

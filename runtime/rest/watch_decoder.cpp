@@ -121,7 +121,7 @@ StatusOr<std::optional<WatchEvent>> WatchDecoder::Next(WatchObjectSink* sink) {
             return Fail(TooLarge(offset, options_.max_event_bytes));
         if (IsBlank(line))
             continue;
-        return DecodeLine(line, offset);
+        return DecodeLine(line, offset, sink);
     }
     if (!finished_ || begin_ == end_)
         return std::optional<WatchEvent>();
@@ -132,7 +132,7 @@ StatusOr<std::optional<WatchEvent>> WatchDecoder::Next(WatchObjectSink* sink) {
     if (IsBlank(rest))
         return std::optional<WatchEvent>();
     auto event =
-        internal::ParseWatchEvent(rest, offset, options_.fast_path_max_event_bytes, options_.drop_managed_fields);
+        internal::ParseWatchEvent(rest, offset, options_.fast_path_max_event_bytes, options_.drop_managed_fields, sink);
     if (!event.Ok()) {
         return Fail(UnavailableError("watch stream ended mid-event after " + std::to_string(BytesFed()) + " bytes (" +
                                      std::to_string(rest.size()) + " bytes of an unfinished event)"));
@@ -140,9 +140,10 @@ StatusOr<std::optional<WatchEvent>> WatchDecoder::Next(WatchObjectSink* sink) {
     return std::optional<WatchEvent>(std::move(event).Value());
 }
 
-StatusOr<std::optional<WatchEvent>> WatchDecoder::DecodeLine(std::string_view line, std::uint64_t offset) {
+StatusOr<std::optional<WatchEvent>> WatchDecoder::DecodeLine(std::string_view line, std::uint64_t offset,
+                                                             WatchObjectSink* sink) {
     auto event =
-        internal::ParseWatchEvent(line, offset, options_.fast_path_max_event_bytes, options_.drop_managed_fields);
+        internal::ParseWatchEvent(line, offset, options_.fast_path_max_event_bytes, options_.drop_managed_fields, sink);
     if (!event.Ok())
         return Fail(event.GetStatus());
     return std::optional<WatchEvent>(std::move(event).Value());

@@ -70,8 +70,10 @@ class WatchDecoder {
     void Finish();
 
     // The next complete event, or nullopt when more bytes are needed (or, after Finish, at the end).
-    // With a sink, a protobuf event whose type the sink Takes writes its object there instead
-    // (WatchEvent::object_in_sink); a sink's object that the event then fails is Finished not ok.
+    // With a sink, an event whose type the sink Takes writes its object there instead
+    // (WatchEvent::object_in_sink): every protobuf one, and a JSON one simdjson reads (one only
+    // RapidJSON reads, e.g. an integer beyond 64 bits, builds its Object); a sink's object that the
+    // event then fails is Finished not ok.
     StatusOr<std::optional<WatchEvent>> Next(WatchObjectSink* sink = nullptr);
 
     // Bytes of the body fed so far.
@@ -85,7 +87,7 @@ class WatchDecoder {
     // Makes room for size more bytes (plus the fast path's read-ahead padding) at end_.
     void Reserve(std::size_t size);
     // Decodes one line that starts at stream offset `offset`. Sets error_ on failure.
-    StatusOr<std::optional<WatchEvent>> DecodeLine(std::string_view line, std::uint64_t offset);
+    StatusOr<std::optional<WatchEvent>> DecodeLine(std::string_view line, std::uint64_t offset, WatchObjectSink* sink);
     // Next for a protobuf stream: the next whole frame, decoded.
     StatusOr<std::optional<WatchEvent>> NextFrame(WatchObjectSink* sink);
     Status Fail(Status status);

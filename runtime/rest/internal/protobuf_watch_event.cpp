@@ -11,6 +11,7 @@
 #include "ctrl/protobuf/transcode.hpp"
 #include "ctrl/rest/internal/plain_json.hpp"
 #include "ctrl/rest/internal/simdjson_document.hpp"
+#include "ctrl/rest/internal/sink_handler.hpp"
 #include "ctrl/rest/internal/watch_event_parser.hpp"
 
 namespace ctrl::rest::internal {
@@ -30,31 +31,6 @@ simdjson::dom::parser& FragmentParser() {
         parser.allocate(kFragmentParserInitialBytes, ctrl::internal::kMaxJsonDepth) == simdjson::SUCCESS;
     return parser;
 }
-
-// A RapidJSON-style SAX handler that forwards to a WatchObjectSink: the JSON text inside protobuf,
-// parsed, reaches a sink as the transcoder's values do.
-class SinkHandler {
-  public:
-    explicit SinkHandler(WatchObjectSink& sink) : sink_(sink) {}
-
-    bool Null() { return sink_.Null(), true; }
-    bool Bool(bool value) { return sink_.Bool(value), true; }
-    bool Int(int value) { return sink_.Int64(value), true; }
-    bool Uint(unsigned value) { return sink_.Uint64(value), true; }
-    bool Int64(std::int64_t value) { return sink_.Int64(value), true; }
-    bool Uint64(std::uint64_t value) { return sink_.Uint64(value), true; }
-    bool Double(double value) { return sink_.Double(value), true; }
-    bool RawNumber(const char*, rapidjson::SizeType, bool) { return false; }  // never asked for
-    bool String(const char* text, rapidjson::SizeType size, bool) { return sink_.String({text, size}), true; }
-    bool StartObject() { return sink_.StartObject(), true; }
-    bool Key(const char* text, rapidjson::SizeType size, bool) { return sink_.Key({text, size}), true; }
-    bool EndObject(rapidjson::SizeType members) { return sink_.EndObject(members), true; }
-    bool StartArray() { return sink_.StartArray(), true; }
-    bool EndArray(rapidjson::SizeType elements) { return sink_.EndArray(elements), true; }
-
-  private:
-    WatchObjectSink& sink_;
-};
 
 // Reads the event wrapper {"type": ..., "object": {...}} as the transcoder writes it, and builds
 // the object's values into the document, or writes them to the sink when it takes the event's type

@@ -11,6 +11,8 @@
 
 #include "ctrl/core/internal/json.hpp"
 #include "ctrl/rest/internal/simdjson_document.hpp"
+#include "ctrl/rest/internal/sink_handler.hpp"
+#include "ctrl/rest/object_sink.hpp"
 
 namespace ctrl::rest::internal {
 
@@ -120,8 +122,10 @@ Status NoObject(std::string_view line, std::uint64_t offset) {
     return BadEvent(offset, "no \"object\" JSON object", line);
 }
 
-// The event's object into doc, as EmitSimdjson does, leaving out metadata.managedFields.
-bool EmitWithoutManagedFields(simdjson::dom::object object, Document& doc) {
+// The event's object to a handler (a document, or a sink's SinkHandler), as EmitSimdjson does, leaving out
+// metadata.managedFields.
+template <typename Handler>
+bool EmitWithoutManagedFields(simdjson::dom::object object, Handler& doc) {
     doc.StartObject();
     rapidjson::SizeType members = 0;
     for (const simdjson::dom::key_value_pair field : object) {
@@ -159,9 +163,32 @@ struct FastParser {
     bool usable;
 };
 
+// The event's object to the handler, without metadata.managedFields when drop_managed_fields.
+template <typename Handler>
+bool EmitObject(simdjson::dom::element object, bool drop_managed_fields, Handler& handler) {
+    if (drop_managed_fields)
+        return EmitWithoutManagedFields(object.get_object().value_unsafe(), handler);
+    return EmitSimdjson(object, handler);
+}
+
+// The event's object written to the sink (Begin, its values, Finish): the event carries no Object.
+StatusOr<WatchEvent> SinkObject(WatchEvent::Type type, simdjson::dom::element object, bool drop_managed_fields,
+                                WatchObjectSink& sink, std::string_view line, std::uint64_t offset) {
+    sink.Begin();
+    SinkHandler handler(sink);
+    const bool written = EmitObject(object, drop_managed_fields, handler);
+    sink.Finish(written);
+    if (!written)
+        return BadEvent(offset, "an object the sink could not take", line);
+    WatchEvent event{type, Object()};
+    event.object_in_sink = true;
+    return event;
+}
+
 // nullopt when simdjson cannot decode the line (malformed JSON, an integer beyond 64 bits, too deep): the
-// RapidJSON path then decides.
-std::optional<StatusOr<WatchEvent>> ParseFast(std::string_view line, std::uint64_t offset, bool drop_managed_fields) {
+// RapidJSON path then decides. A sink that takes the event's type gets its object.
+std::optional<StatusOr<WatchEvent>> ParseFast(std::string_view line, std::uint64_t offset, bool drop_managed_fields,
+                                              WatchObjectSink* sink) {
     thread_local FastParser fast;
     if (!fast.usable)
         return std::nullopt;
@@ -187,16 +214,13 @@ std::optional<StatusOr<WatchEvent>> ParseFast(std::string_view line, std::uint64
         return StatusOr<WatchEvent>(type.GetStatus());
     if (!object || !object->is_object())
         return StatusOr<WatchEvent>(NoObject(line, offset));
+    if (sink != nullptr && sink->Takes(*type))
+        return SinkObject(*type, *object, drop_managed_fields, *sink, line, offset);
     WatchEvent event{*type, Object()};
-    if (drop_managed_fields) {
-        auto generate = [value = object->get_object().value_unsafe()](Document& doc) {
-            return EmitWithoutManagedFields(value, doc);
-        };
-        event.object.Document().doc.Populate(generate);
-    } else {
-        auto generate = [value = *object](Document& doc) { return EmitSimdjson(value, doc); };
-        event.object.Document().doc.Populate(generate);
-    }
+    auto generate = [value = *object, drop_managed_fields](Document& doc) {
+        return EmitObject(value, drop_managed_fields, doc);
+    };
+    event.object.Document().doc.Populate(generate);
     return StatusOr<WatchEvent>(std::move(event));
 }
 
@@ -237,9 +261,9 @@ std::optional<WatchEvent::Type> WatchEventTypeNamed(std::string_view name) {
 }
 
 StatusOr<WatchEvent> ParseWatchEvent(std::string_view line, std::uint64_t offset, std::size_t fast_path_max_bytes,
-                                     bool drop_managed_fields) {
+                                     bool drop_managed_fields, WatchObjectSink* sink) {
     if (line.size() <= fast_path_max_bytes) {
-        if (auto event = ParseFast(line, offset, drop_managed_fields))
+        if (auto event = ParseFast(line, offset, drop_managed_fields, sink))
             return std::move(*event);
     }
     StatusOr<WatchEvent> event = ParseSlow(line, offset);

@@ -1,6 +1,6 @@
 package main
 
-// idle [--seconds S] [--servicemonitors]: a manager as kubebuilder's scaffolded main() makes it
+// idle [--seconds S] [--protobuf] [--servicemonitors]: a manager as kubebuilder's scaffolded main() makes it
 // (metrics over plain HTTP and health probes on 127.0.0.1:0, ping healthz/readyz, leader election
 // off) with the stripping transform and one controller for pods (or ServiceMonitors) with a no-op
 // reconciler (1 worker). Once every object was reconciled once, wait 2 s, then measure S seconds
@@ -22,7 +22,7 @@ func RunIdle(args *ProbeArgs) int {
 	seconds := args.Number("seconds", 10)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg, err := restConfig(args, false)
+	cfg, err := restConfig(args, args.Switch("protobuf"))
 	if err != nil {
 		fail(name, "config: %v", err)
 	}

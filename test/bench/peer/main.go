@@ -60,11 +60,11 @@ type scenario struct {
 var scenarios = map[string]scenario{
 	"sync":          {scenarioFlags{nil, []string{"keep-managed-fields", "protobuf", "servicemonitors"}}, RunSync},
 	"watch":         {scenarioFlags{}, RunWatch},
-	"reads":         {scenarioFlags{[]string{"seconds"}, []string{"servicemonitors"}}, RunReads},
-	"reconcile":     {scenarioFlags{[]string{"workers"}, []string{"load", "servicemonitors"}}, RunReconcile},
+	"reads":         {scenarioFlags{[]string{"seconds"}, []string{"protobuf", "servicemonitors"}}, RunReads},
+	"reconcile":     {scenarioFlags{[]string{"workers"}, []string{"load", "protobuf", "servicemonitors"}}, RunReconcile},
 	"queue":         {scenarioFlags{[]string{"seconds"}, nil}, RunQueue},
 	"discovery":     {scenarioFlags{[]string{"groups", "misses"}, []string{"legacy"}}, RunDiscovery},
-	"idle":          {scenarioFlags{[]string{"seconds"}, []string{"servicemonitors"}}, RunIdle},
+	"idle":          {scenarioFlags{[]string{"seconds"}, []string{"protobuf", "servicemonitors"}}, RunIdle},
 	"failover":      {scenarioFlags{[]string{"objects", "lease"}, []string{"warmup"}}, RunFailover},
 	"webhook-serve": {scenarioFlags{[]string{"cert-dir", "port"}, nil}, RunWebhookServe},
 }

@@ -1,6 +1,6 @@
 package main
 
-// reads [--seconds S] [--servicemonitors]: reads of the pods (or ServiceMonitors) of P-1 (100)
+// reads [--seconds S] [--protobuf] [--servicemonitors]: reads of the pods (or ServiceMonitors) of P-1 (100)
 // through a client backed by a cache (what a manager's client is), straight from caches and through
 // a direct client, one goroutine, each kind of read in a loop of S seconds. The caches are a Go
 // user's default, over every namespace, but for the restricted Get's, a cache over P-1 alone. Each
@@ -87,7 +87,7 @@ func RunReads(args *ProbeArgs) int {
 	seconds := args.Number("seconds", 2)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	clients, err := newClients(ctx, args, false)
+	clients, err := newClients(ctx, args, args.Switch("protobuf"))
 	if err != nil {
 		fail(name, "warm-up: %v", err)
 	}

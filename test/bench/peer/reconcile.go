@@ -1,6 +1,6 @@
 package main
 
-// reconcile --workers W [--load] [--servicemonitors]: a manager (leader election, metrics and probes
+// reconcile --workers W [--load] [--protobuf] [--servicemonitors]: a manager (leader election, metrics and probes
 // off) with one controller for pods (or ServiceMonitors) built with the builder; its reconciler Gets
 // its object through the manager's client (the cache). Measured from the manager's Start to every
 // object reconciled once; with --load (pods only), then SYNCED, STOP and the load's figures.
@@ -133,7 +133,7 @@ func RunReconcile(args *ProbeArgs) int {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg, err := restConfig(args, false)
+	cfg, err := restConfig(args, args.Switch("protobuf"))
 	if err != nil {
 		fail(name, "config: %v", err)
 	}
