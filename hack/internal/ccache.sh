@@ -11,10 +11,16 @@
 # The cache holds the default, ASan, TSan, fuzz and clang builds' objects together (more than 5 GB
 # with compressed debug sections): within ccache's default 5 GB, one build's objects evict
 # another's, and a CI run finds its extra builds cold.
+#
+# The settings travel in the launcher itself (`env VAR=... ccache`), so a configured build tree
+# compiles with them whoever runs it: a plain `cmake --build build` or `ninja` after the scripts
+# configured it. When they lived only in this script's environment, such a rebuild keyed objects by
+# absolute paths and cleaned the cache down to the default 5 GB, and the next fresh clone found a
+# cache that did not fit it (2026-12-06: 59% misses).
 CCACHE_LAUNCHER=()
 if command -v ccache >/dev/null; then
-    CCACHE_LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     export CCACHE_BASEDIR="${ROOT}" CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-time_macros}"
     export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
     export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-15G}"
+    CCACHE_LAUNCHER=("-DCMAKE_CXX_COMPILER_LAUNCHER=env;CCACHE_BASEDIR=${CCACHE_BASEDIR};CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS};CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR};CCACHE_MAXSIZE=${CCACHE_MAXSIZE};ccache")
 fi

@@ -1,7 +1,8 @@
 // The watch stream decoder: a body fed in chunks of sizes the input chooses gives exactly the events
-// (or the error) that the same body fed whole gives, on the fast path (simdjson) and on RapidJSON
-// alone; an error is BadRequest or, at the end of a body cut mid-event, Unavailable; the buffer does
-// not grow beyond the unread bytes.
+// (or the error) that the same body fed whole gives, on the fast path (simdjson), on RapidJSON alone
+// and with the store's sink taking ADDED objects (decoded back from their compact form); an error is
+// BadRequest or, at the end of a body cut mid-event, Unavailable; the buffer does not grow beyond the
+// unread bytes.
 
 #include <algorithm>
 #include <cstddef>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ctrl/cache/internal/compact_builder.hpp"
 #include "ctrl/rest/watch_decoder.hpp"
 #include "test/fuzz/fuzz_input.hpp"
 
@@ -23,10 +25,27 @@ struct Decoded {
     std::optional<Status> error;
 };
 
+// The store's sink and its table, when a decode writes ADDED objects into the compact form.
+struct CompactSink {
+    cache::internal::InternTable table;
+    cache::internal::CompactBuilder builder{table};
+};
+
+// An event as Describe shows it: "TYPE <json>", the JSON decoded back from the sink when it took it.
+std::string Shown(const rest::WatchEvent& event, CompactSink* sink, std::string_view body) {
+    const std::string type(rest::WatchEventTypeName(event.type));
+    if (!event.object_in_sink)
+        return type + " " + event.object.ToJson();
+    std::optional<cache::internal::BuiltObject> built = sink == nullptr ? std::nullopt : sink->builder.Take();
+    if (!built)
+        PropertyFailed("an event says its object is in the sink, which holds none", std::string(body));
+    return type + " " + built->value.Decode(sink->table).ToJson();
+}
+
 // Reads every complete event; false when the decoder failed (the error is recorded).
-bool Drain(rest::WatchDecoder& decoder, Decoded& out) {
+bool Drain(rest::WatchDecoder& decoder, Decoded& out, CompactSink* sink, std::string_view body) {
     while (true) {
-        StatusOr<std::optional<rest::WatchEvent>> next = decoder.Next();
+        StatusOr<std::optional<rest::WatchEvent>> next = decoder.Next(sink == nullptr ? nullptr : &sink->builder);
         if (!next.Ok()) {
             out.error = next.GetStatus();
             return false;
@@ -36,11 +55,12 @@ bool Drain(rest::WatchDecoder& decoder, Decoded& out) {
         const rest::WatchEvent& event = *next.Value();
         if (event.type == rest::WatchEvent::Type::kError)
             (void)rest::StatusFromWatchEvent(event);
-        out.events.push_back(std::string(rest::WatchEventTypeName(event.type)) + " " + event.object.ToJson());
+        out.events.push_back(Shown(event, sink, body));
     }
 }
 
-Decoded Decode(std::string_view body, const std::vector<std::size_t>& chunk_sizes, rest::WatchDecoderOptions options) {
+Decoded Decode(std::string_view body, const std::vector<std::size_t>& chunk_sizes, rest::WatchDecoderOptions options,
+               CompactSink* sink = nullptr) {
     rest::WatchDecoder decoder(options);
     Decoded out;
     std::size_t at = 0;
@@ -54,13 +74,13 @@ Decoded Decode(std::string_view body, const std::vector<std::size_t>& chunk_size
             out.error = fed;
             return out;
         }
-        if (!Drain(decoder, out))
+        if (!Drain(decoder, out, sink, body))
             return out;
         if (decoder.BufferedBytes() > options.max_event_bytes + size + 1)
             PropertyFailed("the decoder holds more than one unfinished event", std::string(body));
     }
     decoder.Finish();
-    Drain(decoder, out);
+    Drain(decoder, out, sink, body);
     return out;
 }
 
@@ -97,6 +117,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rest::WatchDecoderOptions slow = options;
     slow.fast_path_max_event_bytes = 0;
     const fuzz::Decoded rapidjson_only = fuzz::Decode(body, chunk_sizes, slow);
+    fuzz::CompactSink sink;
+    const fuzz::Decoded sunk = fuzz::Decode(body, chunk_sizes, options, &sink);
     const std::string expected = fuzz::Describe(whole);
     // The events must agree exactly; errors agree in kind (their texts name offsets and snippets,
     // which may differ between the two parsers).
@@ -115,6 +137,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!same(whole, chunked))
         fuzz::PropertyFailed("chunked decoding differs from whole",
                              expected + "--- chunked:\n" + fuzz::Describe(chunked));
+    if (!same(whole, sunk))
+        fuzz::PropertyFailed("ADDED objects written to the store's sink differ from their Objects",
+                             expected + "--- sink:\n" + fuzz::Describe(sunk));
     if (!same(whole, rapidjson_only))
         fuzz::PropertyFailed("RapidJSON alone differs from the fast path",
                              expected + "--- rapidjson:\n" + fuzz::Describe(rapidjson_only));
