@@ -254,7 +254,7 @@ Status Reflector::ApplyDeleted(Object object) {
         if (applied.Ok())
             batch.Deleted(std::make_shared<const Object>(std::move(object)), false);
         else if (previous)
-            batch.Deleted(previous.Shared(), /*final_state_unknown=*/true);
+            batch.Deleted(previous, /*final_state_unknown=*/true);
     }
     return applied;
 }
@@ -268,7 +268,7 @@ Status Reflector::ApplyAddedOrModified(Object object) {
         batch.Changed(*change);
     } else if (const CachedObject stale = store_.Delete(namespace_name, name); stale && batch.HasHandlers()) {
         // The new state could not be stored: the old one must not stay as if current.
-        batch.Deleted(stale.Shared(), /*final_state_unknown=*/true);
+        batch.Deleted(stale, /*final_state_unknown=*/true);
     }
     return change.GetStatus();
 }

@@ -8,20 +8,20 @@ namespace ctrl::cache::internal {
 Listener::Listener(std::shared_ptr<EventHandler> handler, std::shared_ptr<const InformerFaults> faults)
     : handler_(std::move(handler)), faults_(std::move(faults)) {}
 
-void Listener::QueueAdd(std::shared_ptr<const Object> object, bool is_initial_list) {
-    Queue(Pending{Kind::kAdd, std::move(object), nullptr, is_initial_list});
+void Listener::QueueAdd(QueuedObject object, bool is_initial_list) {
+    Queue(Pending{Kind::kAdd, std::move(object), {}, is_initial_list});
 }
 
-void Listener::QueueUpdate(std::shared_ptr<const Object> old_object, std::shared_ptr<const Object> new_object) {
+void Listener::QueueUpdate(QueuedObject old_object, QueuedObject new_object) {
     Queue(Pending{Kind::kUpdate, std::move(new_object), std::move(old_object), false});
 }
 
-void Listener::QueueDelete(std::shared_ptr<const Object> last_known, bool final_state_unknown) {
-    Queue(Pending{Kind::kDelete, std::move(last_known), nullptr, final_state_unknown});
+void Listener::QueueDelete(QueuedObject last_known, bool final_state_unknown) {
+    Queue(Pending{Kind::kDelete, std::move(last_known), {}, final_state_unknown});
 }
 
 void Listener::QueueSynced() {
-    Queue(Pending{Kind::kSynced, nullptr, nullptr, false});
+    Queue(Pending{Kind::kSynced, {}, {}, false});
 }
 
 void Listener::Queue(Pending pending) {
@@ -53,27 +53,29 @@ void Listener::Deliver() {
 
 void Listener::Call(EventHandler& handler, const Pending& pending) {
     std::string_view event;
+    // Decoded here, one notification at a time, and let go once the handler returns.
+    const std::shared_ptr<const Object> object = pending.object.Get();
     try {
         switch (pending.kind) {
             case Kind::kAdd:
                 event = "add";
-                handler.OnAdd(pending.object, pending.flag);
+                handler.OnAdd(object, pending.flag);
                 break;
             case Kind::kUpdate:
                 event = "update";
-                handler.OnUpdate(pending.old_object, pending.object);
+                handler.OnUpdate(pending.old_object.Get(), object);
                 break;
             case Kind::kDelete:
                 event = "delete";
-                handler.OnDelete(pending.object, pending.flag);
+                handler.OnDelete(object, pending.flag);
                 break;
             case Kind::kSynced:
                 break;
         }
     } catch (const std::exception& e) {
-        faults_->HandlerThrew(event, *pending.object, e.what());
+        faults_->HandlerThrew(event, *object, e.what());
     } catch (...) {
-        faults_->HandlerThrew(event, *pending.object, "an exception not derived from std::exception");
+        faults_->HandlerThrew(event, *object, "an exception not derived from std::exception");
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include "ctrl/cache/event_handler.hpp"
 #include "ctrl/cache/internal/informer_faults.hpp"
+#include "ctrl/cache/internal/queued_object.hpp"
 #include "ctrl/core/context.hpp"
 #include "ctrl/core/notification.hpp"
 #include "ctrl/core/object.hpp"
@@ -19,16 +20,17 @@ namespace ctrl::cache::internal {
 // processorListener). The reflector queues notifications while it holds its dispatch lock, then
 // calls Deliver without any lock; Deliver hands them to the handler one at a time, in the order
 // queued, never two at once (a second Deliver while one runs returns at once and the running
-// one delivers what was added). So a handler may call back into its informer and cache. An
-// exception from the handler is caught and reported (InformerFaults); the next notification
-// follows. Thread-safe.
+// one delivers what was added). So a handler may call back into its informer and cache. A
+// notification's object is decoded as it is delivered (QueuedObject), so a long queue holds
+// references into the store, not decoded objects. An exception from the handler is caught and
+// reported (InformerFaults); the next notification follows. Thread-safe.
 class Listener final {
   public:
     Listener(std::shared_ptr<EventHandler> handler, std::shared_ptr<const InformerFaults> faults);
 
-    void QueueAdd(std::shared_ptr<const Object> object, bool is_initial_list);
-    void QueueUpdate(std::shared_ptr<const Object> old_object, std::shared_ptr<const Object> new_object);
-    void QueueDelete(std::shared_ptr<const Object> last_known, bool final_state_unknown);
+    void QueueAdd(QueuedObject object, bool is_initial_list);
+    void QueueUpdate(QueuedObject old_object, QueuedObject new_object);
+    void QueueDelete(QueuedObject last_known, bool final_state_unknown);
     // HasSynced turns true once every notification queued before this one is delivered.
     void QueueSynced();
     // Delivers what is queued (see the class comment).
@@ -48,8 +50,8 @@ class Listener final {
     enum class Kind { kAdd, kUpdate, kDelete, kSynced };
     struct Pending {
         Kind kind;
-        std::shared_ptr<const Object> object;  // the new object (add, update); the last one (delete)
-        std::shared_ptr<const Object> old_object;
+        QueuedObject object;  // the new object (add, update); the last one (delete)
+        QueuedObject old_object;
         bool flag = false;  // is_initial_list (add); final_state_unknown (delete)
     };
 

@@ -45,7 +45,7 @@ void Processor::Batch::Replaced(const StoreReplaceResult& result, bool initial) 
         for (const StoreChange& change : result.changes)
             Queue(change, initial);
         for (const CachedObject& gone : result.deleted)
-            Deleted(gone.Shared(), /*final_state_unknown=*/true);
+            Deleted(gone, /*final_state_unknown=*/true);
     }
     if (!initial)
         return;
@@ -60,18 +60,16 @@ void Processor::Batch::Changed(const StoreChange& change) {
 }
 
 void Processor::Batch::Queue(const StoreChange& change, bool is_initial_list) {
-    const std::shared_ptr<const Object> current = change.current.Shared();
     if (change.previous) {
-        const std::shared_ptr<const Object> previous = change.previous.Shared();
         for (const auto& listener : *listeners_)
-            listener->QueueUpdate(previous, current);
+            listener->QueueUpdate(change.previous, change.current);
     } else {
         for (const auto& listener : *listeners_)
-            listener->QueueAdd(current, is_initial_list);
+            listener->QueueAdd(change.current, is_initial_list);
     }
 }
 
-void Processor::Batch::Deleted(const std::shared_ptr<const Object>& last_known, bool final_state_unknown) {
+void Processor::Batch::Deleted(const QueuedObject& last_known, bool final_state_unknown) {
     for (const auto& listener : *listeners_)
         listener->QueueDelete(last_known, final_state_unknown);
 }
@@ -83,7 +81,7 @@ EventHandlerRegistration Processor::AddEventHandler(std::shared_ptr<EventHandler
         std::lock_guard lock(mu_);
         if (listed_) {
             for (const CachedObject& object : store_.List())
-                listener->QueueAdd(object.Shared(), /*is_initial_list=*/true);
+                listener->QueueAdd(object, /*is_initial_list=*/true);
             listener->QueueSynced();
             replay_on = executor_;
         }
@@ -118,9 +116,8 @@ void Processor::Resync() {
         if (!listed_ || listeners_->empty())
             return;
         for (const CachedObject& object : store_.List()) {
-            const std::shared_ptr<const Object> shared = object.Shared();
             for (const auto& listener : *listeners_)
-                listener->QueueUpdate(shared, shared);
+                listener->QueueUpdate(object, object);
         }
         listeners = listeners_;
     }

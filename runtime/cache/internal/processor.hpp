@@ -10,6 +10,7 @@
 
 #include "ctrl/cache/event_handler.hpp"
 #include "ctrl/cache/internal/informer_faults.hpp"
+#include "ctrl/cache/internal/queued_object.hpp"
 #include "ctrl/cache/store.hpp"
 #include "ctrl/core/object.hpp"
 #include "ctrl/core/status.hpp"
@@ -26,7 +27,9 @@ class Listener;
 // so a handler may call back into its informer and cache. A handler added after the first list
 // first gets what the store holds (queued under the same lock), so it misses and repeats no change.
 // Handlers are called on the thread that ends a Batch (the reflector's, on the informer's
-// executor); a late handler's replay is posted to the executor given to SetExecutor. Thread-safe.
+// executor); a late handler's replay is posted to the executor given to SetExecutor. What is
+// queued refers to the store's states and is decoded one notification at a time as it is
+// delivered (a relist of 100,000 objects never holds 100,000 decoded objects). Thread-safe.
 class Processor final {
   private:
     using Listeners = std::vector<std::shared_ptr<Listener>>;
@@ -54,7 +57,9 @@ class Processor final {
         void Replaced(const StoreReplaceResult& result, bool initial);
         // A watched object was added (no previous state) or changed.
         void Changed(const StoreChange& change);
-        void Deleted(const std::shared_ptr<const Object>& last_known, bool final_state_unknown);
+        // An object deleted: its last known state, a stored one (decoded when delivered) or the
+        // watch event's.
+        void Deleted(const QueuedObject& last_known, bool final_state_unknown);
         // Whether any handler is registered (to skip making what nobody receives).
         bool HasHandlers() const { return !listeners_->empty(); }
 

@@ -2,7 +2,8 @@
 // the batch ends, not before; the first list syncs each registration and wakes its WaitForSync
 // without a timer; a late handler gets the store on the executor, then later changes; a removed
 // handler gets nothing more and its wait ends; a handler may call back into the processor; Resync
-// waits for the first list.
+// waits for the first list; a relist queues references into the store, each object decoded only as
+// it is delivered.
 
 #include "ctrl/cache/internal/processor.hpp"
 
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "ctrl/core/context.hpp"
+#include "test/support/heap_in_use.hpp"
 #include "test/support/manual_loop.hpp"
 
 namespace ctrl::cache::internal {
@@ -185,6 +187,32 @@ TEST_F(ProcessorTest, ResyncUpdatesEveryObjectOnceListed) {
     List({"a", "b"}, /*initial=*/true);
     processor_.Resync();
     EXPECT_EQ(handler_->calls, (std::vector<std::string>{"add a initial", "add b initial", "update a", "update b"}));
+}
+
+TEST_F(ProcessorTest, ARelistQueuesReferencesIntoTheStoreNotDecodedObjects) {
+    // 2,000 pods of ~4 KB: decoded while queued they would hold over 8 MB until delivered.
+    constexpr int kPods = 2000;
+    std::vector<Object> objects;
+    for (int i = 0; i < kPods; ++i) {
+        Object pod = Pod("pod-" + std::to_string(i), "1");
+        pod.SetAnnotation("note", std::string(4096, static_cast<char>('a' + i % 26)));
+        objects.push_back(std::move(pod));
+    }
+    StatusOr<StoreReplaceResult> result = store_.Replace(std::move(objects), "1");
+    ASSERT_TRUE(result.Ok()) << result.GetStatus();
+    processor_.AddEventHandler(handler_);
+    std::size_t largest_pending = 0;
+    {
+        Processor::Batch batch = processor_.Begin();
+        const std::size_t before = ctrl::testing::HeapInUse();
+        batch.Replaced(*result, /*initial=*/false);
+        const std::size_t after = ctrl::testing::HeapInUse();
+        largest_pending = after > before ? after - before : 0;
+        EXPECT_TRUE(handler_->calls.empty());
+    }
+    EXPECT_LT(largest_pending, std::size_t{kPods} * 1024) << "bytes held by the queued notifications";
+    ASSERT_EQ(handler_->calls.size(), std::size_t{kPods});
+    EXPECT_EQ(handler_->calls.front(), "add pod-0");
 }
 
 }  // namespace
