@@ -12,19 +12,16 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import re
 import shutil
-import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_vs_curve import finish_curve, run_curve  # noqa: E402
 from bench_vs_failover import run_failover  # noqa: E402
-from bench_vs_process import BenchError, parse_result, run, say  # noqa: E402
+from bench_vs_process import BenchError, load_average, parse_result, run, say, versions  # noqa: E402
 from bench_vs_rows import ROWS, CASES  # noqa: E402
 from bench_vs_table import render_table, write_docs  # noqa: E402
 from bench_vs_webhook import prepare_webhooks, run_webhook  # noqa: E402
@@ -265,34 +262,6 @@ spec:
                     say(f"  {side:18s} {case:28s} {time.monotonic() - t0:6.1f} s")
                     self.results.append({"case": case, "side": side, "run": run_index, "pods": self.pods,
                                          "figures": figures})
-
-
-def load_average():
-    with open("/proc/loadavg") as f:
-        return " ".join(f.read().split()[:3])
-
-
-def versions(bench):
-    peer_mod = os.path.join(bench.args.root, "test/bench/peer/go.mod")
-    mods = {}
-    if os.path.exists(peer_mod):
-        for line in open(peer_mod):
-            m = re.match(r"\s*(sigs.k8s.io/controller-runtime|k8s.io/client-go)\s+(\S+)", line)
-            if m:
-                mods[m.group(1)] = m.group(2)
-    try:
-        commit = subprocess.run(["git", "-C", bench.args.root, "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True).stdout.strip()
-    except OSError:
-        commit = "?"
-    go = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
-    cxx = subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-    return {
-        "ctrl": commit, "build_type": bench.args.build_type, "cxx": cxx,
-        "controller_runtime": mods.get("sigs.k8s.io/controller-runtime", "?"),
-        "client_go": mods.get("k8s.io/client-go", "?"), "go": go,
-        "kube_apiserver": bench.server_version, "cores": os.cpu_count(), "kernel": platform.release(),
-    }
 
 
 def sizes_of(parser, text):

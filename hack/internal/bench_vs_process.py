@@ -1,6 +1,10 @@
-"""What the driver of `hack/bench.sh --vs controller-runtime` and its failover rows share: its messages,
-its errors, and running a probe to its RESULT line."""
+"""What the driver of `hack/bench.sh --vs controller-runtime`, its failover rows and its curve share: its
+messages, its errors, running a probe to its RESULT line, the load average and the versions a table
+names."""
 
+import os
+import platform
+import re
 import subprocess
 import sys
 
@@ -36,3 +40,31 @@ def parse_result(output, what):
                     raise BenchError(f"{what}: RESULT value {pair!r} is not a number") from e
             return figures
     raise BenchError(f"{what}: printed no RESULT line")
+
+
+def load_average():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def versions(bench):
+    peer_mod = os.path.join(bench.args.root, "test/bench/peer/go.mod")
+    mods = {}
+    if os.path.exists(peer_mod):
+        for line in open(peer_mod):
+            m = re.match(r"\s*(sigs.k8s.io/controller-runtime|k8s.io/client-go)\s+(\S+)", line)
+            if m:
+                mods[m.group(1)] = m.group(2)
+    try:
+        commit = subprocess.run(["git", "-C", bench.args.root, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True).stdout.strip()
+    except OSError:
+        commit = "?"
+    go = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
+    cxx = subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    return {
+        "ctrl": commit, "build_type": bench.args.build_type, "cxx": cxx,
+        "controller_runtime": mods.get("sigs.k8s.io/controller-runtime", "?"),
+        "client_go": mods.get("k8s.io/client-go", "?"), "go": go,
+        "kube_apiserver": bench.server_version, "cores": os.cpu_count(), "kernel": platform.release(),
+    }
