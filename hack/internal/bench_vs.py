@@ -21,7 +21,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_vs_curve import finish_curve, run_curve  # noqa: E402
 from bench_vs_failover import run_failover  # noqa: E402
-from bench_vs_process import BenchError, load_average, parse_result, run, say, versions  # noqa: E402
+from bench_vs_process import BenchError, control_plane_pid, load_average, parse_result, run, say, versions  # noqa: E402
 from bench_vs_rows import ROWS, CASES  # noqa: E402
 from bench_vs_table import render_table, write_docs  # noqa: E402
 from bench_vs_webhook import prepare_webhooks, run_webhook  # noqa: E402
@@ -122,21 +122,15 @@ class Bench:
 
     def apiserver_cpu_seconds(self):
         """user + system CPU seconds of this control plane's kube-apiserver, or None when not found."""
-        for pid in os.listdir("/proc"):
-            if not pid.isdigit():
-                continue
-            try:
-                with open(f"/proc/{pid}/cmdline", "rb") as f:
-                    argv = f.read().split(b"\0")
-                if not argv or not argv[0].endswith(b"kube-apiserver") or \
-                        not any(self.cp_dir.encode() in a for a in argv):
-                    continue
-                with open(f"/proc/{pid}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-                return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-            except OSError:
-                continue
-        return None
+        pid = control_plane_pid("kube-apiserver", self.cp_dir)
+        if pid is None:
+            return None
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def version_of_server(self):
         out = run(["kubectl", "--kubeconfig", self.kubeconfig, "version", "-o", "json"], timeout=60)

@@ -13,9 +13,9 @@ import os
 import subprocess
 import time
 
-from bench_vs_process import BenchError, parse_result, run, say
+from bench_vs_process import BenchError, control_plane_pid, parse_result, run, say
 from bench_vs_rows import MIB, held_per, key
-from bench_vs_table import cell, ratio, values_of, verdict, write_docs
+from bench_vs_table import compared, values_of, write_docs
 
 CURVE_BEGIN = "<!-- bench-curve:begin (hack/bench.sh --vs controller-runtime --curve writes this section) -->"
 CURVE_END = "<!-- bench-curve:end -->"
@@ -27,8 +27,8 @@ def _all_objects(f, pods):
 
 
 def _list_full(f, pods):
-    want = min(pods, 100)
-    return None if f.get("cached_list_items") == want else f"cached_list_items = {f.get('cached_list_items')}, expected {want}"
+    want, got = min(pods, 100), f.get("cached_list_items")
+    return None if got == want else f"cached_list_items = {got}, expected {want}"
 
 
 def _cases(kind):
@@ -77,20 +77,16 @@ KIND_TITLES = {"pods": "the workload's pods (~8 KB; both sides protobuf)",
 
 def _process_memory(name, cp_dir):
     """VmRSS in bytes of this control plane's process whose argv[0] ends with name, or None."""
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                argv = f.read().split(b"\0")
-            if not argv or not argv[0].endswith(name.encode()) or not any(cp_dir.encode() in a for a in argv):
-                continue
-            with open(f"/proc/{pid}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        return int(line.split()[1]) * 1024
-        except OSError:
-            continue
+    pid = control_plane_pid(name, cp_dir)
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
     return None
 
 
@@ -167,8 +163,7 @@ def render_curve(results, meta):
                 if not ours or not theirs:
                     problems.append(f"{kind} {label} at {size:,}: not measured on both sides")
                     continue
-                lines.append(f"| {label} | {size:,} | {cell(ours, fmt)} | {cell(theirs, fmt)} | "
-                             f"{ratio(ours, theirs)} | {verdict(ours, theirs, better)} |")
+                lines.append(f"| {label} | {size:,} | {compared(ours, theirs, fmt, better)} |")
         lines.append("")
     cp = meta.get("curve", {}).get("control_plane", {})
     if cp:

@@ -68,3 +68,18 @@ def versions(bench):
         "client_go": mods.get("k8s.io/client-go", "?"), "go": go,
         "kube_apiserver": bench.server_version, "cores": os.cpu_count(), "kernel": platform.release(),
     }
+
+
+def control_plane_pid(name, cp_dir):
+    """The pid of the control plane's process (in cp_dir) whose argv[0] ends with name, or None."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if argv and argv[0].endswith(name.encode()) and any(cp_dir.encode() in a for a in argv):
+            return pid
+    return None

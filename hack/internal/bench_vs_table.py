@@ -42,6 +42,11 @@ def ratio(ours, theirs):
     return f"{mo / mt:.2f}"
 
 
+def compared(ours, theirs, fmt, better):
+    """A row's cells after its label: ctrl | controller-runtime | ratio | verdict."""
+    return f"{cell(ours, fmt)} | {cell(theirs, fmt)} | {ratio(ours, theirs)} | {verdict(ours, theirs, better)}"
+
+
 def render_table(rows, results, meta, selected=None):
     """Markdown for every section; problems lists rows lacking a side's figures. selected: the cases
     run (--only); a row needing a case not run is left out, not a problem. None: every case."""
@@ -75,8 +80,7 @@ def render_table(rows, results, meta, selected=None):
             if not ours or not theirs:
                 problems.append(f"{label}: not measured on both sides")
                 continue
-            lines.append(f"| {label} | {cell(ours, fmt)} | {cell(theirs, fmt)} | {ratio(ours, theirs)} | "
-                         f"{verdict(ours, theirs, better)} |")
+            lines.append(f"| {label} | {compared(ours, theirs, fmt, better)} |")
         lines.append("")
     return "\n".join(lines), problems
 
