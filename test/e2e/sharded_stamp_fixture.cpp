@@ -18,6 +18,7 @@
 #include "ctrl/api/config_map.hpp"
 #include "ctrl/api/lease.hpp"
 #include "ctrl/api/namespace.hpp"
+#include "ctrl/client/object_form.hpp"
 #include "ctrl/client/option_values.hpp"
 #include "ctrl/core/run_sync.hpp"
 #include "ctrl/sharding/bucket_list.hpp"
@@ -90,6 +91,7 @@ void ShardedStampFixture::SetUp() {
 void ShardedStampFixture::TearDown() {
     StopAll();
     replicas_.clear();
+    admin_cache_.Cancel();
     admin_.reset();
     work_.reset();
     loop_.join();
@@ -99,12 +101,21 @@ void ShardedStampFixture::TearDown() {
         std::printf("sharded e2e: the replicas' logs and intervals are in %s\n", dir_.c_str());
 }
 
-void ShardedStampFixture::Use(const std::string& kubeconfig) {
-    kubeconfig_ = kubeconfig;
-    StatusOr<std::unique_ptr<cluster::Cluster>> admin =
-        cluster::Cluster::New(testing::ConfigFromKubeconfig(kubeconfig), io_.get_executor());
+void ShardedStampFixture::Use(testing::ControlPlane& control_plane) {
+    StatusOr<std::string> replicas_kubeconfig = control_plane.TokenUserKubeconfig(testing::kShardOperatorUser);
+    ASSERT_TRUE(replicas_kubeconfig.Ok()) << replicas_kubeconfig.GetStatus();
+    kubeconfig_ = *replicas_kubeconfig;
+    cluster::Options options;
+    cache::ByObject run_only;
+    run_only.label_selector = *LabelSelector::Parse("ctrl.io/shard-test=" + run_);
+    options.cache.by_object[scheme::GroupVersionKindOf<api::ConfigMap>()] = std::move(run_only);
+    StatusOr<std::unique_ptr<cluster::Cluster>> admin = cluster::Cluster::New(
+        testing::ConfigFromKubeconfig(control_plane.KubeconfigPath()), io_.get_executor(), std::move(options));
     ASSERT_TRUE(admin.Ok()) << admin.GetStatus();
     admin_ = std::move(admin).Value();
+    admin_->Start(admin_cache_);
+    api::ConfigMapList none_yet;  // makes the informer now, so that it syncs before the replicas start
+    ASSERT_TRUE(Run(admin_->GetClient().List(Context::Background(), none_yet)).Ok());
 }
 
 bool ShardedStampFixture::UseOwnControlPlane(testing::ControlPlane::Options options) {
@@ -113,7 +124,7 @@ bool ShardedStampFixture::UseOwnControlPlane(testing::ControlPlane::Options opti
     EXPECT_TRUE(started.Ok()) << started;
     if (!started.Ok())
         return false;
-    Use(own_control_plane_->KubeconfigPath());
+    Use(*own_control_plane_);
     return admin_ != nullptr;
 }
 
@@ -245,11 +256,17 @@ bool ShardedStampFixture::Settled(int replicas) {
     }
     if (owners.size() != static_cast<std::size_t>(kBuckets) || holders.size() != static_cast<std::size_t>(replicas))
         return false;
-    api::ConfigMapList list;
-    if (!Run(admin_->GetAPIReader().List(Context::Background(), list,
-                                         client::MatchingLabels("ctrl.io/shard-test", run_)))
-             .Ok())
+    api::ConfigMapList cached;
+    if (!Run(admin_->GetClient().List(Context::Background(), cached)).Ok() || !AllStamped(cached, owners))
         return false;
+    client::PartialObjectMetadataList listed(scheme::GroupVersionKindOf<api::ConfigMap>());
+    return Run(admin_->GetAPIReader().List(Context::Background(), listed,
+                                           client::MatchingLabels("ctrl.io/shard-test", run_)))
+               .Ok() &&
+           AllStamped(listed, owners);
+}
+
+bool ShardedStampFixture::AllStamped(const ObjectList& list, const std::map<int, std::string>& owners) {
     for (const Object& cm : list.Items()) {
         const auto owner = owners.find(Space().BucketOfValue(cm.Uid()));
         if (owner == owners.end() || cm.Annotation("ctrl.io/member").value_or("") != owner->second)

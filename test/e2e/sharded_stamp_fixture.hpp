@@ -19,6 +19,7 @@
 #include "ctrl/cluster/cluster.hpp"
 #include "test/support/control_plane.hpp"
 #include "test/support/process.hpp"
+#include "test/support/shard_gate.hpp"
 
 namespace ctrl::e2e {
 
@@ -41,8 +42,10 @@ class ShardedStampFixture : public ::testing::Test {
     void SetUp() override;
     void TearDown() override;
 
-    // The control plane the test runs against: the binary's (gate on), or one of its own.
-    void Use(const std::string& kubeconfig);
+    // The control plane the test runs against: the binary's (gate on), or one of its own (started
+    // with testing::ShardTestOptions: the replicas authenticate as testing::kShardOperatorUser). The admin's cache
+    // watches the run's ConfigMaps from here on (Settled reads it).
+    void Use(testing::ControlPlane& control_plane);
     bool UseOwnControlPlane(testing::ControlPlane::Options options);
 
     // namespaces x per_namespace ConfigMaps (~1 KB) labelled ctrl.io/shard-test=<run>, made 16 at
@@ -54,7 +57,8 @@ class ShardedStampFixture : public ::testing::Test {
     void StopAll();
 
     // Whether `replicas` live Leases of the ring split the 64 buckets (each once) and every
-    // ConfigMap carries its bucket's owner's id.
+    // ConfigMap carries its bucket's owner's id: first in the admin's cache (a watch), then, when
+    // the cache says so, in a list from the server.
     bool Settled(int replicas);
     std::string Describe();
     // Bucket -> owner, from the ring's Leases.
@@ -83,14 +87,18 @@ class ShardedStampFixture : public ::testing::Test {
     // Every ConfigMap of buckets reconciled by someone other than `except` after since.
     bool ReconciledSince(const std::vector<int>& buckets, Clock::time_point since, const std::string& except);
 
+    // Whether every listed ConfigMap carries its bucket's owner's id.
+    bool AllStamped(const ObjectList& list, const std::map<int, std::string>& owners);
+
     std::unique_ptr<testing::ControlPlane> own_control_plane_;
-    std::string kubeconfig_;
+    std::string kubeconfig_;  // the replicas' (kStamperUser)
     std::string run_;
     std::string dir_;
     boost::asio::io_context io_;
     boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{io_.get_executor()};
     std::thread loop_;
     std::unique_ptr<cluster::Cluster> admin_;
+    Context admin_cache_ = Context::WithCancel(Context::Background());
     std::map<std::string, std::string> uids_;  // "ns/name" -> uid
     std::vector<std::unique_ptr<Replica>> replicas_;
 };

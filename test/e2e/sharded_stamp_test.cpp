@@ -37,7 +37,7 @@ using Clock = std::chrono::steady_clock;
 class ShardedStampTest : public ShardedStampFixture {};
 
 TEST_F(ShardedStampTest, GateOnTenThousandConfigMapsThreeReplicasAFourthJoinsOneIsKilled) {
-    Use(testing::SharedControlPlane().KubeconfigPath());
+    Use(testing::SharedControlPlane());
     ASSERT_TRUE(CreateConfigMaps(20, 500).Ok());
     ASSERT_TRUE(StartUnsharded());
     const Clock::time_point started = Clock::now();
@@ -72,7 +72,7 @@ TEST_F(ShardedStampTest, GateOnTenThousandConfigMapsThreeReplicasAFourthJoinsOne
 }
 
 TEST_F(ShardedStampTest, GateOffTheReplicasFilterOnTheClientAndSayItOnce) {
-    ASSERT_TRUE(UseOwnControlPlane(testing::ControlPlane::Options{}));
+    ASSERT_TRUE(UseOwnControlPlane(testing::ShardTestOptions(/*gate_on=*/false)));
     ASSERT_TRUE(CreateConfigMaps(10, 200).Ok());
     ASSERT_TRUE(StartUnsharded());
     for (const char* id : {"replica-a", "replica-b", "replica-c"})

@@ -5,11 +5,10 @@
 #include <gtest/gtest.h>
 
 #include "test/support/control_plane_environment.hpp"
+#include "test/support/shard_gate.hpp"
 
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
-    ctrl::testing::ControlPlane::Options options;
-    options.apiserver_flags = {"--feature-gates=ShardedListAndWatch=true"};
-    ctrl::testing::InstallControlPlaneEnvironment(std::move(options));
+    ctrl::testing::InstallControlPlaneEnvironment(ctrl::testing::ShardTestOptions(/*gate_on=*/true));
     return RUN_ALL_TESTS();
 }
