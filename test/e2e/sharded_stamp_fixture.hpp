@@ -70,8 +70,8 @@ class ShardedStampFixture : public ::testing::Test {
     double Metric(const std::string& id, const std::string& name);
     int LogOccurrences(const std::string& id, const std::string& text);
 
-    // Changes 2,000 ConfigMaps and checks that each replica's watches received about a third of
-    // the unsharded replica's bytes meanwhile.
+    // Starts the unsharded replica, changes 2,000 ConfigMaps and checks that each replica's watches
+    // received about a third of the unsharded replica's bytes meanwhile.
     void ExpectWatchTrafficAboutAThird(const std::vector<std::string>& ids);
     // SIGKILLs the replica; the survivors' Leases claim its buckets within its lease plus 5 s, and
     // every ConfigMap of those buckets is reconciled again by a survivor.

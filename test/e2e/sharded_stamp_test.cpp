@@ -39,7 +39,6 @@ class ShardedStampTest : public ShardedStampFixture {};
 TEST_F(ShardedStampTest, GateOnTenThousandConfigMapsThreeReplicasAFourthJoinsOneIsKilled) {
     Use(testing::SharedControlPlane());
     ASSERT_TRUE(CreateConfigMaps(20, 500).Ok());
-    ASSERT_TRUE(StartUnsharded());
     const Clock::time_point started = Clock::now();
     for (const char* id : {"replica-a", "replica-b", "replica-c"})
         ASSERT_TRUE(StartReplica(id));
@@ -74,7 +73,6 @@ TEST_F(ShardedStampTest, GateOnTenThousandConfigMapsThreeReplicasAFourthJoinsOne
 TEST_F(ShardedStampTest, GateOffTheReplicasFilterOnTheClientAndSayItOnce) {
     ASSERT_TRUE(UseOwnControlPlane(testing::ShardTestOptions(/*gate_on=*/false)));
     ASSERT_TRUE(CreateConfigMaps(10, 200).Ok());
-    ASSERT_TRUE(StartUnsharded());
     for (const char* id : {"replica-a", "replica-b", "replica-c"})
         ASSERT_TRUE(StartReplica(id));
     ASSERT_TRUE(Eventually([&] { return Settled(3); }, 60s, 500ms)) << Describe();
