@@ -34,6 +34,7 @@ DOCS_END = "<!-- bench-vs:end -->"
 # The scenarios whose figures include a cache's sync: each waits for a collected, idle API server.
 SYNCING_SCENARIOS = ("sync", "reconcile", "idle")
 
+
 class Bench:
     """The control plane, the workload and the probes of one comparison run."""
 

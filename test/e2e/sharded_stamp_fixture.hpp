@@ -42,9 +42,9 @@ class ShardedStampFixture : public ::testing::Test {
     void SetUp() override;
     void TearDown() override;
 
-    // The control plane the test runs against: the binary's (gate on), or one of its own (started
-    // with testing::ShardTestOptions: the replicas authenticate as testing::kShardOperatorUser). The admin's cache
-    // watches the run's ConfigMaps from here on (Settled reads it).
+    // The control plane the test runs against: the binary's (gate on), or one of its own, started
+    // with testing::ShardTestOptions (the replicas authenticate as testing::kShardOperatorUser).
+    // The admin's cache watches the run's ConfigMaps from here on (Settled reads it).
     void Use(testing::ControlPlane& control_plane);
     bool UseOwnControlPlane(testing::ControlPlane::Options options);
 
@@ -91,7 +91,7 @@ class ShardedStampFixture : public ::testing::Test {
     bool AllStamped(const ObjectList& list, const std::map<int, std::string>& owners);
 
     std::unique_ptr<testing::ControlPlane> own_control_plane_;
-    std::string kubeconfig_;  // the replicas' (kStamperUser)
+    std::string kubeconfig_;  // the replicas' (testing::kShardOperatorUser)
     std::string run_;
     std::string dir_;
     boost::asio::io_context io_;
