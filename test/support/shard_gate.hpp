@@ -16,7 +16,8 @@ namespace ctrl::testing {
 inline constexpr std::string_view kShardOperatorUser = "shard-operator";
 
 // Options with the feature gate and kShardOperatorUser; gate off: the user only.
-inline ControlPlane::Options ShardTestOptions(bool gate_on, ControlPlane::Options options = {}) {
+inline ControlPlane::Options ShardTestOptions(bool gate_on) {
+    ControlPlane::Options options;
     if (gate_on)
         options.apiserver_flags.push_back("--feature-gates=ShardedListAndWatch=true");
     options.token_users.push_back({.name = std::string(kShardOperatorUser), .groups = {"system:masters"}});
