@@ -66,6 +66,9 @@ void VersionWaiters::ReleaseAll() {
 }
 
 Task<Status> VersionWaiters::Wait(Context ctx, WrittenVersion written, std::string namespace_name, std::string name) {
+    // Reflected already: no wait, whatever is left of ctx (a read past its deadline still answers).
+    if (Reflects(written, namespace_name, name))
+        co_return OkStatus();
     uint64_t id = 0;
     // Named, not built inside the co_await expression (GCC 12 destroys such temporaries twice).
     // Counted before the check, both under the lock: an Advance either sees the count (and then

@@ -34,7 +34,8 @@ class VersionWaiters final {
     // The store now holds what resource_version says (a list's, an event's, a bookmark's): wakes
     // the waits it satisfies.
     void Advance(std::string_view resource_version);
-    // Waits until Reflects: OK then; ctx's error (Cancelled, or Timeout at its deadline) first.
+    // Waits until Reflects: OK then (at once when it already does, even with ctx done); ctx's
+    // error (Cancelled, or Timeout at its deadline) if that comes first.
     Task<Status> Wait(Context ctx, WrittenVersion written, std::string namespace_name, std::string name);
     // Ends every wait with OK (the informer stopped: the read answers from what there is).
     void ReleaseAll();
