@@ -287,6 +287,23 @@ def sizes_of(parser, text):
     return sizes
 
 
+# Options that say where things are, not what was measured: left out of the command a table names.
+PLACE_OPTIONS = ("--root", "--build-dir", "--peer", "--build-type", "--state-dir")
+
+
+def figure_arguments(argv):
+    """The arguments that shaped the figures: argv without PLACE_OPTIONS and their values."""
+    kept, skip_value = [], False
+    for arg in argv:
+        if skip_value:
+            skip_value = False
+        elif arg in PLACE_OPTIONS:
+            skip_value = True
+        elif not arg.startswith(tuple(f"{option}=" for option in PLACE_OPTIONS)):
+            kept.append(arg)
+    return kept
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--root", required=True)
@@ -354,9 +371,7 @@ def main():
         if not args.keep_cluster:
             bench.stop_cluster()
     meta = {
-        "command": "hack/bench.sh --vs controller-runtime" + "".join(
-            f" {a}" for a in sys.argv[1:] if not a.startswith(("--root", "--build-dir", "--peer", "--build-type"))
-            and not os.path.isabs(a) and a not in (args.build_type,)),
+        "command": "hack/bench.sh --vs controller-runtime" + "".join(f" {a}" for a in figure_arguments(sys.argv[1:])),
         "date": started.strftime("%Y-%m-%d %H:%M UTC"), "pods": bench.pods, "runs": args.runs,
         "load_before": load_before, "load_after": load_average(), "versions": versions(bench),
         "load_seconds": args.load_seconds, "load_in_flight": args.load_in_flight, "idle_seconds": args.idle_seconds,
