@@ -53,9 +53,25 @@ void InstallCrd(const std::string& manifest, const std::string& name, const std:
     RunKubectl({"get", "--raw", gv_path});
 }
 
-// Deletes a CRD and waits until its group version is no longer served.
+// What the API server says of a CRD that is slow to go: its conditions (Terminating's reason and
+// message say whether the server's finalizer is still deleting instances, or failed to).
+std::string CrdConditions(const std::string& name) {
+    StatusOr<ctrl::testing::CommandResult> got = ctrl::testing::Kubectl(
+        Kubeconfig(), {"get", "crd", name, "-o", "jsonpath={.metadata.finalizers} {.status.conditions}"}, 30s);
+    if (!got.Ok())
+        return got.GetStatus().ToString();
+    return got->out + got->err;
+}
+
+// Deletes a CRD and waits until it is gone and its group version is no longer served. The API
+// server's own finalizer deletes the CRD's instances first; on a loaded machine its first try can
+// fail and back off, so the wait is generous, and a failure says what the server reports.
 void DeleteCrd(const std::string& name, const std::string& gv_path) {
-    RunKubectl({"delete", "crd", name, "--wait=true"});
+    RunKubectl({"delete", "crd", name, "--wait=false"});
+    StatusOr<ctrl::testing::CommandResult> waited =
+        ctrl::testing::Kubectl(Kubeconfig(), {"wait", "--for=delete", "crd/" + name, "--timeout=180s"}, 200s);
+    ASSERT_TRUE(waited.Ok() && waited->exit_code == 0)
+        << "crd/" << name << " was not deleted within 180 s; the server reports: " << CrdConditions(name);
     const auto gone = [&] {
         StatusOr<ctrl::testing::CommandResult> got =
             ctrl::testing::Kubectl(Kubeconfig(), {"get", "--raw", gv_path}, 30s);
@@ -241,7 +257,7 @@ TEST_P(RESTMapperIntegrationTest, PreferredVersionAndVersionsNoLongerServed) {
     SetWidgetV1beta1Served(true);
     StatusOr<RESTMapping> served_again = Map(widget, {"v1beta1"});
     EXPECT_TRUE(served_again.Ok()) << served_again.GetStatus();
-    RunKubectl({"delete", "crd", "widgets.example.ctrl.io", "--wait=true"});
+    DeleteCrd("widgets.example.ctrl.io", "/apis/example.ctrl.io/v1");
 }
 
 TEST_P(RESTMapperIntegrationTest, MissesOfAKindThatDoesNotExistAreBounded) {
