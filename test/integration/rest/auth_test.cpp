@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "test/integration/rest/rest_test_util.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::rest::test {
 namespace {
@@ -94,7 +95,7 @@ ExecConfig Plugin(const std::string& count_file, const std::string& first, const
                   int expiry_seconds) {
     ExecConfig exec;
     exec.api_version = "client.authentication.k8s.io/v1";
-    exec.command = std::string(CTRL_REST_TESTDATA_DIR) + "/exec-plugin.sh";
+    exec.command = ::ctrl::testing::RepoPath("test/integration/rest/testdata") + "/exec-plugin.sh";
     exec.env = {{"COUNT_FILE", count_file},
                 {"FIRST_TOKEN", first},
                 {"LATER_TOKEN", later},

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ctrl/core/object.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::client::test {
 
@@ -26,7 +27,7 @@ struct GoldenCase {
 
 inline std::vector<GoldenCase> ReadGoldenCases(const std::string& file) {
     std::vector<GoldenCase> cases;
-    std::ifstream in(std::string(CTRL_TESTDATA_DIR) + "/" + file);
+    std::ifstream in(::ctrl::testing::RepoPath(CTRL_TESTDATA_DIR) + "/" + file);
     std::string text;
     int line = 0;
     while (std::getline(in, text)) {

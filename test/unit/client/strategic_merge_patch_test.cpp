@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "test/support/repo_path.hpp"
 #include "test/unit/client/golden.hpp"
 
 namespace ctrl::client::internal {
@@ -97,7 +98,7 @@ TEST(StrategicMergePatchTest, AtomicListsAreReplacedWhole) {
 }
 
 TEST(StrategicMergePatchTest, MatchesGoOnNamedCases) {
-    std::ifstream in(std::string(CTRL_TESTDATA_DIR) + "/strategic_merge_cases.jsonl");
+    std::ifstream in(::ctrl::testing::RepoPath(CTRL_TESTDATA_DIR) + "/strategic_merge_cases.jsonl");
     std::string line;
     int cases = 0;
     while (std::getline(in, line)) {

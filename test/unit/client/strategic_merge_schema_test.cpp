@@ -1,4 +1,5 @@
 #include "ctrl/client/internal/strategic_merge_schema.hpp"
+#include "test/support/repo_path.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -30,7 +31,7 @@ void Describe(const PatchSchema* schema, const std::string& prefix, std::set<std
 // The table matches the tags of k8s.io/api v0.37.2 field for field: a merge field the table
 // missed would be sent whole, and the server would merge it, keeping elements meant to go.
 TEST(StrategicMergeSchemaTest, MatchesTheTagsOfTheGoTypes) {
-    std::ifstream in(std::string(CTRL_TESTDATA_DIR) + "/patch_merge_fields.txt");
+    std::ifstream in(::ctrl::testing::RepoPath(CTRL_TESTDATA_DIR) + "/patch_merge_fields.txt");
     std::set<std::string> go;
     std::string line;
     while (std::getline(in, line)) {

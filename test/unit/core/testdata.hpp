@@ -8,12 +8,13 @@
 #include <string_view>
 
 #include "ctrl/core/status_or.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::test {
 
 // The content of a file in test/unit/core/testdata ("" when missing: the test then fails).
 inline std::string ReadTestdata(const std::string& name) {
-    std::ifstream in(std::string(CTRL_TESTDATA_DIR) + "/" + name, std::ios::binary);
+    std::ifstream in(::ctrl::testing::RepoPath(CTRL_TESTDATA_DIR) + "/" + name, std::ios::binary);
     std::stringstream content;
     content << in.rdbuf();
     EXPECT_FALSE(content.str().empty()) << "testdata " << name << " is missing or empty";

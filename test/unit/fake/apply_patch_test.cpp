@@ -10,6 +10,7 @@
 
 #include "ctrl/client/internal/strategic_merge_schema.hpp"
 #include "ctrl/core/internal/json.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::fake::internal {
 namespace {
@@ -59,7 +60,7 @@ const client::internal::PatchSchema& PodSchema() {
 
 // Every line of a golden file: original, modified, and the patches Go computed between them.
 std::vector<Object> Lines(const std::string& file) {
-    std::ifstream in(std::string(CTRL_CLIENT_TESTDATA_DIR) + "/" + file);
+    std::ifstream in(::ctrl::testing::RepoPath(CTRL_CLIENT_TESTDATA_DIR) + "/" + file);
     EXPECT_TRUE(in.good()) << file;
     std::vector<Object> lines;
     for (std::string line; std::getline(in, line);) {

@@ -8,6 +8,7 @@
 #include "ctrl/webhook/conversion/copy_field.hpp"
 #include "gen/lamp_v1alpha1.hpp"  // brings the hub and the other spoke
 #include "test/support/read_file.hpp"
+#include "test/support/repo_path.hpp"
 #include "tools/ctrl-gen/generator.hpp"
 
 namespace gentest::conversion {
@@ -70,16 +71,18 @@ TEST(GeneratedConversionTest, StubsAreWrittenForTheSpokesOnly) {
     options.cpp_namespace = "gentest::{group}::{version}";
     options.include_prefix = "gen";
     options.conversion_stubs = true;
-    const std::string crd = ctrl::testing::ReadFile(std::string(CTRL_GEN_TESTDATA_DIR) + "/crds/conversion.yaml");
+    const std::string crd =
+        ctrl::testing::ReadFile(::ctrl::testing::RepoPath(CTRL_GEN_TESTDATA_DIR) + "/crds/conversion.yaml");
     StatusOr<std::vector<GeneratedFile>> stubs = Generate({InputFile{"conversion.yaml", crd}}, options);
     ASSERT_TRUE(stubs.Ok()) << stubs.GetStatus();
     ASSERT_EQ(stubs->size(), 2u);
     EXPECT_EQ((*stubs)[0].path, "lamp_v1alpha1_conversion.cpp");
     EXPECT_EQ((*stubs)[1].path, "lamp_v1beta1_conversion.cpp");
-    EXPECT_EQ((*stubs)[0].content, ctrl::testing::ReadFile(std::string(CTRL_GEN_TESTDATA_DIR) +
+    EXPECT_EQ((*stubs)[0].content, ctrl::testing::ReadFile(::ctrl::testing::RepoPath(CTRL_GEN_TESTDATA_DIR) +
                                                            "/stubs/lamp_v1alpha1_conversion.cpp.golden"));
 
-    const std::string versions = ctrl::testing::ReadFile(std::string(CTRL_GEN_TESTDATA_DIR) + "/crds/versions.yaml");
+    const std::string versions =
+        ctrl::testing::ReadFile(::ctrl::testing::RepoPath(CTRL_GEN_TESTDATA_DIR) + "/crds/versions.yaml");
     StatusOr<std::vector<GeneratedFile>> none = Generate({InputFile{"versions.yaml", versions}}, options);
     ASSERT_FALSE(none.Ok()) << "a CRD that does not convert by webhook has no stubs";
     EXPECT_NE(none.GetStatus().Message().find("no conversion to write stubs for"), std::string::npos);
@@ -89,7 +92,8 @@ TEST(GeneratedConversionTest, AnUngeneratedStorageVersionDeclaresNoConversion) {
     Options options;
     options.cpp_namespace = "x::{version}";
     options.versions = {"v1alpha1", "v1beta1"};
-    const std::string crd = ctrl::testing::ReadFile(std::string(CTRL_GEN_TESTDATA_DIR) + "/crds/conversion.yaml");
+    const std::string crd =
+        ctrl::testing::ReadFile(::ctrl::testing::RepoPath(CTRL_GEN_TESTDATA_DIR) + "/crds/conversion.yaml");
     std::vector<std::string> warnings;
     StatusOr<std::vector<GeneratedFile>> files = Generate({InputFile{"conversion.yaml", crd}}, options, &warnings);
     ASSERT_TRUE(files.Ok()) << files.GetStatus();

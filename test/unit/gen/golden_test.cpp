@@ -10,12 +10,13 @@
 #include <vector>
 
 #include "test/support/read_file.hpp"
+#include "test/support/repo_path.hpp"
 #include "tools/ctrl-gen/generator.hpp"
 
 namespace ctrl::gen {
 namespace {
 
-const std::filesystem::path kTestdata = CTRL_GEN_TESTDATA_DIR;
+const std::filesystem::path kTestdata = ::ctrl::testing::RepoPath(CTRL_GEN_TESTDATA_DIR);
 
 using ctrl::testing::ReadFile;
 

@@ -11,11 +11,13 @@
 #include "real/pki_v1.hpp"
 #include "real/scrape_monitor.hpp"
 #include "test/support/read_file.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace {
 
 std::string Sample(const std::string& name) {
-    return ctrl::testing::ReadSample(std::filesystem::path(CTRL_GEN_TESTDATA_DIR) / "samples" / name);
+    return ctrl::testing::ReadSample(std::filesystem::path(::ctrl::testing::RepoPath(CTRL_GEN_TESTDATA_DIR)) /
+                                     "samples" / name);
 }
 
 TEST(RealCrdsTest, ScrapeMonitorReadsDeepFieldsAndRoundTrips) {

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test/support/repo_path.hpp"
+
 namespace ctrl::rest::testing {
 
 // A directory under /tmp for one test's files, removed with everything in it at the end.
@@ -48,7 +50,7 @@ class TempDir {
 
 // The directory of the rest layer's test data.
 inline std::string TestData(const std::string& relative) {
-    return std::string(CTRL_TESTDATA_DIR) + "/" + relative;
+    return ::ctrl::testing::RepoPath(CTRL_TESTDATA_DIR) + "/" + relative;
 }
 
 }  // namespace ctrl::rest::testing

@@ -1,4 +1,5 @@
 #include "ctrl/rest/watch_decoder.hpp"
+#include "test/support/repo_path.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -17,7 +18,7 @@ using ::testing::HasSubstr;
 using Type = WatchEvent::Type;
 
 std::string ReadTestdata(const std::string& name) {
-    std::ifstream in(std::string(CTRL_TESTDATA_DIR) + "/" + name, std::ios::binary);
+    std::ifstream in(::ctrl::testing::RepoPath(CTRL_TESTDATA_DIR) + "/" + name, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();

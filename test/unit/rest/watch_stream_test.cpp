@@ -14,6 +14,7 @@
 
 #include "ctrl/core/run_sync.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/repo_path.hpp"
 
 namespace ctrl::rest {
 namespace {
@@ -25,7 +26,7 @@ using ::testing::HasSubstr;
 using Type = WatchEvent::Type;
 
 std::string ReadTestdata(const std::string& name) {
-    std::ifstream in(std::string(CTRL_TESTDATA_DIR) + "/" + name, std::ios::binary);
+    std::ifstream in(::ctrl::testing::RepoPath(CTRL_TESTDATA_DIR) + "/" + name, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
