@@ -10,6 +10,9 @@
 #   hack/fuzz.sh --brief             CI: replay each corpus, then 20 s of fuzzing per target from a fixed
 #                                    seed; the corpus is left alone
 #   hack/fuzz.sh --no-merge          leave the corpus alone
+#   hack/fuzz.sh --unit-tests        also build every unit test in the same build (clang 19, ASan +
+#                                    UBSan, -Werror) and run them before fuzzing: CI's one clang
+#                                    build, for the second compiler and the fuzz targets at once
 #   hack/fuzz.sh TARGET...           only these targets (object_json watch_decoder selectors kubeconfig
 #                                    discovery patch protobuf cel admission_review conversion_review)
 #   CTRL_FUZZ_BUILD_DIR=DIR          build directory (default: build-fuzz)
@@ -31,6 +34,7 @@ die() { echo "fuzz.sh: $*" >&2; exit 2; }
 runs=1000000
 seconds=""
 merge=1
+unit_tests=0
 seed=()
 targets=()
 while [[ $# -gt 0 ]]; do
@@ -39,6 +43,7 @@ while [[ $# -gt 0 ]]; do
         --time) seconds="${2:?--time needs seconds}"; shift 2 ;;
         --brief) seconds=20; merge=0; seed=(-seed=1); shift ;;
         --no-merge) merge=0; shift ;;
+        --unit-tests) unit_tests=1; shift ;;
         -h | --help) sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) die "unknown option $1 (see --help)" ;;
         *)
@@ -64,15 +69,22 @@ cmake -S "${ROOT}" -B "${BUILD_DIR}" "${generator[@]}" "${CCACHE_LAUNCHER[@]}" -
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCTRL_WERROR=ON -DCTRL_BUILD_INTEGRATION=OFF -DCTRL_BUILD_FUZZ=ON \
     -DCTRL_SANITIZE=address,undefined -DCMAKE_CXX_FLAGS="-fsanitize-ignorelist=${ignorelist}" \
     >/dev/null
-step "building the fuzz targets"
-cmake --build "${BUILD_DIR}" -j "${JOBS}" --target fuzz_targets
+build_targets=(fuzz_targets)
+[[ "${unit_tests}" == 1 ]] && build_targets+=(unit_tests)
+step "building ${build_targets[*]}"
+cmake --build "${BUILD_DIR}" -j "${JOBS}" --target "${build_targets[@]}"
 
 symbolizer="$(command -v llvm-symbolizer-19 || command -v llvm-symbolizer || true)"
 export ASAN_OPTIONS="detect_leaks=1:external_symbolizer_path=${symbolizer}${ASAN_OPTIONS:+:${ASAN_OPTIONS}}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:external_symbolizer_path=${symbolizer}${UBSAN_OPTIONS:+:${UBSAN_OPTIONS}}"
+failed=0
+unit_failed=0
+if [[ "${unit_tests}" == 1 ]]; then
+    step "running the unit tests (and each corpus's replay) built by ${CLANG_CXX} with ASan + UBSan"
+    ctest --test-dir "${BUILD_DIR}" -j "${JOBS}" -L unit --output-on-failure --no-tests=error || unit_failed=1
+fi
 summary="${BUILD_DIR}/fuzz-summary.txt"
 printf '%-14s %10s %8s %7s %8s %7s  %s\n' target runs seconds cov features corpus result >"${summary}"
-failed=0
 for target in "${targets[@]}"; do
     binary="${BUILD_DIR}/test/fuzz/fuzz_${target}"
     corpus="${ROOT}/test/fuzz/corpus/${target}"
@@ -110,4 +122,8 @@ for target in "${targets[@]}"; do
         "${corpus_size}" "${result}" >>"${summary}"
 done
 cat "${summary}"
+if [[ "${unit_failed}" == 1 ]]; then
+    echo "fuzz.sh: unit tests failed in ${BUILD_DIR} (their output is above the fuzzing)" >&2
+    failed=1
+fi
 exit "${failed}"

@@ -13,13 +13,15 @@
 #   hack/test-sanitizers.sh asan             one of them (asan or tsan)
 #   hack/test-sanitizers.sh tsan -R Queue    arguments after the build's name go to ctest
 #   CTRL_ASAN_BUILD_DIR=DIR, CTRL_TSAN_BUILD_DIR=DIR   build directories
-#   CTRL_TEST_JOBS=N      integration tests run N at a time (default 1: ASan runs ~2x and TSan 5-15x
-#                         slower, and two at once with their control planes on few cores can starve
-#                         a lease's renewals); unit tests always run one per core
+#   CTRL_TEST_JOBS=N      integration tests run N at a time (default: one per core); those that hold
+#                         short Leases (LEASES in test/integration/CMakeLists.txt) run alone in a
+#                         sanitized build: ASan runs ~2x and TSan 5-15x slower, and a second test
+#                         with its control plane on few cores can starve a lease's renewals. Unit
+#                         tests always run one per core
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JOBS="${CTRL_JOBS:-$(nproc)}"
-TEST_JOBS="${CTRL_TEST_JOBS:-1}"
+TEST_JOBS="${CTRL_TEST_JOBS:-$(nproc)}"
 step() { echo "== test-sanitizers.sh: $*" >&2; }
 
 builds=(asan tsan)
