@@ -57,9 +57,8 @@ done
 command -v "${CLANG_CXX}" >/dev/null || die "${CLANG_CXX} is missing; run hack/install-deps.sh"
 
 step "configuring ${BUILD_DIR} (${CLANG_CXX}, libFuzzer, address,undefined)"
-# An absolute path: CMake's compiler checks compile in a scratch directory of their own, where a
-# relative one does not resolve. ccache still shares entries between checkouts, as CCACHE_BASEDIR
-# (hack/internal/ccache.sh) makes the paths under the checkout relative in its hash.
+# CMakeLists.txt gives it to the compiler relative to the build directory, so that ccache's keys
+# do not hold the checkout's path (ccache hashes this option as written).
 ignorelist="${ROOT}/hack/internal/ubsan-fuzz-ignore.txt"
 source "${ROOT}/hack/internal/ccache.sh"
 generator=()
@@ -67,7 +66,7 @@ command -v ninja >/dev/null && [[ ! -f "${BUILD_DIR}/Makefile" ]] && generator=(
 # RelWithDebInfo: clang at -O0 crashes inside Debian's Boost.Asio (docs/decisions.md, decision 41).
 cmake -S "${ROOT}" -B "${BUILD_DIR}" "${generator[@]}" "${CCACHE_LAUNCHER[@]}" -DCMAKE_CXX_COMPILER="${CLANG_CXX}" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCTRL_WERROR=ON -DCTRL_BUILD_INTEGRATION=OFF -DCTRL_BUILD_FUZZ=ON \
-    -DCTRL_SANITIZE=address,undefined -DCMAKE_CXX_FLAGS="-fsanitize-ignorelist=${ignorelist}" \
+    -DCTRL_SANITIZE=address,undefined -DCTRL_SANITIZE_IGNORELIST="${ignorelist}" \
     >/dev/null
 build_targets=(fuzz_targets)
 [[ "${unit_tests}" == 1 ]] && build_targets+=(unit_tests)
