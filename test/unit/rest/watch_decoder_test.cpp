@@ -1,13 +1,12 @@
 #include "ctrl/rest/watch_decoder.hpp"
+#include "test/support/read_file.hpp"
 #include "test/support/repo_path.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <span>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,10 +17,7 @@ using ::testing::HasSubstr;
 using Type = WatchEvent::Type;
 
 std::string ReadTestdata(const std::string& name) {
-    std::ifstream in(::ctrl::testing::RepoPath(CTRL_TESTDATA_DIR) + "/" + name, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return ::ctrl::testing::ReadFile(::ctrl::testing::RepoPath(CTRL_TESTDATA_DIR) + "/" + name);
 }
 
 // An event reduced to what two decodings must agree on.

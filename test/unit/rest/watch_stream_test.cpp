@@ -6,14 +6,13 @@
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "ctrl/core/run_sync.hpp"
 #include "test/support/eventually.hpp"
+#include "test/support/read_file.hpp"
 #include "test/support/repo_path.hpp"
 
 namespace ctrl::rest {
@@ -26,10 +25,7 @@ using ::testing::HasSubstr;
 using Type = WatchEvent::Type;
 
 std::string ReadTestdata(const std::string& name) {
-    std::ifstream in(::ctrl::testing::RepoPath(CTRL_TESTDATA_DIR) + "/" + name, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
+    return ::ctrl::testing::ReadFile(::ctrl::testing::RepoPath(CTRL_TESTDATA_DIR) + "/" + name);
 }
 
 // What a FakeBodyStream saw, kept by the test after the stream is gone.
