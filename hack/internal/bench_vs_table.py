@@ -58,7 +58,8 @@ def render_table(rows, results, meta, selected=None):
         f"with client-go {v['client_go']} ({v['go']}); kube-apiserver {v['kube_apiserver']} and etcd on the same "
         f"{v['cores']} cores (Linux {v['kernel']}). Load average {meta['load_before']} before, "
         f"{meta['load_after']} after. Patch loads: {meta['load_in_flight']} merge patches in flight for "
-        f"{meta['load_seconds']:g} s; idle window {meta['idle_seconds']:g} s; failover "
+        f"{meta['load_seconds']:g} s; admission loads {meta.get('webhook_seconds', meta['load_seconds']):g} s; "
+        f"idle window {meta['idle_seconds']:g} s; failover "
         f"{meta.get('failover_objects', 0):,} ConfigMaps.",
         "Cells: median (min – max over the runs). Ratio: ctrl / controller-runtime. Verdict: ahead or behind "
         "only when the two spreads do not overlap.",

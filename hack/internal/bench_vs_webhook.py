@@ -76,9 +76,9 @@ def run_webhook(bench, side, case, spec, cmd, run_index):
             server.wait_for("SERVING", SERVING_TIMEOUT_S)
             cpu_before = process_cpu_seconds(server.proc.pid)
             load = parse_result(run([bench.ours, "webhook-load"] + common +
-                                    ["--clients", str(spec["clients"]), "--seconds", f"{bench.args.load_seconds:g}"] +
+                                    ["--clients", str(spec["clients"]), "--seconds", f"{bench.args.webhook_seconds:g}"] +
                                     (["--apiserver"] if spec["apiserver"] else []),
-                                    timeout=bench.args.load_seconds + 180), f"{name}: webhook-load")
+                                    timeout=bench.args.webhook_seconds + 180), f"{name}: webhook-load")
             cpu_after = process_cpu_seconds(server.proc.pid)
             served = server.result()
         finally:

@@ -3,11 +3,13 @@ package main
 // queue [--seconds S]: the work queue a controller gets by default (controller-runtime's priority
 // queue) and the one it gets with UsePriorityQueue=false (client-go's rate-limiting queue, figures
 // prefixed cg_), with reconcile.Request keys, in the shapes of PROTOCOL.md (mixed_priority_1t on
-// the priority queue only), each repeated for about S seconds; figures are wall ns per item.
+// the priority queue only), each repeated for about S seconds in five slices; figures are wall ns
+// per item of the median slice.
 
 import (
 	"fmt"
 	"runtime"
+	"sort"
 	"sync"
 	"time"
 
@@ -54,18 +56,29 @@ func queueKeys(n int) []reconcile.Request {
 	return keys
 }
 
-// repeatFor runs round (which times itself and says how many items it handled) until the rounds'
-// timed total reaches seconds; returns ns per item.
+// slices is how many slices repeatFor splits a shape's time into.
+const slices = 5
+
+// repeatFor runs round (which times itself and says how many items it handled) in `slices` slices
+// of seconds/slices of timed total each, rounds numbered on across them; returns the median
+// slice's ns per item, as ctrl's queue_shapes.cpp does (one slice a preemption hit does not move it).
 func repeatFor(seconds float64, round func(int) (time.Duration, int)) float64 {
 	runtime.GC()
-	var spent time.Duration
-	items := 0
-	for r := 0; spent.Seconds() < seconds; r++ {
-		d, n := round(r)
-		spent += d
-		items += n
+	perSlice := seconds / slices
+	figures := make([]float64, 0, slices)
+	r := 0
+	for s := 0; s < slices; s++ {
+		var spent time.Duration
+		items := 0
+		for ; spent.Seconds() < perSlice || items == 0; r++ {
+			d, n := round(r)
+			spent += d
+			items += n
+		}
+		figures = append(figures, float64(spent.Nanoseconds())/float64(items))
 	}
-	return float64(spent.Nanoseconds()) / float64(items)
+	sort.Float64s(figures)
+	return figures[slices/2]
 }
 
 // queueAdds is workqueue_adds_total of the queue named queueName in controller-runtime's registry.
