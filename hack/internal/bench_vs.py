@@ -318,7 +318,7 @@ def main():
     parser.add_argument("--runs", type=int, default=None, help="runs of each side per row (5; --curve: 3)")
     parser.add_argument("--load-seconds", type=float, default=30,
                         help="patch load per loaded run (30: the server's own throughput varies +-17%% between "
-                             "10 s windows, +-5%% between 30 s ones; docs/decisions.md, 'Long enough loads')")
+                             "10 s windows, +-5%% between 30 s ones; docs/decisions.md, decision 82)")
     parser.add_argument("--webhook-seconds", type=float, default=10, help="admission load per webhook run (10)")
     parser.add_argument("--load-in-flight", type=int, default=4, help="patches in flight (4)")
     parser.add_argument("--idle-seconds", type=float, default=10, help="idle window (10)")
