@@ -131,6 +131,12 @@ class Bench:
         except BenchError as e:
             say(f"warning: could not have the API server collect its garbage: {e}")
 
+    def settle_apiserver(self, before):
+        """Decision 81's treatment before a measurement: the server's garbage collected, then the
+        server idle. `before`: what is measured next (named when the wait was long)."""
+        self.collect_apiserver_garbage()
+        self.wait_for_idle_apiserver(before=before)
+
     def stop_cluster(self):
         try:
             self.control_plane("down")
@@ -233,8 +239,7 @@ spec:
                     raise BenchError(f"{what}: ended or stalled before SYNCED (exit {proc.poll()})")
             # The load starts on a collected, idle server: the garbage of the probe's own sync (the
             # 10,000-pod list it was sent) is not collected in the middle of one side's load only.
-            self.collect_apiserver_garbage()
-            self.wait_for_idle_apiserver(before=f"{what}'s load")
+            self.settle_apiserver(before=f"{what}'s load")
             load = parse_result(run([self.ours, "patch-load", "--kubeconfig", self.kubeconfig] + self.layout +
                                     ["--concurrency", str(self.args.load_in_flight),
                                      "--seconds", str(self.args.load_seconds), "--out", record],
@@ -271,8 +276,7 @@ spec:
                     if side not in self.cases[case].get("sides", ("ctrl", "controller-runtime")):
                         continue
                     if self.cases[case]["scenario"] in SYNCING_SCENARIOS:
-                        self.collect_apiserver_garbage()
-                        self.wait_for_idle_apiserver(before=f"{side} {case}")
+                        self.settle_apiserver(before=f"{side} {case}")
                     t0 = time.monotonic()
                     figures = self.probe(side, case, run_index)
                     say(f"  {side:18s} {case:28s} {time.monotonic() - t0:6.1f} s")
