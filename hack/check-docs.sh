@@ -6,7 +6,9 @@
 #      {a,b} group is expanded; a word holding a <placeholder> is a pattern, not a path, and skipped);
 #  (b) every directory directly under runtime/ is named in docs/architecture.md as `runtime/<dir>/`;
 #  (c) nothing in the tracked (or new, not ignored) .md, .cpp, .hpp, .sh, .txt, .cmake or .py files
-#      points at the house plan or the notes kept outside the repository.
+#      points at the house plan or the notes kept outside the repository;
+#  (d) the table of waits in docs/decisions.md (decision 58) names exactly the lines under runtime/
+#      that sleep (`runtime/FILE:LINE`), so a new sleep says there why it is not a poll.
 #
 #   hack/check-docs.sh           check this checkout
 #   hack/check-docs.sh DIR       check the tree at DIR (a checkout, or a copy of one)
@@ -106,6 +108,21 @@ if [[ -n "${hits}" ]]; then
         problem "points outside the repository (say it in docs/ instead): ${hit}"
     done <<<"${hits}"
 fi
+
+# (d) every sleep under runtime/ is in decision 58's table, and the table names only sleeps.
+DECISIONS="docs/decisions.md"
+sleeps="$(cd "${ROOT}" && grep -rnE "SleepFor|sleep_for|usleep|std::this_thread::sleep" runtime/ |
+    cut -d: -f1,2 | sort -u || true)"
+listed="$(awk '/^### 58\./ { on = 1; next } /^### / { on = 0 } on' "${ROOT}/${DECISIONS}" |
+    grep -o '`runtime/[^`]*:[0-9]*`' | tr -d '`' | sort -u || true)"
+while IFS= read -r line; do
+    [[ -n "${line}" ]] || continue
+    problem "${line} sleeps and decision 58's table in ${DECISIONS} does not say why it is not a poll"
+done < <(comm -23 <(echo "${sleeps}") <(echo "${listed}"))
+while IFS= read -r line; do
+    [[ -n "${line}" ]] || continue
+    problem "decision 58's table in ${DECISIONS} names ${line}, which does not sleep (moved?)"
+done < <(comm -13 <(echo "${sleeps}") <(echo "${listed}"))
 
 if ((problems > 0)); then
     echo "check-docs: ${problems} problem(s)" >&2
