@@ -21,7 +21,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_vs_curve import finish_curve, run_curve  # noqa: E402
 from bench_vs_failover import run_failover  # noqa: E402
-from bench_vs_process import BenchError, control_plane_pid, load_average, parse_result, run, say, versions  # noqa: E402
+from bench_vs_process import (BenchError, control_plane_pid, load_average, measured_commit, parse_result,  # noqa: E402
+                              run, say, versions)
 from bench_vs_rows import ROWS, CASES  # noqa: E402
 from bench_vs_table import render_table, write_docs  # noqa: E402
 from bench_vs_webhook import prepare_webhooks, run_webhook  # noqa: E402
@@ -367,6 +368,7 @@ def main():
     bench = Bench(args)
     started = datetime.datetime.now(datetime.timezone.utc)
     load_before = load_average()
+    commit = measured_commit(args.root)
     curve = None
     try:
         if args.curve:
@@ -384,7 +386,7 @@ def main():
     meta = {
         "command": "hack/bench.sh --vs controller-runtime" + "".join(f" {a}" for a in figure_arguments(sys.argv[1:])),
         "date": started.strftime("%Y-%m-%d %H:%M UTC"), "pods": bench.pods, "runs": args.runs,
-        "load_before": load_before, "load_after": load_average(), "versions": versions(bench),
+        "load_before": load_before, "load_after": load_average(), "versions": versions(bench, commit),
         "load_seconds": args.load_seconds, "load_in_flight": args.load_in_flight, "idle_seconds": args.idle_seconds,
         "webhook_seconds": args.webhook_seconds,
         "failover_objects": args.failover_objects,

@@ -47,7 +47,20 @@ def load_average():
         return " ".join(f.read().split()[:3])
 
 
-def versions(bench):
+def measured_commit(root):
+    """The commit a run measures, read as it starts (a commit made while it runs is not what it
+    built), with "+changes" when tracked files differ from it."""
+    try:
+        commit = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True).stdout.strip()
+        changed = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
+                                 capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "?"
+    return (commit or "?") + ("+changes" if changed else "")
+
+
+def versions(bench, commit):
     peer_mod = os.path.join(bench.args.root, "test/bench/peer/go.mod")
     mods = {}
     if os.path.exists(peer_mod):
@@ -55,11 +68,6 @@ def versions(bench):
             m = re.match(r"\s*(sigs.k8s.io/controller-runtime|k8s.io/client-go)\s+(\S+)", line)
             if m:
                 mods[m.group(1)] = m.group(2)
-    try:
-        commit = subprocess.run(["git", "-C", bench.args.root, "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True).stdout.strip()
-    except OSError:
-        commit = "?"
     go = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True).stdout.strip()
     cxx = subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
     return {
