@@ -13,7 +13,9 @@
 #include <sstream>
 #include <thread>
 
+#include "test/e2e/kubectl_admin.hpp"
 #include "test/e2e/operator_fixture.hpp"
+#include "test/support/crd_deletion.hpp"
 #include "test/support/eventually.hpp"
 
 namespace ctrl::e2e {
@@ -154,8 +156,8 @@ TEST_F(LateCrdTest, ACrdDeletedWhileRunningIsReportedThenPickedUpAgainWithoutARe
                            200ms));
 
     const auto deleting = std::chrono::steady_clock::now();
-    const StatusOr<std::string> deleted = KubectlOut({"delete", "crd", std::string(kSgpCrdName), "--wait=true"});
-    ASSERT_TRUE(deleted.Ok()) << deleted.GetStatus();
+    const Status deleted = testing::DeleteCrdAndWait(AdminKubeconfig(), std::string(kSgpCrdName));
+    ASSERT_TRUE(deleted.Ok()) << deleted;
     const auto gone = std::chrono::steady_clock::now();
     testing::CurlResult check;
     EXPECT_TRUE(Eventually(

@@ -20,6 +20,7 @@
 #include "ctrl/rest/kubeconfig.hpp"
 #include "test/support/control_plane_environment.hpp"
 #include "test/support/counting_transport.hpp"
+#include "test/support/crd_deletion.hpp"
 #include "test/support/eventually.hpp"
 #include "test/support/fake_api_server.hpp"
 #include "test/support/kubectl.hpp"
@@ -53,25 +54,11 @@ void InstallCrd(const std::string& manifest, const std::string& name, const std:
     RunKubectl({"get", "--raw", gv_path});
 }
 
-// What the API server says of a CRD that is slow to go: its conditions (Terminating's reason and
-// message say whether the server's finalizer is still deleting instances, or failed to).
-std::string CrdConditions(const std::string& name) {
-    StatusOr<ctrl::testing::CommandResult> got = ctrl::testing::Kubectl(
-        Kubeconfig(), {"get", "crd", name, "-o", "jsonpath={.metadata.finalizers} {.status.conditions}"}, 30s);
-    if (!got.Ok())
-        return got.GetStatus().ToString();
-    return got->out + got->err;
-}
-
-// Deletes a CRD and waits until it is gone and its group version is no longer served. The API
-// server's own finalizer deletes the CRD's instances first; on a loaded machine its first try can
-// fail and back off, so the wait is generous, and a failure says what the server reports.
+// Deletes a CRD (test/support/crd_deletion.hpp: waits out the API server's own cleanup) and waits
+// until its group version is no longer served.
 void DeleteCrd(const std::string& name, const std::string& gv_path) {
-    RunKubectl({"delete", "crd", name, "--wait=false"});
-    StatusOr<ctrl::testing::CommandResult> waited =
-        ctrl::testing::Kubectl(Kubeconfig(), {"wait", "--for=delete", "crd/" + name, "--timeout=180s"}, 200s);
-    ASSERT_TRUE(waited.Ok() && waited->exit_code == 0)
-        << "crd/" << name << " was not deleted within 180 s; the server reports: " << CrdConditions(name);
+    Status deleted = ctrl::testing::DeleteCrdAndWait(Kubeconfig(), name);
+    ASSERT_TRUE(deleted.Ok()) << deleted;
     const auto gone = [&] {
         StatusOr<ctrl::testing::CommandResult> got =
             ctrl::testing::Kubectl(Kubeconfig(), {"get", "--raw", gv_path}, 30s);

@@ -13,6 +13,8 @@
 #include "controllers/sgp/api/security_group_policy.hpp"
 #include "ctrl/api/pod.hpp"
 #include "test/integration/source/source_fixture.hpp"
+#include "test/support/control_plane_environment.hpp"
+#include "test/support/crd_deletion.hpp"
 #include "test/support/crds.hpp"
 #include "test/support/kubeconfig_config.hpp"
 #include "test/support/metrics_text.hpp"
@@ -70,17 +72,12 @@ class InformerStopTest : public SourceTest {
             << "not served 30 s after its CRD was created: " << made;
     }
 
-    // Deletes the CRD and waits until the server says it is gone.
-    void DeleteCrd(cluster::Cluster& admin, Object& crd) {
-        ASSERT_TRUE(Run(admin.GetAPIReader().Delete(Within(30s), crd)).Ok());
-        ASSERT_TRUE(Eventually(
-            [&] {
-                Object got = crd.DeepCopy();
-                const ObjectKey key("", std::string(crd.Name()));
-                return IsNotFound(Run(admin.GetAPIReader().Get(Within(30s), key, got)));
-            },
-            60s, 200ms))
-            << "the CRD is still there 60 s after its delete";
+    // Deletes the CRD and waits until the server says it is gone (test/support/crd_deletion.hpp:
+    // waits out the API server's own cleanup of the CRD's objects).
+    void DeleteCrd(const Object& crd) {
+        const Status deleted = ctrl::testing::DeleteCrdAndWait(ctrl::testing::SharedControlPlane().KubeconfigPath(),
+                                                               std::string(crd.Name()));
+        ASSERT_TRUE(deleted.Ok()) << deleted;
     }
 };
 
@@ -111,7 +108,7 @@ TEST_F(InformerStopTest, ADeletedCrdStopsItsInformerAndTheSourceWaitsForTheKindU
 
     const std::size_t requests_before = counter_->Paths().size();
     const Clock::time_point deleted = Clock::now();
-    DeleteCrd(admin, *crd);
+    DeleteCrd(*crd);
     const Clock::time_point gone = Clock::now();
     ASSERT_TRUE(Eventually([&] { return informer->Stopped(); }, 10s, 50ms))
         << "the informer still runs 10 s after its CRD is gone: " << informer->LastError();
@@ -153,7 +150,7 @@ TEST_F(InformerStopTest, ADeletedCrdStopsItsInformerAndTheSourceWaitsForTheKindU
 
     const Status removed = Run(admin.GetAPIReader().Delete(Within(30s), *again));
     ASSERT_TRUE(removed.Ok()) << removed;
-    DeleteCrd(admin, *crd_again);
+    DeleteCrd(*crd_again);
 }
 
 TEST_F(InformerStopTest, RemoveInformerStopsAndEmptiesItAndTheSourceTakesTheNewOne) {
