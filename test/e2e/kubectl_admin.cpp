@@ -12,15 +12,7 @@ const std::string& AdminKubeconfig() {
 }
 
 StatusOr<std::string> KubectlOut(const std::vector<std::string>& args, const std::string& stdin_data) {
-    CTRL_ASSIGN_OR_RETURN(testing::CommandResult result,
-                          testing::Kubectl(AdminKubeconfig(), args, std::chrono::seconds(60), stdin_data));
-    if (result.exit_code != 0) {
-        std::string command = "kubectl";
-        for (const std::string& arg : args)
-            command += " " + arg;
-        return InternalError(command + ": exit code " + std::to_string(result.exit_code) + ": " + result.err);
-    }
-    return std::move(result.out);
+    return testing::KubectlOutput(AdminKubeconfig(), args, std::chrono::seconds(60), stdin_data);
 }
 
 Status KubectlApply(const std::string& yaml, const std::string& namespace_name) {

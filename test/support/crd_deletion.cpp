@@ -11,16 +11,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
-// Kubectl's output, or its status and stderr as an error.
-StatusOr<std::string> KubectlOutput(const std::string& kubeconfig, const std::vector<std::string>& args) {
-    StatusOr<CommandResult> result = Kubectl(kubeconfig, args, 30s);
-    if (!result.Ok())
-        return result.GetStatus();
-    if (result->exit_code != 0)
-        return UnknownError("kubectl exited with " + std::to_string(result->exit_code) + ": " + result->err);
-    return result->out;
-}
-
 // "/apis/GROUP/VERSION/PLURAL" of the CRD's first served version.
 StatusOr<std::string> CrdListPath(const std::string& kubeconfig, const std::string& crd_name) {
     StatusOr<std::string> fields = KubectlOutput(kubeconfig, {"get", "crd", crd_name, "-o",

@@ -14,4 +14,10 @@ StatusOr<CommandResult> Kubectl(const std::string& kubeconfig, const std::vector
                                 std::chrono::milliseconds timeout = std::chrono::seconds(30),
                                 const std::string& stdin_data = "");
 
+// Kubectl, returning its stdout; a non-zero exit is an InternalError naming the command, its exit
+// code and its stderr.
+StatusOr<std::string> KubectlOutput(const std::string& kubeconfig, const std::vector<std::string>& args,
+                                    std::chrono::milliseconds timeout = std::chrono::seconds(30),
+                                    const std::string& stdin_data = "");
+
 }  // namespace ctrl::testing
