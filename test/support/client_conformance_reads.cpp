@@ -45,9 +45,13 @@ Task<void> GetReadsEveryForm(Client& client, std::string ns) {
     EXPECT_EQ(metadata.Label("app"), "web");
     EXPECT_FALSE(metadata.HasNestedField({"data"})) << metadata.ToJson();
 
+    // From the watch cache, no older than the write ("0" may answer NotFound right after it).
     client::GetOptions cached;
-    cached.resource_version = "0";
-    EXPECT_TRUE((co_await client.Get(ctx, key, typed, cached)).Ok());
+    cached.resource_version = created.ResourceVersion();
+    api::ConfigMap from_cache;
+    const Status cached_read = co_await client.Get(ctx, key, from_cache, cached);
+    EXPECT_TRUE(cached_read.Ok()) << cached_read;
+    EXPECT_EQ(from_cache.DataValue("mode"), "fast");
 }
 
 Task<void> GetOfAClusterScopedKindIgnoresTheNamespace(Client& client, std::string ns) {
