@@ -47,6 +47,7 @@ Task<Status> WriteEveryForm(Cluster& cluster, std::string ns) {
     }));
 
     // Option values inline, with literals and std::string temporaries.
+    std::string last_write;
     for (int i = 0; i < 3; ++i) {
         api::ConfigMap cm;
         cm.SetNamespace(ns);
@@ -55,6 +56,7 @@ Task<Status> WriteEveryForm(Cluster& cluster, std::string ns) {
         cm.SetDataValue("tier", i == 0 ? "gold" : "silver");
         CTRL_CO_RETURN_IF_ERROR(
             co_await client.Create(ctx, cm, FieldOwner("proof"), FieldValidation(std::string("Strict"))));
+        last_write = cm.ResourceVersion();
     }
     api::ConfigMap dry;
     dry.SetNamespace(ns);
@@ -66,8 +68,9 @@ Task<Status> WriteEveryForm(Cluster& cluster, std::string ns) {
     CTRL_CO_RETURN_IF_ERROR(co_await client.Get(ctx, {ns, "cm-0"}, read));
     if (read.DataValue("tier") != "gold")
         co_return InternalError("braced key read the wrong object");
+    // From the server's watch cache, no older than the last write ("0" could miss it: NotFound).
     CTRL_CO_RETURN_IF_ERROR(
-        co_await direct.Get(ctx, ObjectKey(ns, std::string("cm-") + "1"), read, ResourceVersion("0")));
+        co_await direct.Get(ctx, ObjectKey(ns, std::string("cm-") + "1"), read, ResourceVersion(last_write)));
     api::ConfigMap missing;
     if (Status s = co_await client.Get(ctx, {ns, "dry"}, missing); !IsNotFound(s))
         co_return InternalError("the dry-run object exists: " + s.ToString());
