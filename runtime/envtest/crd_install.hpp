@@ -55,4 +55,17 @@ Status PointConversionAt(api::CustomResourceDefinition& crd, const ConversionWeb
 StatusOr<std::vector<api::CustomResourceDefinition>> InstallCRDs(const rest::Config& config,
                                                                  const CRDInstallOptions& options);
 
+// Deletes the CRDs the options name from the server config points to and waits until each is
+// gone (envtest.UninstallCRDs); a CRD that is not there is skipped. The server lets a CRD go only
+// after its own finalizer (customresourcecleanup) has deleted the CRD's objects, and that
+// finalizer's first try fails on a CRD whose objects were never read (their watch cache is built by
+// that try and answers "storage is (re)initializing" while it loads); it retries with a backoff
+// that doubles from 5 ms, which on a loaded machine grows to minutes. So while a CRD reports that
+// failure (Terminating: InstanceDeletionFailed), UninstallCRDs annotates it, at once and then at
+// most once a second (envtest.ctrl.dev/cleanup-retry), an update that puts it back on the
+// finalizer's queue at once. Timeout after max_time names each CRD still there, its Terminating
+// condition and how many retries were asked. Blocks the calling thread (it runs its own event
+// loop); not from a coroutine.
+Status UninstallCRDs(const rest::Config& config, const CRDInstallOptions& options);
+
 }  // namespace ctrl::envtest
