@@ -211,7 +211,23 @@ Task<bool> LeaderElector::Release(Context ctx) {
     record.lease_duration_seconds = 1;
     record.acquire_time = std::chrono::time_point_cast<std::chrono::microseconds>(options_.wall_now());
     record.renew_time = record.acquire_time;
-    const Status updated = co_await lock_.Update(ctx, record);
+    Status updated = co_await lock_.Update(ctx, record);
+    if (IsConflict(updated)) {
+        // The Lease changed since we last saw it: often our own renewal, cut short by the cancel
+        // after the server had applied it. Still ours: release the version that is there.
+        StatusOr<LeaderElectionRecord> current = co_await lock_.Get(ctx);
+        if (current.Ok() && current->holder_identity != options_.identity) {
+            SetObservedRecord(*current);
+            log_.Info("not releasing the lease: another holder has it", "holder", current->holder_identity);
+            co_return true;
+        }
+        if (current.Ok()) {
+            record.leader_transitions = current->leader_transitions;
+            updated = co_await lock_.Update(ctx, record);
+        } else {
+            updated = current.GetStatus();
+        }
+    }
     if (!updated.Ok()) {
         log_.Error(updated, "failed to release the lease");
         co_return false;

@@ -190,6 +190,36 @@ TEST_F(LeaderElectorTest, AReleasedLeaseIsTakenAtOnce) {
     EXPECT_EQ(ReadLease().HolderIdentity(), "b");
 }
 
+// A renewal cut short by a cancel may still have reached the server: the Lease then changed after
+// the version the elector last saw, and its release meets a Conflict. Still ours: released anyway.
+TEST_F(LeaderElectorTest, AReleaseAfterAWriteItDidNotSeeLandReleasesTheLeaseItStillHolds) {
+    auto a = NewElector("a", clocks_a_, registry_a_);
+    ASSERT_TRUE(Try(*a));
+    api::Lease renewed_unseen = ReadLease();
+    renewed_unseen.SetRenewTime(clocks_a_.Wall() + 1s);
+    ASSERT_TRUE(RunSync(io_, client_->Update(TestContext(), renewed_unseen)).Ok());
+
+    EXPECT_TRUE(RunSync(io_, a->Release(TestContext())));
+    EXPECT_FALSE(a->IsLeader());
+    const api::Lease lease = ReadLease();
+    EXPECT_EQ(lease.HolderIdentity(), "");
+    EXPECT_EQ(lease.LeaseDurationSeconds(), 1);
+}
+
+// The same Conflict when another holder took the Lease meanwhile: the release leaves it alone.
+TEST_F(LeaderElectorTest, AReleaseNeverOverwritesAnotherHoldersLease) {
+    auto a = NewElector("a", clocks_a_, registry_a_);
+    ASSERT_TRUE(Try(*a));
+    api::Lease taken = ReadLease();
+    taken.SetHolderIdentity("b");
+    ASSERT_TRUE(RunSync(io_, client_->Update(TestContext(), taken)).Ok());
+
+    EXPECT_TRUE(RunSync(io_, a->Release(TestContext())));
+    EXPECT_FALSE(a->IsLeader());
+    EXPECT_EQ(a->GetLeader(), "b");
+    EXPECT_EQ(ReadLease().HolderIdentity(), "b");
+}
+
 // Run: leads, is told so, and steps down when another holder overwrites the Lease.
 TEST_F(LeaderElectorTest, RunLeadsAndStepsDownWhenTheLeaseIsTaken) {
     boost::asio::io_context io;
