@@ -95,6 +95,8 @@ class LeaderElector final {
     // the Lease afterwards. Run calls it; tests call it to step the decision logic.
     Task<bool> TryAcquireOrRenew(Context ctx);
     // Gives the Lease up if this process holds it (client-go's release): whether it is released.
+    // On a Conflict it reads the Lease again and releases that version if it still names this
+    // process (a renewal cut short by a cancel may have landed); another holder's is left alone.
     Task<bool> Release(Context ctx);
 
   private:
