@@ -24,17 +24,12 @@ constexpr std::string_view kRetryAnnotation = "envtest.ctrl.dev/cleanup-retry";
 
 // Deletes the CRD named like crd, if there is one; deleted says whether it was there.
 Task<Status> Delete(Context ctx, client::Client& client, const CustomResourceDefinition& crd, bool& deleted) {
-    const std::string name(crd.Name());
-    CustomResourceDefinition live;
-    Status read = co_await client.Get(ctx, ObjectKey("", name), live);
-    deleted = false;
-    if (IsNotFound(read))
-        co_return OkStatus();
-    CTRL_CO_RETURN_IF_ERROR(read.Annotate("reading CustomResourceDefinition " + name));
-    Status removed = co_await client.Delete(ctx, live);
-    if (!removed.Ok() && !IsNotFound(removed))
-        co_return removed.Annotate("deleting CustomResourceDefinition " + name);
-    deleted = true;
+    CustomResourceDefinition target;
+    target.SetName(crd.Name());
+    const Status removed = co_await client.Delete(ctx, target);
+    deleted = !IsNotFound(removed);
+    if (!removed.Ok() && deleted)
+        co_return removed.Annotate("deleting CustomResourceDefinition " + std::string(crd.Name()));
     co_return OkStatus();
 }
 

@@ -216,16 +216,15 @@ Task<bool> LeaderElector::Release(Context ctx) {
         // The Lease changed since we last saw it: often our own renewal, cut short by the cancel
         // after the server had applied it. Still ours: release the version that is there.
         StatusOr<LeaderElectionRecord> current = co_await lock_.Get(ctx);
-        if (current.Ok() && current->holder_identity != options_.identity) {
+        if (!current.Ok()) {
+            updated = current.GetStatus();
+        } else if (current->holder_identity != options_.identity) {
             SetObservedRecord(*current);
             log_.Info("not releasing the lease: another holder has it", "holder", current->holder_identity);
             co_return true;
-        }
-        if (current.Ok()) {
+        } else {
             record.leader_transitions = current->leader_transitions;
             updated = co_await lock_.Update(ctx, record);
-        } else {
-            updated = current.GetStatus();
         }
     }
     if (!updated.Ok()) {

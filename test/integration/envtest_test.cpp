@@ -101,18 +101,23 @@ TEST(EnvironmentTest, ACrdTheServerNeverEstablishesTimesOutNamingIt) {
     EXPECT_TRUE(UninstallCRDs(EnvironmentFixture::Get().Config(), first).Ok());
 }
 
-// Creates an object of kind (group clash.ctrl.io, v1) in the default namespace; with a finalizer
-// when one is given.
-Status CreateClashObject(const std::string& kind, const std::string& name, const std::string& finalizer = "") {
-    boost::asio::io_context io;
-    auto client = client::New(EnvironmentFixture::Get().Config(), io.get_executor());
-    if (!client.Ok())
-        return client.GetStatus();
+// An object of kind (group clash.ctrl.io, v1) in the default namespace.
+Object ClashObject(const std::string& kind, const std::string& name) {
     Object object;
     object.SetApiVersion("clash.ctrl.io/v1");
     object.SetKind(kind);
     object.SetNamespace("default");
     object.SetName(name);
+    return object;
+}
+
+// Creates ClashObject(kind, name); with a finalizer when one is given.
+Status CreateClashObject(const std::string& kind, const std::string& name, const std::string& finalizer = "") {
+    boost::asio::io_context io;
+    auto client = client::New(EnvironmentFixture::Get().Config(), io.get_executor());
+    if (!client.Ok())
+        return client.GetStatus();
+    Object object = ClashObject(kind, name);
     if (!finalizer.empty())
         (void)object.AddFinalizer(finalizer);
     return RunSync(io, (*client)->Create(ctrl::testing::TestContext(), object));
@@ -165,11 +170,7 @@ TEST(EnvironmentTest, ACrdWhoseObjectsCannotGoTimesOutNamingIt) {
     boost::asio::io_context io;
     auto client = client::New(EnvironmentFixture::Get().Config(), io.get_executor());
     ASSERT_TRUE(client.Ok()) << client.GetStatus();
-    Object held;
-    held.SetApiVersion("clash.ctrl.io/v1");
-    held.SetKind("Eta");
-    held.SetNamespace("default");
-    held.SetName("held");
+    Object held = ClashObject("Eta", "held");
     const std::string release = R"({"metadata":{"finalizers":null}})";
     const Status released = RunSync(io, (*client)->Patch(ctrl::testing::TestContext(), held,
                                                          client::RawPatch(client::PatchType::kMergePatch, release)));

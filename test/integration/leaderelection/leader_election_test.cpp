@@ -32,12 +32,11 @@ struct Candidate {
     std::atomic<int> started{0};
     std::atomic<int> stopped{0};
     std::atomic<bool> done{false};
-    bool running = false;
     Status result;
 
     // A test that ends early (a failed ASSERT) must not free an elector the loop still runs.
     ~Candidate() {
-        if (!running)
+        if (!elector)  // never started
             return;
         ctx.Cancel();
         (void)Eventually([&] { return done.load(); });
@@ -74,7 +73,6 @@ class LeaderElectionTest : public ctrl::testing::ClusterFixture {
         if (!elector.Ok())
             return nullptr;
         c->elector = std::move(elector).Value();
-        c->running = true;
         boost::asio::co_spawn(io_, c->elector->Run(c->ctx), [c](std::exception_ptr, Status status) {
             c->result = status;
             c->done = true;
